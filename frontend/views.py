@@ -1,0 +1,4 @@
+from django.http import HttpResponse
+
+def home(request): return HttpResponse('')
+

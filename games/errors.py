@@ -1,0 +1,57 @@
+"""Errors the games service reports: a stable code and a sentence a player understands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.engines.base import IllegalAction, _
+
+
+class ServiceError(Exception):
+    """Refused input. ``code`` is stable (clients switch on it); ``message`` is an English template."""
+
+    status = 400
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        self.code = code
+        self.message = message
+        self.params = params
+        super().__init__(self.text)
+
+    @property
+    def text(self) -> str:
+        try:
+            return self.message.format(**self.params)
+        except (KeyError, IndexError, ValueError):
+            return self.message
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.text}
+
+    @classmethod
+    def from_illegal(cls, exc: IllegalAction) -> ServiceError:
+        return cls(exc.code, exc.message, **exc.params)
+
+
+class NotFound(ServiceError):
+    status = 404
+
+
+class Forbidden(ServiceError):
+    status = 403
+
+
+class Conflict(ServiceError):
+    """The game moved on since the client's ``expected_seq``: nothing was appended."""
+
+    status = 409
+
+    def __init__(self, expected_seq: int, actual_seq: int) -> None:
+        super().__init__(
+            "stale_seq",
+            _("The table has moved on since you looked (you saw move {expected}, it is now at {actual})."),
+            expected=expected_seq,
+            actual=actual_seq,
+        )
+        self.expected_seq = expected_seq
+        self.actual_seq = actual_seq

@@ -1,0 +1,117 @@
+"""Games, seats and the append-only event log (DESIGN.md "The event store")."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class AppendOnlyError(Exception):
+    """Raised when code tries to change or remove a stored event."""
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABORTED = "aborted", _("Abandoned")
+
+    class Kind(models.TextChoices):
+        CASUAL = "casual", _("Casual")
+        TOURNAMENT = "tournament", _("Tournament")
+
+    engine = models.CharField(max_length=32)
+    engine_version = models.PositiveIntegerField()
+    config = models.JSONField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.CASUAL)
+    spectator_delay = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.engine} #{self.pk}"
+
+    @property
+    def allows_undo(self) -> bool:
+        return self.kind == self.Kind.CASUAL
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
+    )
+    bot_level = models.CharField(max_length=16, blank=True, default="")
+    display_name = models.CharField(max_length=64)
+    team = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A secret that lets a script, an invite link or a pass-and-play device act for this seat.
+    token = models.CharField(max_length=43, default=secrets.token_urlsafe, unique=True, editable=False)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique")]
+        ordering = ["game", "number"]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} (seat {self.number})"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+
+class EventQuerySet(models.QuerySet["Event"]):
+    def update(self, **kwargs: Any) -> int:
+        raise AppendOnlyError("events are append-only: they cannot be updated")
+
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("events are append-only: they cannot be deleted")
+
+
+class Event(models.Model):
+    """One stored event. ``id`` is the global position; ``seq`` counts 1, 2, 3 … per game."""
+
+    id = models.BigAutoField(primary_key=True)
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events", db_index=False)
+    seq = models.PositiveIntegerField()
+    type = models.CharField(max_length=64)
+    data = models.JSONField()
+    actor = models.CharField(max_length=64)
+    command_id = models.CharField(max_length=64)
+    # Position of this event among the events of its command (0 for the first).
+    cmd_index = models.PositiveSmallIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    hash = models.CharField(max_length=64)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="event_game_seq_unique"),
+            models.UniqueConstraint(fields=["game", "command_id", "cmd_index"], name="event_command_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.type}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise AppendOnlyError("events are append-only: they cannot be updated")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("events are append-only: they cannot be deleted")

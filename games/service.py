@@ -1,0 +1,329 @@
+"""The command service: the one way anything changes a game (DESIGN.md "The command path").
+
+submit  ▶ load the log ▶ fold table events ▶ engine.replay ▶ engine.decide ▶ store.append (one transaction)
+on commit ▶ publish one message per audience ▶ schedule the computer seats that are to act
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import engines, publish, store, timeline, worker
+from games.engines.base import Engine, IllegalAction, _
+from games.errors import Conflict, Forbidden, NotFound, ServiceError
+from games.models import Event, Game, Seat
+
+COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
+MAX_ACTION_BYTES = 4096
+
+
+@dataclass
+class Table:
+    """A game as the service sees it: the log folded through table events and the engine."""
+
+    game: Game
+    engine: Engine
+    events: list[Event]
+    timeline: timeline.Timeline
+    state: Any
+
+    @property
+    def seq(self) -> int:
+        return self.events[-1].seq if self.events else 0
+
+    def to_act(self) -> list[int]:
+        return self.engine.to_act(self.state)
+
+    def outcome(self) -> dict[str, Any] | None:
+        return self.engine.outcome(self.state)
+
+
+def _rows(events: list[Event]) -> list[timeline.Row]:
+    return [timeline.Row(e.seq, e.type, e.data, e.actor, e.command_id) for e in events]
+
+
+def load_table(game: Game | int, upto: int | None = None) -> Table:
+    """Fold a game's log (up to ``upto`` when given) into its current table."""
+    if not isinstance(game, Game):
+        game = get_game(game)
+    engine = engines.get(game.engine)
+    events = store.load(game.pk, upto)
+    folded = timeline.fold(_rows(events))
+    state = engine.replay(folded.engine_events())
+    return Table(game, engine, events, folded, state)
+
+
+def get_game(game_id: Any) -> Game:
+    if isinstance(game_id, bool) or not isinstance(game_id, int):
+        raise NotFound("unknown_game", _("There is no such game."))
+    try:
+        return Game.objects.get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound("unknown_game", _("There is no such game.")) from None
+
+
+# --- Creating games --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits where: a user, a computer level, or nobody yet (an open seat)."""
+
+    display_name: str
+    user: Any = None
+    bot_level: str = ""
+    team: int | None = None
+
+
+def create_game(
+    engine_name: str,
+    config: dict[str, Any],
+    seats: list[SeatSpec],
+    *,
+    seed: int | None = None,
+    kind: str = Game.Kind.CASUAL,
+    created_by: Any = None,
+    spectator_delay: int = 0,
+) -> Game:
+    """Validate the config, store the game, its seats and its opening events, in one transaction."""
+    try:
+        engine = engines.get(engine_name)
+        config = engine.validate_config(config)
+    except IllegalAction as exc:
+        raise ServiceError.from_illegal(exc) from None
+    if len(seats) != config["players"]:
+        raise ServiceError(
+            "wrong_seat_count",
+            _("This table has {players} seats, but {given} players were given."),
+            players=config["players"],
+            given=len(seats),
+        )
+    seed = secrets.randbits(63) if seed is None else seed
+    opening = engine.start(config, seed)
+    with transaction.atomic():
+        game = Game.objects.create(
+            engine=engine.NAME,
+            engine_version=engine.VERSION,
+            config=config,
+            kind=kind,
+            created_by=created_by,
+            spectator_delay=spectator_delay,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                number=n,
+                user=spec.user,
+                bot_level=spec.bot_level,
+                display_name=spec.display_name,
+                team=spec.team,
+            )
+            for n, spec in enumerate(seats)
+        )
+        store.append(game.pk, 0, opening, command_id="opening", actor="system")
+        transaction.on_commit(lambda: _after_commit(game.pk))
+    return game
+
+
+# --- Playing ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Result:
+    """What a command did: the seq range it appended (or had appended, for a retried command)."""
+
+    game_id: int
+    first_seq: int
+    last_seq: int
+    duplicate: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game_id,
+            "first_seq": self.first_seq,
+            "seq": self.last_seq,
+            "duplicate": self.duplicate,
+        }
+
+
+def _check_command(command_id: Any, expected_seq: Any) -> None:
+    if not isinstance(command_id, str) or not COMMAND_ID.match(command_id):
+        raise ServiceError(
+            "bad_command_id",
+            _("Each action needs a command id of 1 to 64 letters, digits or the signs _ . : -"),
+        )
+    if isinstance(expected_seq, bool) or not isinstance(expected_seq, int) or expected_seq < 0:
+        raise ServiceError("bad_seq", _("Each action must say which move of the table it follows."))
+
+
+def _check_action(action: Any) -> None:
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise ServiceError("bad_action", _("An action must be an object with a type."))
+    if len(repr(action)) > MAX_ACTION_BYTES:
+        raise ServiceError("bad_action", _("This action is too large."))
+    if action["type"].startswith(timeline.TABLE_PREFIX):
+        raise ServiceError("unknown_action", _("This is not a move of the game."))
+
+
+def _existing(game: Game, command_id: str) -> Result | None:
+    stored = store.command_events(game.pk, command_id)
+    if stored:
+        return Result(game.pk, stored[0].seq, stored[-1].seq, True)
+    return None
+
+
+def submit(
+    game_id: int,
+    seat: Any,
+    action: Any,
+    command_id: Any,
+    expected_seq: Any,
+    *,
+    actor: str | None = None,
+) -> Result:
+    """Play ``action`` for ``seat``. Raises ServiceError (a code and a sentence) and appends nothing
+    when the input is bad, the move illegal or ``expected_seq`` stale; a command_id seen before
+    returns the first result and appends nothing."""
+    game = get_game(game_id)
+    _check_command(command_id, expected_seq)
+    if (done := _existing(game, command_id)) is not None:
+        return done
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.config["players"]:
+        raise Forbidden("not_your_seat", _("There is no such seat at this table."))
+    _check_action(action)
+    table = load_table(game)
+    if table.seq != expected_seq:
+        raise Conflict(expected_seq, table.seq)
+    if game.status != Game.Status.ACTIVE:
+        raise ServiceError("game_over", _("This game is over."))
+    try:
+        events = table.engine.decide(table.state, seat, action)
+    except IllegalAction as exc:
+        raise ServiceError.from_illegal(exc) from None
+    return _append(table, events, command_id, actor or f"seat:{seat}")
+
+
+def _append(table: Table, events: list[dict[str, Any]], command_id: str, actor: str) -> Result:
+    game = table.game
+    with transaction.atomic():
+        appended = store.append(game.pk, table.seq, events, command_id=command_id, actor=actor)
+        if not appended.duplicate:
+            _update_status(table, events)
+            transaction.on_commit(lambda: _after_commit(game.pk))
+    return Result(game.pk, appended.first_seq, appended.last_seq, appended.duplicate)
+
+
+def _update_status(table: Table, events: list[dict[str, Any]]) -> None:
+    if any(e["type"] in timeline.TABLE_EVENTS for e in events):
+        # A table command changes which events count: refold the log, new rows included.
+        state = load_table(table.game).state
+    else:
+        state = table.state
+        for event in events:
+            state = table.engine.apply(state, event)
+    finished = table.engine.outcome(state) is not None
+    status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
+    if status != table.game.status:
+        table.game.status = status
+        table.game.finished_at = timezone.now() if finished else None
+        table.game.save(update_fields=["status", "finished_at", "updated_at"])
+
+
+# --- Table commands: undo, redo, restart, new game, pause, resume ----------------------------------
+
+
+def _table_command(
+    game_id: int, command_id: Any, expected_seq: Any, by: str, build: Any, *, casual_only: bool = True
+) -> Result:
+    game = get_game(game_id)
+    _check_command(command_id, expected_seq)
+    if (done := _existing(game, command_id)) is not None:
+        return done
+    if casual_only and not game.allows_undo:
+        raise Forbidden("not_in_tournament", _("Tournament games cannot be undone or restarted."))
+    table = load_table(game)
+    if table.seq != expected_seq:
+        raise Conflict(expected_seq, table.seq)
+    events = build(table)
+    return _append(table, events, command_id, by)
+
+
+def undo(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
+    """Take back the last human action and every computer reply after it."""
+
+    def build(table: Table) -> list[dict[str, Any]]:
+        if not table.timeline.can_undo:
+            raise ServiceError("nothing_to_undo", _("There is no move to take back."))
+        return [{"type": timeline.UNDO, "by": by}]
+
+    return _table_command(game_id, command_id, expected_seq, "system", build)
+
+
+def redo(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
+    def build(table: Table) -> list[dict[str, Any]]:
+        if not table.timeline.can_redo:
+            raise ServiceError("nothing_to_redo", _("There is no move to play again."))
+        return [{"type": timeline.REDO, "by": by}]
+
+    return _table_command(game_id, command_id, expected_seq, "system", build)
+
+
+def restart(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
+    """Start the game again with the same deal."""
+
+    def build(table: Table) -> list[dict[str, Any]]:
+        opening = [store.as_engine_event(e) for e in table.events if e.command_id == "opening"]
+        return [{"type": timeline.RESTART, "by": by}, *opening]
+
+    return _table_command(game_id, command_id, expected_seq, "system", build)
+
+
+def new_game(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
+    """Start a new game at the same table, with a new deal."""
+
+    def build(table: Table) -> list[dict[str, Any]]:
+        seed = secrets.randbits(63)
+        return [{"type": timeline.NEW_GAME, "by": by}, *table.engine.start(table.game.config, seed)]
+
+    return _table_command(game_id, command_id, expected_seq, "system", build)
+
+
+def pause(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
+    """Stop the computer players (someone is reading the rules or the score sheet)."""
+
+    def build(table: Table) -> list[dict[str, Any]]:
+        if table.timeline.paused:
+            raise ServiceError("already_paused", _("The computer players are already paused."))
+        return [{"type": timeline.PAUSE, "by": by}]
+
+    return _table_command(game_id, command_id, expected_seq, "system", build, casual_only=False)
+
+
+def resume(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
+    def build(table: Table) -> list[dict[str, Any]]:
+        if not table.timeline.paused:
+            raise ServiceError("not_paused", _("The computer players are not paused."))
+        return [{"type": timeline.RESUME, "by": by}]
+
+    return _table_command(game_id, command_id, expected_seq, "system", build, casual_only=False)
+
+
+# --- After commit ----------------------------------------------------------------------------------
+
+
+def _after_commit(game_id: int) -> None:
+    """Publish the new views and wake the computer seats; runs only once the append is durable."""
+    table = load_table(game_id)
+    publish.table_changed(table)
+    if table.timeline.paused or table.outcome() is not None:
+        return
+    bots = {s.number for s in table.game.seats.all() if s.is_bot}
+    for seat in table.to_act():
+        if seat in bots:
+            worker.schedule_bot_turn(table.game.pk, table.seq, seat)

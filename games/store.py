@@ -1,0 +1,211 @@
+"""The append-only event store: append with optimistic concurrency, idempotent commands, hash chain.
+
+Nothing here knows any game's rules; games.service turns actions into events and calls ``append``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, connection, transaction
+from django.db.backends.signals import connection_created
+from django.dispatch import receiver
+
+from games.errors import Conflict
+from games.models import Event
+
+GENESIS = "0" * 64
+SCHEMA_VERSION = 1
+
+
+def canonical(event: dict[str, Any]) -> bytes:
+    """The bytes an event's hash covers: sorted keys, no spaces, UTF-8."""
+    return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def chain_hash(previous: str, seq: int, type: str, data: Any, actor: str, command_id: str, schema: int) -> str:
+    body = {"seq": seq, "type": type, "data": data, "actor": actor, "command_id": command_id, "schema_version": schema}
+    return hashlib.sha256(previous.encode() + b"\n" + canonical(body)).hexdigest()
+
+
+def event_hash(previous: str, event: Event) -> str:
+    return chain_hash(
+        previous, event.seq, event.type, event.data, event.actor, event.command_id, event.schema_version
+    )
+
+
+@dataclass(frozen=True)
+class Appended:
+    """What an append stored: the events of one command. ``duplicate`` when a retry found them."""
+
+    events: list[Event]
+    duplicate: bool = False
+
+    @property
+    def first_seq(self) -> int:
+        return self.events[0].seq
+
+    @property
+    def last_seq(self) -> int:
+        return self.events[-1].seq
+
+
+def head(game_id: int) -> tuple[int, str]:
+    """The last ``seq`` of a game and its hash; (0, GENESIS) for a game with no event."""
+    row = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("seq", "hash").first()
+    return row if row else (0, GENESIS)
+
+
+def command_events(game_id: int, command_id: str) -> list[Event]:
+    return list(Event.objects.filter(game_id=game_id, command_id=command_id).order_by("seq"))
+
+
+def append(
+    game_id: int,
+    expected_seq: int,
+    events: Sequence[dict[str, Any]],
+    *,
+    command_id: str,
+    actor: str,
+) -> Appended:
+    """Append the events of one command after ``expected_seq``, all or nothing.
+
+    A command_id already stored for this game appends nothing and returns what was stored the
+    first time. A game whose last seq is not ``expected_seq`` raises Conflict.
+    """
+    if not events:
+        raise ValueError("a command appends at least one event")
+    try:
+        with transaction.atomic():
+            last_seq, last_hash = head(game_id)
+            if last_seq != expected_seq:
+                raise Conflict(expected_seq, last_seq)
+            rows = []
+            previous = last_hash
+            for index, event in enumerate(events):
+                data = {k: v for k, v in event.items() if k != "type"}
+                row = Event(
+                    game_id=game_id,
+                    seq=last_seq + 1 + index,
+                    type=event["type"],
+                    data=data,
+                    actor=actor,
+                    command_id=command_id,
+                    cmd_index=index,
+                    schema_version=SCHEMA_VERSION,
+                )
+                row.hash = previous = event_hash(previous, row)
+                rows.append(row)
+            Event.objects.bulk_create(rows)
+            return Appended(rows)
+    except (Conflict, IntegrityError):
+        # Lost a race, or a retry: the first answer stands if this command is already stored.
+        stored = command_events(game_id, command_id)
+        if stored:
+            return Appended(stored, duplicate=True)
+        raise Conflict(expected_seq, head(game_id)[0]) from None
+
+
+def load(game_id: int, upto: int | None = None) -> list[Event]:
+    events = Event.objects.filter(game_id=game_id)
+    if upto is not None:
+        events = events.filter(seq__lte=upto)
+    return list(events.order_by("seq"))
+
+
+def as_engine_event(event: Event) -> dict[str, Any]:
+    return {"type": event.type, **event.data}
+
+
+# --- Verification -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChainError:
+    game_id: int
+    seq: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} event {self.seq}: {self.reason}"
+
+
+def verify_chain(game_id: int, events: Sequence[Event]) -> ChainError | None:
+    """The first event whose seq or hash is wrong, or None when the chain holds."""
+    previous = GENESIS
+    for expected, event in enumerate(events, start=1):
+        if event.seq != expected:
+            return ChainError(game_id, event.seq, f"seq {event.seq} where {expected} was expected")
+        if event_hash(previous, event) != event.hash:
+            return ChainError(game_id, event.seq, "hash does not match its content and the previous hash")
+        previous = event.hash
+    return None
+
+
+# --- Subscribers: every event once, in a commit-safe order --------------------------------------------
+
+Position = tuple[int, int]
+START: Position = (0, 0)
+
+
+def read_all(after: Position = START, limit: int = 1000) -> list[tuple[Position, Event]]:
+    """Events committed after ``after``, in an order no late commit can cut into.
+
+    PostgreSQL: only rows written by transactions older than every running one (the snapshot's xmin)
+    are read, ordered by (txid, id), so a slow transaction's rows are never skipped. SQLite writes
+    one transaction at a time, so ids are already in commit order.
+    """
+    if connection.vendor == "postgresql":
+        sql = (
+            "SELECT txid::text::bigint, id FROM games_event"
+            " WHERE (txid, id) > (%s::text::xid8, %s)"
+            " AND txid < pg_snapshot_xmin(pg_current_snapshot())"
+            " ORDER BY txid, id LIMIT %s"
+        )
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [str(after[0]), after[1], limit])
+            keys = cursor.fetchall()
+        by_id = Event.objects.in_bulk([k[1] for k in keys])
+        return [((txid, pk), by_id[pk]) for txid, pk in keys]
+    events = Event.objects.filter(id__gt=after[1]).order_by("id")[:limit]
+    return [((0, e.id), e) for e in events]
+
+
+# --- The bypass of the append-only triggers (test flush only) -----------------------------------------
+
+_bypass = threading.local()
+
+
+def _sqlite_allow_rewrite() -> int:
+    return 1 if getattr(_bypass, "on", False) else 0
+
+
+@receiver(connection_created)
+def _register_sqlite_function(sender: Any, connection: Any, **kwargs: Any) -> None:
+    if connection.vendor == "sqlite":
+        connection.connection.create_function(
+            "tablehall_allow_event_rewrite", 0, _sqlite_allow_rewrite, deterministic=False
+        )
+
+
+@contextmanager
+def allow_rewrite(conn: Any = None) -> Iterator[None]:
+    """Let this connection delete events: only for emptying the test database between tests."""
+    conn = conn or connection
+    _bypass.on = True
+    try:
+        if conn.vendor == "postgresql":
+            with conn.cursor() as cursor:
+                cursor.execute("SET tablehall.allow_event_rewrite = 'on'")
+        yield
+    finally:
+        _bypass.on = False
+        if conn.vendor == "postgresql" and conn.connection is not None:
+            with conn.cursor() as cursor:
+                cursor.execute("RESET tablehall.allow_event_rewrite")

@@ -1,0 +1,115 @@
+"""From the stored log to the engine events in effect: undo, redo, restart, new game, pause.
+
+The engines never see table events (type ``table.*``); this fold decides which engine events
+currently count. Nothing is erased: an undo is itself an event, and so is a redo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+TABLE_PREFIX = "table."
+UNDO, REDO = "table.undo", "table.redo"
+RESTART, NEW_GAME = "table.restart", "table.new_game"
+PAUSE, RESUME = "table.pause", "table.resume"
+TABLE_EVENTS = {UNDO, REDO, RESTART, NEW_GAME, PAUSE, RESUME}
+
+
+@dataclass(frozen=True)
+class Row:
+    """What the fold needs of a stored event."""
+
+    seq: int
+    type: str
+    data: dict[str, Any]
+    actor: str
+    command_id: str
+
+
+@dataclass
+class Group:
+    """The engine events one command appended."""
+
+    command_id: str
+    actor: str
+    events: list[dict[str, Any]]
+    seqs: list[int]
+
+    @property
+    def by_bot(self) -> bool:
+        return self.actor.startswith("bot:")
+
+    @property
+    def is_opening(self) -> bool:
+        return self.actor == "system"
+
+
+@dataclass
+class Timeline:
+    groups: list[Group] = field(default_factory=list)
+    undone: list[list[Group]] = field(default_factory=list)
+    paused: bool = False
+    game_number: int = 1
+    seq: int = 0
+
+    def engine_events(self) -> list[dict[str, Any]]:
+        return [event for group in self.groups for event in group.events]
+
+    def numbered_events(self) -> list[tuple[int, dict[str, Any]]]:
+        """The engine events in effect with the seq each was stored at."""
+        return [pair for group in self.groups for pair in zip(group.seqs, group.events, strict=True)]
+
+    @property
+    def can_undo(self) -> bool:
+        return any(not g.by_bot and not g.is_opening for g in self.groups)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self.undone)
+
+
+def fold(rows: Iterable[Row]) -> Timeline:
+    timeline = Timeline()
+    for row in rows:
+        timeline.seq = row.seq
+        if row.type == UNDO:
+            taken = _take_back(timeline.groups)
+            if taken:
+                timeline.undone.append(taken)
+        elif row.type == REDO:
+            if timeline.undone:
+                timeline.groups.extend(timeline.undone.pop())
+        elif row.type in (RESTART, NEW_GAME):
+            timeline.groups, timeline.undone = [], []
+            if row.type == NEW_GAME:
+                timeline.game_number += 1
+        elif row.type == PAUSE:
+            timeline.paused = True
+        elif row.type == RESUME:
+            timeline.paused = False
+        else:
+            event = {"type": row.type, **row.data}
+            last = timeline.groups[-1] if timeline.groups else None
+            if last is not None and last.command_id == row.command_id:
+                last.events.append(event)
+                last.seqs.append(row.seq)
+            else:
+                if row.actor != "system":
+                    timeline.undone = []  # a new action forgets what was undone
+                timeline.groups.append(Group(row.command_id, row.actor, [event], [row.seq]))
+    return timeline
+
+
+def _take_back(groups: list[Group]) -> list[Group]:
+    """Remove the last human action and every computer reply after it; return them in order."""
+    for index in range(len(groups) - 1, -1, -1):
+        group = groups[index]
+        if group.is_opening:
+            return []
+        if not group.by_bot:
+            taken = groups[index:]
+            del groups[index:]
+            return taken
+    return []

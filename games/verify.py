@@ -1,0 +1,28 @@
+"""Checking a stored game: the hash chain, then a replay of its events through its engine."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from games import engines, store, timeline
+from games.engines.base import IllegalAction
+from games.models import Event, Game
+
+
+def verify_game(game: Game, events: Sequence[Event]) -> store.ChainError | None:
+    """The first problem in a game's log, or None: a broken chain, or an event its engine cannot fold."""
+    problem = store.verify_chain(game.pk, events)
+    if problem is not None:
+        return problem
+    try:
+        engine = engines.get(game.engine)
+    except IllegalAction:
+        return store.ChainError(game.pk, 0, f"unknown engine {game.engine!r}")
+    folded = timeline.fold(timeline.Row(e.seq, e.type, e.data, e.actor, e.command_id) for e in events)
+    state = engine.replay([])
+    for seq, event in folded.numbered_events():
+        try:
+            state = engine.apply(state, event)
+        except Exception as exc:  # a stored event its engine cannot fold means a corrupt log
+            return store.ChainError(game.pk, seq, f"the engine cannot replay it ({type(exc).__name__})")
+    return None

@@ -1,0 +1,89 @@
+"""Where computer turns run: Celery on Redis in production, a background thread otherwise.
+
+The in-process worker is one daemon thread with a timed queue: scheduling never runs a turn
+inline (no recursion, no request waits for a bot), and turns run one at a time.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from django.conf import settings
+from django.db import close_old_connections, connections
+
+log = logging.getLogger(__name__)
+
+
+def schedule_bot_turn(game_id: int, seq: int, seat: int) -> None:
+    if settings.AI_WORKER == "celery":
+        from games.tasks import play_bot_turn
+
+        play_bot_turn.apply_async((game_id, seq, seat), countdown=settings.BOT_DELAY)
+    elif settings.AI_WORKER == "inprocess":
+        from games.autoplay import play_bot_turn as run
+
+        inprocess().schedule(settings.BOT_DELAY, run, game_id, seq, seat)
+    # AI_WORKER == "off": nothing plays the computer seats (some tests drive them by hand).
+
+
+class InProcessWorker:
+    def __init__(self) -> None:
+        self._queue: list[tuple[float, int, Callable[..., object], tuple[object, ...]]] = []
+        self._counter = itertools.count()
+        self._cond = threading.Condition()
+        self._busy = 0
+        self._thread = threading.Thread(target=self._run, name="inprocess-ai", daemon=True)
+        self._thread.start()
+
+    def schedule(self, delay: float, fn: Callable[..., object], *args: object) -> None:
+        with self._cond:
+            heapq.heappush(self._queue, (time.monotonic() + delay, next(self._counter), fn, args))
+            self._cond.notify()
+
+    def idle(self) -> bool:
+        with self._cond:
+            return not self._queue and not self._busy
+
+    def drain(self, timeout: float = 30.0) -> bool:
+        """Wait until nothing is queued or running (tests); False on timeout."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.idle():
+                return True
+            time.sleep(0.01)
+        return False
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue or self._queue[0][0] > time.monotonic():
+                    wait = self._queue[0][0] - time.monotonic() if self._queue else None
+                    self._cond.wait(wait)
+                _, _, fn, args = heapq.heappop(self._queue)
+                self._busy += 1
+            try:
+                close_old_connections()
+                fn(*args)
+            except Exception:
+                log.exception("computer turn %s failed", args)
+            finally:
+                connections.close_all()
+                with self._cond:
+                    self._busy -= 1
+
+
+_worker: InProcessWorker | None = None
+_lock = threading.Lock()
+
+
+def inprocess() -> InProcessWorker:
+    global _worker
+    with _lock:
+        if _worker is None:
+            _worker = InProcessWorker()
+        return _worker

@@ -1,0 +1,78 @@
+"""Shared fixtures. Services: PostgreSQL when DATABASE_URL points at one, Redis when REDIS_URL is set.
+
+With CI=true a test that needs a missing service fails instead of skipping (TEST_PASS=sqlite marks
+the second, SQLite-only pass of the store suite, where PostgreSQL is not expected).
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.db.backends.base.operations import BaseDatabaseOperations
+
+from games import engines
+
+engines.register("tiny", "tests.games.tiny_engine")
+
+IN_CI = os.environ.get("CI", "").lower() == "true"
+SQLITE_PASS = os.environ.get("TEST_PASS") == "sqlite"
+
+_flush = BaseDatabaseOperations.execute_sql_flush
+
+
+def _flush_with_bypass(self, sql_list):  # type: ignore[no-untyped-def]
+    from games.store import allow_rewrite
+
+    with allow_rewrite(self.connection):
+        return _flush(self, sql_list)
+
+
+# The append-only triggers refuse DELETE/TRUNCATE; only the test flush may empty the table.
+BaseDatabaseOperations.execute_sql_flush = _flush_with_bypass  # type: ignore[method-assign]
+
+
+def _missing(what: str) -> None:
+    if IN_CI:
+        pytest.fail(f"CI=true but {what}: this test must run in CI", pytrace=False)
+    pytest.skip(f"{what} (set it up to run this test)")
+
+
+def _redis_answers() -> str | None:
+    """None when Redis at REDIS_URL answers, else why not."""
+    url = os.environ.get("REDIS_URL")
+    if not url:
+        return "REDIS_URL is not set"
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        return f"Redis at REDIS_URL does not answer ({exc})"
+    return None
+
+
+@pytest.fixture(autouse=True)
+def _services(request):  # type: ignore[no-untyped-def]
+    """Skip (or, in CI, fail) a test whose service is missing."""
+    wants_pg = request.node.get_closest_marker("postgres")
+    wants_redis = request.node.get_closest_marker("redis") or request.node.get_closest_marker("celery")
+    if SQLITE_PASS and (wants_pg or wants_redis):
+        pytest.skip("SQLite pass: PostgreSQL and Redis tests ran in the main pass")
+    if wants_pg and not os.environ.get("DATABASE_URL", "").startswith("postgres"):
+        _missing("DATABASE_URL is not a PostgreSQL URL")
+    if wants_redis and (why := _redis_answers()):
+        _missing(why)
+
+
+@pytest.fixture(autouse=True)
+def _quiet_workers(settings):  # type: ignore[no-untyped-def]
+    """Tests choose when computer seats play; publishing goes to a fresh in-memory layer."""
+    settings.AI_WORKER = "off"
+    settings.BOT_DELAY = 0
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
