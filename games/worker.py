@@ -23,7 +23,9 @@ def schedule_bot_turn(game_id: int, seq: int, seat: int) -> None:
     if settings.AI_WORKER == "celery":
         from games.tasks import play_bot_turn
 
-        play_bot_turn.apply_async((game_id, seq, seat), countdown=settings.BOT_DELAY)
+        play_bot_turn.apply_async(
+            (game_id, seq, seat), countdown=settings.BOT_DELAY, queue=settings.CELERY_TASK_DEFAULT_QUEUE
+        )
     elif settings.AI_WORKER == "inprocess":
         from games.autoplay import play_bot_turn as run
 

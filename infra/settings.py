@@ -120,6 +120,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "tablehall")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # In-process AI worker when there is no broker (the embedded default).
 AI_WORKER = "celery" if REDIS_URL else "inprocess"

@@ -1,0 +1,235 @@
+"""The command service on the tiny engine: conflicts, idempotency, undo/redo/restart, side effects."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from games import publish, service, store, worker
+from games.autoplay import play_bot_turn
+from games.errors import ServiceError
+from games.models import Game
+
+from .factories import play, tiny_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def seq_of(game: Game) -> int:
+    return store.head(game.pk)[0]
+
+
+def state_of(game: Game):
+    return service.load_table(game.pk).state
+
+
+@pytest.fixture
+def effects(monkeypatch):
+    """Record publications and computer-turn schedulings instead of sending them."""
+    calls: dict[str, list] = {"published": [], "scheduled": []}
+    monkeypatch.setattr(publish, "table_changed", lambda table: calls["published"].append(table.seq))
+    monkeypatch.setattr(worker, "schedule_bot_turn", lambda *args: calls["scheduled"].append(args))
+    return calls
+
+
+def test_a_move_is_appended_and_changes_the_state():
+    game = tiny_game()
+    result = play(game, 0, 2, "m1", seq_of(game))
+    assert result.last_seq == seq_of(game) and not result.duplicate
+    assert state_of(game).total == 2
+
+
+def test_a_stale_expected_seq_is_refused_and_appends_nothing():
+    game = tiny_game()
+    seq = seq_of(game)
+    play(game, 0, 1, "m1", seq)
+    with pytest.raises(ServiceError) as info:
+        play(game, 1, 1, "m2", seq)
+    assert info.value.code == "stale_seq" and info.value.status == 409
+    assert seq_of(game) == seq + 1
+
+
+def test_a_resent_command_appends_once_and_answers_the_same():
+    game = tiny_game()
+    seq = seq_of(game)
+    first = play(game, 0, 2, "m1", seq)
+    again = play(game, 0, 2, "m1", seq)
+    assert again.duplicate and (again.first_seq, again.last_seq) == (first.first_seq, first.last_seq)
+    assert seq_of(game) == seq + 1 and state_of(game).total == 2
+
+
+BAD_INPUT = [
+    ("unknown_action", 0, {"type": "fly"}),
+    ("bad_action", 0, "add"),
+    ("bad_action", 0, None),
+    ("bad_action", 0, ["add"]),
+    ("bad_action", 0, {"type": 5}),
+    ("bad_action", 0, {"n": 1}),
+    ("unknown_action", 0, {"type": "table.undo"}),
+    ("bad_number", 0, {"type": "add", "n": 3}),
+    ("bad_number", 0, {"type": "add", "n": "1"}),
+    ("bad_number", 0, {"type": "add", "n": 1, "extra": True}),
+    ("not_your_turn", 1, {"type": "add", "n": 1}),
+    ("not_your_seat", 2, {"type": "add", "n": 1}),
+    ("not_your_seat", -1, {"type": "add", "n": 1}),
+    ("not_your_seat", "0", {"type": "add", "n": 1}),
+    ("not_your_seat", True, {"type": "add", "n": 1}),
+]
+
+
+@pytest.mark.parametrize(("code", "seat", "action"), BAD_INPUT)
+def test_bad_input_gets_a_clear_code_and_appends_nothing(code, seat, action):
+    game = tiny_game()
+    seq = seq_of(game)
+    with pytest.raises(ServiceError) as info:
+        service.submit(game.pk, seat, action, "cmd", seq)
+    assert info.value.code == code
+    assert info.value.text and "Traceback" not in info.value.text
+    assert seq_of(game) == seq
+
+
+@pytest.mark.parametrize(
+    ("command_id", "expected_seq", "code"),
+    [("", 2, "bad_command_id"), ("x" * 65, 2, "bad_command_id"), (None, 2, "bad_command_id"),
+     ("bad id!", 2, "bad_command_id"), ("ok", "2", "bad_seq"), ("ok", -1, "bad_seq"), ("ok", None, "bad_seq")],
+)
+def test_bad_command_ids_and_seqs_are_refused(command_id, expected_seq, code):
+    game = tiny_game()
+    with pytest.raises(ServiceError) as info:
+        service.submit(game.pk, 0, {"type": "add", "n": 1}, command_id, expected_seq)
+    assert info.value.code == code
+
+
+def test_an_unknown_game_is_refused():
+    with pytest.raises(ServiceError) as info:
+        service.submit(987654, 0, {"type": "add", "n": 1}, "c", 1)
+    assert info.value.code == "unknown_game" and info.value.status == 404
+
+
+def test_an_unknown_engine_or_bad_config_creates_nothing():
+    before = Game.objects.count()
+    for engine, config in [("chess", {}), ("tiny", {"players": 9}), ("tiny", {"players": 2, "colour": "red"})]:
+        with pytest.raises(ServiceError):
+            service.create_game(engine, config, [service.SeatSpec("A"), service.SeatSpec("B")])
+    assert Game.objects.count() == before
+
+
+def test_a_finished_game_refuses_moves():
+    game = tiny_game(goal=2)
+    play(game, 0, 2, "m1", seq_of(game))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.finished_at is not None
+    with pytest.raises(ServiceError) as info:
+        play(game, 1, 1, "m2", seq_of(game))
+    assert info.value.code == "game_over"
+
+
+def test_undo_takes_back_the_human_move_and_every_computer_reply_after_it():
+    game = tiny_game(bots={1: "random"})
+    play(game, 0, 1, "h1", seq_of(game))
+    play(game, 1, 2, "b1", seq_of(game), actor="bot:1")
+    play(game, 0, 2, "h2", seq_of(game))
+    play(game, 1, 1, "b2", seq_of(game), actor="bot:1")
+    assert state_of(game).total == 6
+    service.undo(game.pk, "u1", seq_of(game), by="seat:0")
+    assert state_of(game).total == 3 and state_of(game).turn == 0
+    service.undo(game.pk, "u2", seq_of(game), by="seat:0")
+    assert state_of(game).total == 0
+    with pytest.raises(ServiceError) as info:
+        service.undo(game.pk, "u3", seq_of(game), by="seat:0")
+    assert info.value.code == "nothing_to_undo"
+
+
+def test_redo_brings_back_what_undo_took_and_a_new_move_forgets_it():
+    game = tiny_game(bots={1: "random"})
+    play(game, 0, 1, "h1", seq_of(game))
+    play(game, 1, 2, "b1", seq_of(game), actor="bot:1")
+    service.undo(game.pk, "u1", seq_of(game), by="seat:0")
+    service.redo(game.pk, "r1", seq_of(game), by="seat:0")
+    assert state_of(game).total == 3
+    service.undo(game.pk, "u2", seq_of(game), by="seat:0")
+    play(game, 0, 2, "h2", seq_of(game))
+    with pytest.raises(ServiceError) as info:
+        service.redo(game.pk, "r2", seq_of(game), by="seat:0")
+    assert info.value.code == "nothing_to_redo"
+    assert state_of(game).total == 2
+
+
+def test_nothing_is_erased_by_undo():
+    game = tiny_game()
+    play(game, 0, 1, "h1", seq_of(game))
+    before = [(e.seq, e.hash) for e in store.load(game.pk)]
+    service.undo(game.pk, "u1", seq_of(game), by="seat:0")
+    after = [(e.seq, e.hash) for e in store.load(game.pk)]
+    assert after[: len(before)] == before and len(after) == len(before) + 1
+
+
+def test_restart_replays_the_same_deal_and_new_game_deals_anew():
+    game = tiny_game()
+    opening = state_of(game)
+    play(game, 0, 2, "h1", seq_of(game))
+    service.restart(game.pk, "r", seq_of(game), by="seat:0")
+    assert state_of(game) == opening
+    service.new_game(game.pk, "n", seq_of(game), by="seat:0")
+    fresh = state_of(game)
+    assert fresh.total == 0 and fresh.seed != opening.seed
+    assert service.load_table(game.pk).timeline.game_number == 2
+
+
+def test_tournament_games_allow_no_undo_redo_or_restart():
+    game = tiny_game(kind=Game.Kind.TOURNAMENT)
+    play(game, 0, 1, "h1", seq_of(game))
+    for command in (service.undo, service.redo, service.restart, service.new_game):
+        with pytest.raises(ServiceError) as info:
+            command(game.pk, "t", seq_of(game), by="seat:0")
+        assert info.value.code == "not_in_tournament"
+
+
+def test_side_effects_wait_for_the_commit(effects):
+    game = tiny_game(bots={1: "random"})
+    effects["published"].clear()
+    effects["scheduled"].clear()
+    seq = seq_of(game)
+    with pytest.raises(RuntimeError), transaction.atomic():
+        play(game, 0, 1, "h1", seq)
+        raise RuntimeError("roll it back")
+    assert effects == {"published": [], "scheduled": []}
+    assert seq_of(game) == seq
+    play(game, 0, 1, "h1", seq)
+    assert effects["published"] == [seq + 1]
+    assert effects["scheduled"] == [(game.pk, seq + 1, 1)]
+
+
+def test_a_paused_table_schedules_no_computer_turn(effects):
+    game = tiny_game(bots={1: "random"})
+    service.pause(game.pk, "p", seq_of(game), by="seat:0")
+    effects["scheduled"].clear()
+    play(game, 0, 1, "h1", seq_of(game))
+    assert effects["scheduled"] == []
+    service.resume(game.pk, "r", seq_of(game), by="seat:0")
+    assert effects["scheduled"] == [(game.pk, seq_of(game), 1)]
+
+
+def test_a_computer_turn_redelivered_appends_once():
+    game = tiny_game(bots={1: "random"})
+    play(game, 0, 1, "h1", seq_of(game))
+    seq = seq_of(game)
+    assert play_bot_turn(game.pk, seq, 1) == "played"
+    after = seq_of(game)
+    assert play_bot_turn(game.pk, seq, 1) == "stale"
+    assert seq_of(game) == after
+
+
+def test_a_computer_turn_never_plays_a_human_seat():
+    game = tiny_game()
+    assert play_bot_turn(game.pk, seq_of(game), 0) == "not a bot"
+
+
+def test_the_inprocess_worker_plays_a_table_of_computers_to_the_end(settings):
+    settings.AI_WORKER = "inprocess"
+    game = tiny_game(bots={0: "random", 1: "random"})
+    assert worker.inprocess().drain(60)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    log = store.load(game.pk)
+    assert {e.actor for e in log} == {"system", "bot:0", "bot:1"}
