@@ -1,4 +1,8 @@
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 
-def home(request): return HttpResponse('')
+from frontend.catalogue import installed
 
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "frontend/home.html", {"games": installed()})

@@ -6,6 +6,7 @@ A caller acts for a seat by being its signed-in user or by sending the seat's to
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -24,10 +25,8 @@ MAX_BODY = 8192
 
 def error_response(exc: ServiceError) -> JsonResponse:
     message = translate(exc.message)
-    try:
+    with contextlib.suppress(KeyError, IndexError, ValueError):
         message = message.format(**exc.params)
-    except (KeyError, IndexError, ValueError):
-        pass
     return JsonResponse({"error": {"code": exc.code, "message": message}}, status=exc.status)
 
 
@@ -66,7 +65,9 @@ def submit_action(request: HttpRequest, game_id: int) -> JsonResponse:
         game = service.get_game(game_id)
         body = _body(request)
         seat = seat_for(request, game, body.get("seat"))
-        result = service.submit(game.pk, seat, body.get("action"), body.get("command_id"), body.get("expected_seq"))
+        result = service.submit(
+            game.pk, seat, body.get("action"), body.get("command_id"), body.get("expected_seq")
+        )
     except ServiceError as exc:
         return error_response(exc)
     return JsonResponse(result.as_dict())

@@ -212,7 +212,10 @@ def submit(
 def _append(table: Table, events: list[dict[str, Any]], command_id: str, actor: str) -> Result:
     game = table.game
     with transaction.atomic():
-        appended = store.append(game.pk, table.seq, events, command_id=command_id, actor=actor)
+        head_hash = table.events[-1].hash if table.events else None
+        appended = store.append(
+            game.pk, table.seq, events, command_id=command_id, actor=actor, head_hash=head_hash
+        )
         if not appended.duplicate:
             _update_status(table, events)
             transaction.on_commit(lambda: _after_commit(game.pk))

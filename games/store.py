@@ -29,8 +29,17 @@ def canonical(event: dict[str, Any]) -> bytes:
     return json.dumps(event, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def chain_hash(previous: str, seq: int, type: str, data: Any, actor: str, command_id: str, schema: int) -> str:
-    body = {"seq": seq, "type": type, "data": data, "actor": actor, "command_id": command_id, "schema_version": schema}
+def chain_hash(
+    previous: str, seq: int, type: str, data: Any, actor: str, command_id: str, schema: int
+) -> str:
+    body = {
+        "seq": seq,
+        "type": type,
+        "data": data,
+        "actor": actor,
+        "command_id": command_id,
+        "schema_version": schema,
+    }
     return hashlib.sha256(previous.encode() + b"\n" + canonical(body)).hexdigest()
 
 
@@ -73,19 +82,27 @@ def append(
     *,
     command_id: str,
     actor: str,
+    head_hash: str | None = None,
 ) -> Appended:
     """Append the events of one command after ``expected_seq``, all or nothing.
 
     A command_id already stored for this game appends nothing and returns what was stored the
     first time. A game whose last seq is not ``expected_seq`` raises Conflict.
+
+    ``head_hash`` is the hash of event ``expected_seq`` when the caller has just read it (the service
+    has): the append then skips reading the head, and the unique (game, seq) constraint and the
+    gapless trigger refuse a stale or future ``expected_seq`` inside the INSERT itself.
     """
     if not events:
         raise ValueError("a command appends at least one event")
     try:
         with transaction.atomic():
-            last_seq, last_hash = head(game_id)
-            if last_seq != expected_seq:
-                raise Conflict(expected_seq, last_seq)
+            if head_hash is None or expected_seq == 0:
+                last_seq, last_hash = head(game_id)
+                if last_seq != expected_seq:
+                    raise Conflict(expected_seq, last_seq)
+            else:
+                last_seq, last_hash = expected_seq, head_hash
             rows = []
             previous = last_hash
             for index, event in enumerate(events):

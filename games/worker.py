@@ -33,6 +33,29 @@ def schedule_bot_turn(game_id: int, seq: int, seat: int) -> None:
     # AI_WORKER == "off": nothing plays the computer seats (some tests drive them by hand).
 
 
+def resume_pending() -> int:
+    """Schedule the computer seats of every running game (a restarted server picks up its tables)."""
+    from games import service
+    from games.models import Game
+
+    scheduled = 0
+    for game in Game.objects.filter(status=Game.Status.ACTIVE).prefetch_related("seats"):
+        bots = {s.number for s in game.seats.all() if s.is_bot}
+        if not bots:
+            continue
+        try:
+            table = service.load_table(game)
+        except Exception:
+            log.exception("cannot load game %s to resume it", game.pk)
+            continue
+        if table.timeline.paused or table.outcome() is not None:
+            continue
+        for seat in set(table.to_act()) & bots:
+            schedule_bot_turn(game.pk, table.seq, seat)
+            scheduled += 1
+    return scheduled
+
+
 class InProcessWorker:
     def __init__(self) -> None:
         self._queue: list[tuple[float, int, Callable[..., object], tuple[object, ...]]] = []

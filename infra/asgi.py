@@ -1,17 +1,25 @@
 """ASGI entry point: HTTP through Django, WebSockets through Channels."""
 
 import os
+import threading
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
 django_asgi_app = get_asgi_application()
 
+from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 
+from django.conf import settings  # noqa: E402
+
+from games.worker import resume_pending  # noqa: E402
 from infra.routing import websocket_urlpatterns  # noqa: E402
+
+if settings.AI_WORKER == "inprocess" and os.environ.get("RESUME_TABLES", "1") == "1":
+    # The embedded mode has no separate worker: this process plays the computer seats.
+    threading.Thread(target=resume_pending, name="resume-tables", daemon=True).start()
 
 application = ProtocolTypeRouter(
     {

@@ -10,9 +10,7 @@ from games.models import Game
 
 def tiny_game(players: int = 2, bots: dict[int, str] | None = None, **kwargs: Any) -> Game:
     bots = bots or {}
-    seats = [
-        service.SeatSpec(display_name=f"P{n}", bot_level=bots.get(n, "")) for n in range(players)
-    ]
+    seats = [service.SeatSpec(display_name=f"P{n}", bot_level=bots.get(n, "")) for n in range(players)]
     return service.create_game("tiny", {"players": players, "goal": kwargs.pop("goal", 10)}, seats, **kwargs)
 
 

@@ -26,9 +26,7 @@ def database_url() -> str:
     settings = connection.settings_dict
     if connection.vendor == "sqlite":
         return f"sqlite:///{settings['NAME']}"
-    return (
-        f"postgres://{settings['USER']}:{settings['PASSWORD']}@{settings['HOST']}:{settings['PORT']}/{settings['NAME']}"
-    )
+    return f"postgres://{settings['USER']}:{settings['PASSWORD']}@{settings['HOST']}:{settings['PORT']}/{settings['NAME']}"
 
 
 @pytest.fixture
@@ -44,9 +42,24 @@ def celery_worker(settings):
         "BOT_DELAY": "0",
     }
     proc = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "infra", "worker", "-Q", queue, "-c", "2", "--loglevel=WARNING",
-         "--without-gossip", "--without-mingle", "--without-heartbeat"],
-        cwd=ROOT, env=env,
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "infra",
+            "worker",
+            "-Q",
+            queue,
+            "-c",
+            "2",
+            "--loglevel=WARNING",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
     )
     proc.queue = queue
     yield proc

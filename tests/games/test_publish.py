@@ -24,8 +24,6 @@ def listen(groups: list[str]) -> tuple[object, dict[str, str]]:
     return layer, channels
 
 
-
-
 async def _receive_all(layer, channel):
     import asyncio
 
@@ -33,7 +31,7 @@ async def _receive_all(layer, channel):
     while True:
         try:
             out.append(await asyncio.wait_for(layer.receive(channel), 0.05))
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return out
 
 

@@ -90,8 +90,15 @@ def test_bad_input_gets_a_clear_code_and_appends_nothing(code, seat, action):
 
 @pytest.mark.parametrize(
     ("command_id", "expected_seq", "code"),
-    [("", 2, "bad_command_id"), ("x" * 65, 2, "bad_command_id"), (None, 2, "bad_command_id"),
-     ("bad id!", 2, "bad_command_id"), ("ok", "2", "bad_seq"), ("ok", -1, "bad_seq"), ("ok", None, "bad_seq")],
+    [
+        ("", 2, "bad_command_id"),
+        ("x" * 65, 2, "bad_command_id"),
+        (None, 2, "bad_command_id"),
+        ("bad id!", 2, "bad_command_id"),
+        ("ok", "2", "bad_seq"),
+        ("ok", -1, "bad_seq"),
+        ("ok", None, "bad_seq"),
+    ],
 )
 def test_bad_command_ids_and_seqs_are_refused(command_id, expected_seq, code):
     game = tiny_game()
@@ -108,7 +115,11 @@ def test_an_unknown_game_is_refused():
 
 def test_an_unknown_engine_or_bad_config_creates_nothing():
     before = Game.objects.count()
-    for engine, config in [("chess", {}), ("tiny", {"players": 9}), ("tiny", {"players": 2, "colour": "red"})]:
+    for engine, config in [
+        ("chess", {}),
+        ("tiny", {"players": 9}),
+        ("tiny", {"players": 2, "colour": "red"}),
+    ]:
         with pytest.raises(ServiceError):
             service.create_game(engine, config, [service.SeatSpec("A"), service.SeatSpec("B")])
     assert Game.objects.count() == before

@@ -79,7 +79,9 @@ def test_sixteen_threads_racing_lose_nothing_and_double_nothing():
                 while True:
                     seq = store.head(game.pk)[0]
                     try:
-                        store.append(game.pk, seq, event(1), command_id=f"t{tid}-{k}", actor=f"seat:{tid % 2}")
+                        store.append(
+                            game.pk, seq, event(1), command_id=f"t{tid}-{k}", actor=f"seat:{tid % 2}"
+                        )
                         break
                     except Conflict:
                         continue
@@ -154,9 +156,7 @@ def test_verify_events_names_an_event_edited_behind_the_triggers_back(capsys):
     target = store.load(game.pk)[-1]
     call_command("verify_events")
     with store.allow_rewrite(), connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE games_event SET data = %s WHERE id = %s", ['{"n": 1}', target.pk]
-        )
+        cursor.execute("UPDATE games_event SET data = %s WHERE id = %s", ['{"n": 1}', target.pk])
     with pytest.raises(CommandError) as info:
         call_command("verify_events")
     assert f"game {game.pk} event {target.seq}" in str(info.value)
@@ -214,3 +214,27 @@ def test_subscribers_never_skip_an_event_that_commits_late():
     thread.join(10)
     late = [e.command_id for _, e in store.read_all(position)]
     assert "slow" in late and "fast" in late
+
+
+def test_an_append_that_trusts_a_head_still_cannot_leave_a_gap_or_fork():
+    game = tiny_game()
+    seq, last_hash = store.head(game.pk)
+    with pytest.raises(Conflict):  # a future seq: the gapless trigger refuses it
+        store.append(game.pk, seq + 3, event(1), command_id="ahead", actor="seat:0", head_hash=last_hash)
+    store.append(game.pk, seq, event(1), command_id="a", actor="seat:0", head_hash=last_hash)
+    with pytest.raises(Conflict):  # a stale seq: the unique (game, seq) constraint refuses it
+        store.append(game.pk, seq, event(2), command_id="b", actor="seat:0", head_hash=last_hash)
+    log = store.load(game.pk)
+    assert [e.seq for e in log] == list(range(1, seq + 2))
+    assert store.verify_chain(game.pk, log) is None
+
+
+def test_the_database_refuses_a_raw_insert_that_leaves_a_gap():
+    game = tiny_game()
+    seq = store.head(game.pk)[0]
+    with pytest.raises(IntegrityError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO games_event (game_id, seq, type, data, actor, command_id, cmd_index, created_at,"
+            " schema_version, hash) VALUES (%s, %s, 'x', '{}', 'a', 'gap', 0, %s, 1, 'h')",
+            [game.pk, seq + 2, "2026-01-01T00:00:00Z"],
+        )

@@ -34,4 +34,6 @@ class Command(BaseCommand):
             events += len(log)
             if checked % 100 == 0:
                 self.stdout.write(f"verified {checked}/{total} games")
-        self.stdout.write(self.style.SUCCESS(f"OK: {checked} games, {events} events, every chain and replay holds"))
+        self.stdout.write(
+            self.style.SUCCESS(f"OK: {checked} games, {events} events, every chain and replay holds")
+        )

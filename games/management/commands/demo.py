@@ -1,0 +1,37 @@
+"""demo: make sure a few tables of computer players are running, so the site has something to watch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from games import engines, service
+from games.models import Game
+
+# (game, players, options): one live table of each game, computer players only.
+DEMO_TABLES: list[tuple[str, int, dict[str, Any]]] = [
+    ("skyjo", 4, {}),
+    ("dominoes", 4, {"variant": "all_fives", "partnerships": True}),
+    ("kazino", 2, {"match": "single"}),
+    ("pitch", 4, {}),
+]
+LEVELS = ["greedy", "strong", "greedy", "strong"]
+
+
+class Command(BaseCommand):
+    help = "Create the demo tables (computer players only) unless they are already playing."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        for name, players, options_ in DEMO_TABLES:
+            if Game.objects.filter(engine=name, status=Game.Status.ACTIVE, created_by=None).exists():
+                self.stdout.write(f"{name}: a demo table is already playing")
+                continue
+            engine = engines.get(name)
+            config = {**engine.default_config(players), **options_}
+            seats = [
+                service.SeatSpec(display_name=f"{LEVELS[n].title()} {n + 1}", bot_level=LEVELS[n])
+                for n in range(players)
+            ]
+            game = service.create_game(name, config, seats)
+            self.stdout.write(f"{name}: demo table {game.pk} created")
