@@ -6,12 +6,10 @@ A caller acts for a seat by being its signed-in user or by sending the seat's to
 
 from __future__ import annotations
 
-import contextlib
 import json
 from typing import Any
 
 from django.http import HttpRequest, JsonResponse
-from django.utils.translation import gettext as translate
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
@@ -24,10 +22,7 @@ MAX_BODY = 8192
 
 
 def error_response(exc: ServiceError) -> JsonResponse:
-    message = translate(exc.message)
-    with contextlib.suppress(KeyError, IndexError, ValueError):
-        message = message.format(**exc.params)
-    return JsonResponse({"error": {"code": exc.code, "message": message}}, status=exc.status)
+    return JsonResponse({"error": exc.localized()}, status=exc.status)
 
 
 def seat_for(request: HttpRequest, game: Game, seat: Any) -> int:
@@ -88,4 +83,4 @@ def game_state(request: HttpRequest, game_id: int) -> JsonResponse:
         table = service.load_table(game)
     except ServiceError as exc:
         return error_response(exc)
-    return JsonResponse(publish.table_message(table, seat))
+    return JsonResponse(publish.snapshot(table, seat))

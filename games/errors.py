@@ -28,6 +28,17 @@ class ServiceError(Exception):
     def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.text}
 
+    def localized(self) -> dict[str, Any]:
+        """Code and sentence in the language of the current request."""
+        from django.utils.translation import gettext
+
+        text = gettext(self.message)
+        try:
+            text = text.format(**self.params)
+        except (KeyError, IndexError, ValueError):
+            text = self.text
+        return {"code": self.code, "message": text}
+
     @classmethod
     def from_illegal(cls, exc: IllegalAction) -> ServiceError:
         return cls(exc.code, exc.message, **exc.params)

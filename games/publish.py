@@ -1,4 +1,7 @@
-"""After a commit: one message per audience (each seat, the spectators), views computed once each."""
+"""What each audience is sent: its view computed once per change, then fanned out by group.
+
+Spectators of a table with a spectator delay see the table as it was that many moves ago.
+"""
 
 from __future__ import annotations
 
@@ -11,16 +14,18 @@ from channels.layers import get_channel_layer
 from games.groups import public_group, seat_group
 
 if TYPE_CHECKING:
+    from games.models import Event
     from games.service import Table
 
 log = logging.getLogger(__name__)
 
 
-def table_message(table: Table, seat: int | None) -> dict[str, Any]:
-    """What one audience is sent: its view of the table and the table's public facts."""
+def table_message(table: Table, seat: int | None, since: int) -> dict[str, Any]:
+    """One audience's picture of the table. ``since``: the seq this message follows (gap detection)."""
     return {
         "game": table.game.pk,
         "seq": table.seq,
+        "since": since,
         "seat": seat,
         "view": table.engine.view(table.state, seat),
         "to_act": table.to_act(),
@@ -28,19 +33,65 @@ def table_message(table: Table, seat: int | None) -> dict[str, Any]:
         "can_undo": table.timeline.can_undo and table.game.allows_undo,
         "can_redo": table.timeline.can_redo and table.game.allows_undo,
         "paused": table.timeline.paused,
-        "status": table.game.status,
+        "game_number": table.timeline.game_number,
+        "finished": table.outcome() is not None,
     }
 
 
+def _command_ends(events: list[Event]) -> list[int]:
+    """The seq that ends each command, in order."""
+    ends: list[int] = []
+    for index, event in enumerate(events):
+        if index + 1 == len(events) or events[index + 1].command_id != event.command_id:
+            ends.append(event.seq)
+    return ends
+
+
+def _moves_back(events: list[Event], delay: int) -> int:
+    """The seq spectators may see: the end of the last command at least ``delay`` moves old."""
+    if delay <= 0 or not events:
+        return events[-1].seq if events else 0
+    ends = _command_ends(events)
+    return ends[-1 - delay] if len(ends) > delay else ends[0]
+
+
+def spectator_table(table: Table) -> Table:
+    cut = _moves_back(table.events, table.game.spectator_delay)
+    if cut == table.seq:
+        return table
+    from games.service import load_table
+
+    return load_table(table.game, upto=cut)
+
+
+def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
+    """The full picture for a (re)connecting client, with the seats around the table."""
+    shown = table if seat is not None else spectator_table(table)
+    seats = [
+        {"number": s.number, "name": s.display_name, "bot": s.bot_level or None, "team": s.team}
+        for s in table.game.seats.all()
+    ]
+    return {**table_message(shown, seat, shown.seq), "seats": seats, "engine": table.game.engine}
+
+
 def table_changed(table: Table) -> None:
+    """Send every audience its new picture: each seat's view, and the spectators' (maybe delayed)."""
     layer = get_channel_layer()
     if layer is None:
         return
+    ends = _command_ends(table.events)
+    since = ends[-2] if len(ends) > 1 else 0
+    messages = [
+        (seat_group(table.game.pk, n), table_message(table, n, since))
+        for n in range(table.game.config["players"])
+    ]
+    public = spectator_table(table)
+    delay = table.game.spectator_delay
+    public_since = _moves_back(table.events[:since], delay) if since else 0
+    messages.append((public_group(table.game.pk), table_message(public, None, public_since)))
     send = async_to_sync(layer.group_send)
-    audiences: list[tuple[str, int | None]] = [(public_group(table.game.pk), None)]
-    audiences += [(seat_group(table.game.pk, n), n) for n in range(table.game.config["players"])]
-    for group, seat in audiences:
+    for group, message in messages:
         try:
-            send(group, {"type": "table.update", "message": table_message(table, seat)})
+            send(group, {"type": "table.update", "message": message})
         except Exception:  # a full or unreachable layer must not undo a committed move
             log.exception("could not publish game %s seq %s to %s", table.game.pk, table.seq, group)

@@ -1,3 +1,9 @@
-"""WebSocket routes; each app adds its consumers here."""
+"""WebSocket routes."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/tables/<int:game_id>/", TableConsumer.as_asgi()),
+]

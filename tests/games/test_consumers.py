@@ -1,0 +1,204 @@
+"""The table socket: audiences, no hidden card to spectators, spectator delay, resync, one fan-out each."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+
+from games import service, store
+from games.models import Seat
+from infra.routing import websocket_urlpatterns
+
+from .factories import tiny_game
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+app = URLRouter(websocket_urlpatterns)
+
+
+@pytest.fixture(autouse=True)
+async def _close_db_connections():
+    """Consumers use the database from a worker thread: close its connection after each test."""
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
+async def connect(game_id: int, token: str = "") -> WebsocketCommunicator:
+    path = f"/ws/tables/{game_id}/" + (f"?token={token}" if token else "")
+    communicator = WebsocketCommunicator(app, path)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+@database_sync_to_async
+def new_game(**kwargs):
+    game = tiny_game(**kwargs)
+    tokens = {s.number: s.token for s in Seat.objects.filter(game=game)}
+    secrets = list(service.load_table(game.pk).state.secrets)
+    return game, tokens, secrets
+
+
+@database_sync_to_async
+def head(game_id: int) -> int:
+    return store.head(game_id)[0]
+
+
+async def test_a_seat_gets_its_own_view_and_a_spectator_the_public_one():
+    game, tokens, secrets = await new_game()
+    mine = await connect(game.pk, tokens[0])
+    watcher = await connect(game.pk)
+    state = await mine.receive_json_from()
+    public = await watcher.receive_json_from()
+    assert state["type"] == "state" and state["seat"] == 0 and state["view"]["secret"] == secrets[0]
+    assert secrets[1] not in json.dumps(state)
+    assert public["seat"] is None and all(s not in json.dumps(public) for s in secrets)
+    assert [s["name"] for s in public["seats"]] == ["P0", "P1"]
+    await mine.disconnect()
+    await watcher.disconnect()
+
+
+async def test_a_move_over_the_socket_is_acked_and_every_audience_gets_one_update():
+    game, tokens, secrets = await new_game()
+    players = [await connect(game.pk, tokens[n]) for n in (0, 1)]
+    watcher = await connect(game.pk)
+    for ws in (*players, watcher):
+        await ws.receive_json_from()
+    seq = await head(game.pk)
+    await players[0].send_json_to(
+        {"type": "action", "action": {"type": "add", "n": 2}, "command_id": "m1", "expected_seq": seq}
+    )
+    replies = [await players[0].receive_json_from() for _ in range(2)]
+    assert {r["type"] for r in replies} == {"ack", "update"}
+    for ws in (players[1], watcher):
+        update = await ws.receive_json_from()
+        assert update["type"] == "update" and update["since"] == seq and update["view"]["total"] == 2
+        assert await ws.receive_nothing(0.2)
+    assert secrets[0] not in json.dumps(update)
+    for ws in (*players, watcher):
+        await ws.disconnect()
+
+
+async def test_a_refused_move_gets_a_code_and_a_sentence_and_changes_nothing():
+    game, tokens, _ = await new_game()
+    ws = await connect(game.pk, tokens[1])
+    await ws.receive_json_from()
+    seq = await head(game.pk)
+    for message, code in [
+        (
+            {"type": "action", "action": {"type": "add", "n": 1}, "command_id": "x", "expected_seq": seq},
+            "not_your_turn",
+        ),
+        ({"type": "action", "action": "add", "command_id": "y", "expected_seq": seq}, "bad_action"),
+        ({"type": "fly", "command_id": "z", "expected_seq": seq}, "unknown_message"),
+        (
+            {"type": "action", "action": {"type": "add", "n": 1}, "command_id": "w", "expected_seq": seq - 1},
+            "stale_seq",
+        ),
+    ]:
+        await ws.send_json_to(message)
+        reply = await ws.receive_json_from()
+        assert reply["type"] == "error" and reply["code"] == code and reply["message"]
+    for garbage in ("not json at all", "x" * 10_000, "[1, 2]"):
+        await ws.send_to(text_data=garbage)
+        reply = await ws.receive_json_from()
+        assert reply["code"] == "bad_json" and reply["message"]
+    assert await head(game.pk) == seq
+    await ws.disconnect()
+
+
+async def test_a_spectator_cannot_play():
+    game, _, _ = await new_game()
+    ws = await connect(game.pk)
+    await ws.receive_json_from()
+    await ws.send_json_to(
+        {"type": "action", "action": {"type": "add", "n": 1}, "command_id": "s", "expected_seq": 2}
+    )
+    reply = await ws.receive_json_from()
+    assert reply["code"] == "spectator"
+    await ws.disconnect()
+
+
+async def test_resync_sends_the_whole_table_again():
+    game, tokens, _ = await new_game()
+    ws = await connect(game.pk, tokens[0])
+    first = await ws.receive_json_from()
+    await ws.send_json_to({"type": "resync"})
+    again = await ws.receive_json_from()
+    assert again["type"] == "state" and again["seq"] == first["seq"] and again["view"] == first["view"]
+    await ws.disconnect()
+
+
+async def test_the_spectator_delay_holds_back_the_public_view():
+    game, tokens, _ = await new_game(spectator_delay=2, goal=100)
+    player = await connect(game.pk, tokens[0])
+    other = await connect(game.pk, tokens[1])
+    watcher = await connect(game.pk)
+    await player.receive_json_from()
+    await other.receive_json_from()
+    assert (await watcher.receive_json_from())["view"]["total"] == 0
+    totals = []
+    for turn, ws in enumerate([player, other, player]):
+        seq = await head(game.pk)
+        await ws.send_json_to(
+            {
+                "type": "action",
+                "action": {"type": "add", "n": 1},
+                "command_id": f"m{turn}",
+                "expected_seq": seq,
+            }
+        )
+        totals.append((await watcher.receive_json_from())["view"]["total"])
+    assert totals == [0, 0, 1], "spectators see the table two moves late"
+    for ws in (player, other, watcher):
+        await ws.disconnect()
+
+
+async def test_an_unknown_game_closes_the_socket():
+    communicator = WebsocketCommunicator(app, "/ws/tables/999999/")
+    connected, code = await communicator.connect()
+    assert not connected
+
+
+@pytest.fixture
+def redis_layer(settings):
+    import os
+
+    from channels.layers import channel_layers
+
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [os.environ["REDIS_URL"]]},
+        }
+    }
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.mark.redis
+async def test_updates_fan_out_through_redis_to_seats_and_spectators(redis_layer):
+    game, tokens, secrets = await new_game()
+    player, other, watcher = (
+        await connect(game.pk, tokens[0]),
+        await connect(game.pk, tokens[1]),
+        await connect(game.pk),
+    )
+    for ws in (player, other, watcher):
+        await ws.receive_json_from()
+    seq = await head(game.pk)
+    await player.send_json_to(
+        {"type": "action", "action": {"type": "add", "n": 1}, "command_id": "r1", "expected_seq": seq}
+    )
+    for ws, secret in ((other, secrets[1]), (watcher, None)):
+        update = await ws.receive_json_from(timeout=5)
+        assert update["type"] == "update" and update["seq"] == seq + 1
+        assert update["view"]["secret"] == secret
+    for ws in (player, other, watcher):
+        await ws.disconnect()
