@@ -48,3 +48,7 @@ _INFO = {
 
 def installed() -> list[GameInfo]:
     return [_INFO[name] for name in engines.names()]
+
+
+def titles() -> dict[str, Promise]:
+    return {name: info.title for name, info in _INFO.items()}

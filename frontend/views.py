@@ -1,8 +1,38 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""The lobby and the accounts pages."""
 
-from frontend.catalogue import installed
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.db.models import Count, Q
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from frontend.catalogue import installed, titles
+from games.models import Game
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "frontend/home.html", {"games": installed()})
+    """The lobby: tables with an open seat, live tables to watch, recent games."""
+    live = Game.objects.filter(status=Game.Status.ACTIVE).order_by("-created_at")
+    open_seat = Q(seats__user__isnull=True, seats__bot_level="", seats__awaiting_player=True)
+    open_tables = live.annotate(open=Count("seats", filter=open_seat)).filter(open__gt=0)[:20]
+    context = {
+        "games": installed(),
+        "titles": titles(),
+        "open_tables": open_tables,
+        "live_tables": live.prefetch_related("seats")[:30],
+        "recent": Game.objects.filter(status=Game.Status.FINISHED)
+        .order_by("-finished_at")
+        .prefetch_related("seats")[:20],
+    }
+    return render(request, "frontend/home.html", context)
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect("frontend:home")
+    return render(request, "registration/signup.html", {"form": form})

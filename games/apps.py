@@ -8,7 +8,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.conf import settings
 
-        from games import engines
+        from games import engines, store  # noqa: F401 - store registers the SQLite trigger function
 
         for name, module in settings.EXTRA_ENGINES.items():
             engines.register(name, module)

@@ -58,6 +58,8 @@ class Seat(models.Model):
     bot_level = models.CharField(max_length=16, blank=True, default="")
     display_name = models.CharField(max_length=64)
     team = models.PositiveSmallIntegerField(null=True, blank=True)
+    # An open seat waiting for a friend to follow the invite link.
+    awaiting_player = models.BooleanField(default=False)
     # A secret that lets a script, an invite link or a pass-and-play device act for this seat.
     token = models.CharField(max_length=43, default=secrets.token_urlsafe, unique=True, editable=False)
 

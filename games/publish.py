@@ -35,7 +35,23 @@ def table_message(table: Table, seat: int | None, since: int) -> dict[str, Any]:
         "paused": table.timeline.paused,
         "game_number": table.timeline.game_number,
         "finished": table.outcome() is not None,
+        "last_move": last_move(table),
     }
+
+
+def last_move(table: Table) -> dict[str, Any] | None:
+    """Who made the last move and what happened, for the move log: event types always, event data
+    only for the types the engine lists in ``PUBLIC_EVENTS`` (everything in them is public)."""
+    if not table.events:
+        return None
+    last = table.events[-1]
+    public = getattr(table.engine, "PUBLIC_EVENTS", frozenset())
+    events = [
+        {"type": e.type, **(e.data if e.type in public else {})}
+        for e in table.events
+        if e.command_id == last.command_id
+    ]
+    return {"actor": last.actor, "seq": last.seq, "events": events}
 
 
 def _command_ends(events: list[Event]) -> list[int]:

@@ -79,6 +79,7 @@ class SeatSpec:
     user: Any = None
     bot_level: str = ""
     team: int | None = None
+    awaiting_player: bool = False
 
 
 def create_game(
@@ -123,6 +124,7 @@ def create_game(
                 bot_level=spec.bot_level,
                 display_name=spec.display_name,
                 team=spec.team,
+                awaiting_player=spec.awaiting_player,
             )
             for n, spec in enumerate(seats)
         )

@@ -155,6 +155,9 @@ USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"
 
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STORAGES = {

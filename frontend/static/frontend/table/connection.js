@@ -1,0 +1,77 @@
+// The table socket: keeps the latest picture of the table in seq order, resyncs on a gap or a reconnect.
+
+export class TableConnection {
+  constructor(path, token, { onState, onAck, onError, onStatus }) {
+    this.path = path;
+    this.token = token;
+    this.handlers = { onState, onAck, onError, onStatus };
+    this.snap = null;
+    this.retry = 0;
+    this.closed = false;
+    this.open();
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    return `${scheme}://${location.host}${this.path}${query}`;
+  }
+
+  open() {
+    this.socket = new WebSocket(this.url());
+    this.socket.addEventListener("open", () => { this.retry = 0; this.handlers.onStatus("open"); });
+    this.socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
+    this.socket.addEventListener("close", () => {
+      this.handlers.onStatus("closed");
+      if (this.closed) return;
+      // Reconnecting gets a fresh "state" message: that is the resync.
+      const wait = Math.min(10000, 500 * 2 ** this.retry++);
+      setTimeout(() => this.open(), wait);
+    });
+  }
+
+  close() {
+    this.closed = true;
+    this.socket.close();
+  }
+
+  receive(message) {
+    if (message.type === "state") {
+      this.snap = message;
+      this.handlers.onState(this.snap, null);
+    } else if (message.type === "update") {
+      if (!this.snap || message.seq <= this.snap.seq) return; // old news
+      if (message.since !== this.snap.seq) { this.resync(); return; } // a gap: start again from the server
+      const previous = this.snap;
+      this.snap = { ...previous, ...message, type: "state" };
+      this.handlers.onState(this.snap, previous);
+    } else if (message.type === "ack") {
+      this.handlers.onAck(message);
+    } else if (message.type === "error") {
+      if (message.code === "stale_seq") this.resync();
+      this.handlers.onError(message);
+    }
+  }
+
+  resync() {
+    this.send({ type: "resync" });
+  }
+
+  send(message) {
+    if (this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  command(type, extra = {}) {
+    const message = { type, command_id: newCommandId(), expected_seq: this.snap ? this.snap.seq : 0, ...extra };
+    return this.send(message) ? message.command_id : null;
+  }
+}
+
+export function newCommandId() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  return `c${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}

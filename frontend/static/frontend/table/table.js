@@ -1,0 +1,254 @@
+// The table page: one connection (per seat shown), a renderer per game, preview then confirm.
+import { TableConnection } from "./connection.js";
+
+const gettext = window.gettext || ((s) => s);
+const interpolate = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_, k) => obj[k]));
+
+const config = JSON.parse(document.getElementById("table-config").textContent);
+const $ = (id) => document.getElementById(id);
+const localSeats = Object.keys(config.seats).map(Number).sort((a, b) => a - b);
+const passAndPlay = localSeats.length > 1;
+
+let renderer = null;
+let connection = null;
+let shownSeat = localSeats.length ? localSeats[0] : null;
+let snap = null;
+let pending = null; // the previewed action: nothing is played until it is confirmed
+let pendingLabel = "";
+let curtainFor = null;
+let pausedByMe = false;
+const log = [];
+
+function names() {
+  return snap ? Object.fromEntries(snap.seats.map((s) => [s.number, s.name])) : {};
+}
+
+function seatName(seat) {
+  return names()[seat] ?? interpolate(gettext("Seat %(n)s"), { n: seat + 1 }, true);
+}
+
+function sameAction(a, b) {
+  return a && b && JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
+}
+
+function showError(message) {
+  const banner = $("error");
+  banner.textContent = message;
+  banner.hidden = !message;
+  if (message) setTimeout(() => { if (banner.textContent === message) banner.hidden = true; }, 6000);
+}
+
+function connect(seat) {
+  if (connection) connection.close();
+  shownSeat = seat;
+  pending = null;
+  const token = seat === null ? "" : config.seats[String(seat)];
+  connection = new TableConnection(config.socket, token, {
+    onState: (next, previous) => { snap = next; if (previous) addToLog(next); update(); },
+    onAck: () => { pending = null; update(); },
+    onError: (error) => { showError(error.message); update(); },
+    onStatus: (status) => { $("status").dataset.status = status; $("status").textContent = status === "open" ? gettext("Connected") : gettext("Reconnecting…"); },
+  });
+}
+
+function addToLog(current) {
+  const move = current.last_move;
+  if (!move || move.actor === "system") return;
+  const seat = Number(move.actor.split(":")[1]);
+  const text = renderer.describeMove ? renderer.describeMove(move, current, seatName) : move.events.map((e) => e.type.replaceAll("_", " ")).join(", ");
+  log.unshift(`${seatName(seat)}: ${text}`);
+  log.length = Math.min(log.length, 200);
+}
+
+function choose(action, label) {
+  pending = action;
+  pendingLabel = label || (renderer.describe ? renderer.describe(action, snap) : action.type);
+  update();
+}
+
+function confirm() {
+  if (!pending || !connection) return;
+  connection.command("action", { action: pending });
+}
+
+function cancel() {
+  pending = null;
+  if (renderer.reset) renderer.reset();
+  update();
+}
+
+function needsCurtain() {
+  if (!passAndPlay || !snap || snap.finished) return null;
+  const waiting = snap.to_act.filter((s) => localSeats.includes(s));
+  if (!waiting.length || waiting.includes(shownSeat)) return null;
+  return waiting[0];
+}
+
+function update() {
+  if (!snap) return;
+  curtainFor = needsCurtain();
+  const curtain = $("curtain");
+  const board = $("board");
+  if (curtainFor !== null) {
+    // The next player's cards are not fetched until they ask; the previous player's leave the page.
+    board.replaceChildren();
+    curtain.hidden = false;
+    $("curtain-text").textContent = interpolate(gettext("Pass the device to %(name)s."), { name: seatName(curtainFor) }, true);
+    $("preview").hidden = true;
+    return;
+  }
+  curtain.hidden = true;
+  const legal = snap.legal_actions || [];
+  if (pending && !legal.some((a) => sameAction(a, pending))) pending = null;
+  const ctx = {
+    seat: snap.seat,
+    legal,
+    pending,
+    names: names(),
+    seatName,
+    choose,
+    isPending: (action) => sameAction(action, pending),
+    rerender: update,
+  };
+  renderer.render(board, snap, ctx);
+  renderStatus(legal);
+  renderPreview();
+  renderTools();
+  renderLog();
+}
+
+function renderStatus(legal) {
+  const turn = $("turn");
+  if (snap.finished) {
+    turn.textContent = gettext("The game is over.");
+  } else if (legal.length) {
+    turn.textContent = passAndPlay ? interpolate(gettext("%(name)s, your turn."), { name: seatName(snap.seat) }, true) : gettext("Your turn.");
+  } else if (snap.paused) {
+    turn.textContent = gettext("The computer players are paused.");
+  } else {
+    const who = snap.to_act.map(seatName).join(", ");
+    turn.textContent = interpolate(gettext("Waiting for %(names)s."), { names: who }, true);
+  }
+  turn.classList.toggle("mine", legal.length > 0);
+  const scores = $("scores");
+  scores.replaceChildren();
+  const scale = snap.view.score_scale || 1;
+  (snap.view.scores || []).forEach((score, seat) => {
+    const item = document.createElement("li");
+    item.textContent = `${seatName(seat)}: ${formatScore(score, scale)}`;
+    if (snap.to_act.includes(seat)) item.classList.add("acting");
+    scores.append(item);
+  });
+}
+
+export function formatScore(value, scale) {
+  if (scale === 1) return String(value);
+  const whole = Math.trunc(value / scale);
+  const rest = Math.abs(value % scale);
+  return rest ? `${whole}½`.replace("0½", value < 0 ? "-½" : "½") : String(whole);
+}
+
+function renderPreview() {
+  const bar = $("preview");
+  bar.hidden = !pending;
+  $("preview-text").textContent = pending ? pendingLabel : "";
+}
+
+function renderTools() {
+  const mine = snap.seat !== null;
+  for (const [id, allowed] of [["undo", snap.can_undo], ["redo", snap.can_redo]]) {
+    $(id).hidden = !(config.casual && mine);
+    $(id).disabled = !allowed;
+  }
+  $("restart").hidden = $("new-game").hidden = !(config.casual && mine);
+  $("hint").hidden = !(mine && (snap.legal_actions || []).length);
+}
+
+function renderLog() {
+  const list = $("log-list");
+  list.replaceChildren(...log.slice(0, 50).map((line) => Object.assign(document.createElement("li"), { textContent: line })));
+}
+
+async function hint() {
+  const response = await fetch(`${config.hint}?seat=${snap.seat}`, { credentials: "same-origin" });
+  const body = await response.json();
+  if (body.error) { showError(body.error.message); return; }
+  const action = (snap.legal_actions || []).find((a) => sameAction(a, body.action));
+  if (action) choose(action, interpolate(gettext("Hint: %(move)s"), { move: renderer.describe ? renderer.describe(action, snap) : action.type }, true));
+}
+
+function openDialog(id, fill) {
+  const dialog = $(id);
+  if (fill) fill();
+  // Reading the rules or the score sheet pauses the computer players.
+  if (snap && snap.seat !== null && !snap.paused && !snap.finished) { pausedByMe = true; connection.command("pause"); }
+  dialog.showModal();
+}
+
+function closed() {
+  if (pausedByMe) { pausedByMe = false; connection.command("resume"); }
+}
+
+function fillScoreSheet() {
+  const table = $("score-table");
+  table.replaceChildren();
+  const sheet = renderer.scoreSheet ? renderer.scoreSheet(snap, seatName) : null;
+  const head = sheet ? sheet.head : [gettext("Player"), gettext("Score")];
+  const rows = sheet ? sheet.rows : (snap.view.scores || []).map((s, seat) => [seatName(seat), formatScore(s, snap.view.score_scale || 1)]);
+  const tr = document.createElement("tr");
+  head.forEach((h) => tr.append(Object.assign(document.createElement("th"), { textContent: h })));
+  table.append(tr);
+  rows.forEach((row) => {
+    const line = document.createElement("tr");
+    row.forEach((cell) => line.append(Object.assign(document.createElement("td"), { textContent: cell })));
+    table.append(line);
+  });
+}
+
+async function fillRules() {
+  const box = $("rules-body");
+  if (box.dataset.loaded) return;
+  const html = await (await fetch(config.rules)).text();
+  const main = new DOMParser().parseFromString(html, "text/html").querySelector("main");
+  box.replaceChildren(...(main ? main.childNodes : []));
+  box.dataset.loaded = "1";
+}
+
+function keyboard(event) {
+  if (!snap || curtainFor !== null || event.target.closest("input, select, textarea, dialog")) return;
+  const legal = snap.legal_actions || [];
+  if ((event.key === "ArrowRight" || event.key === "ArrowLeft") && legal.length) {
+    const index = legal.findIndex((a) => sameAction(a, pending));
+    const step = event.key === "ArrowRight" ? 1 : -1;
+    choose(legal[(index + step + legal.length) % legal.length]);
+    event.preventDefault();
+  } else if (event.key === "Enter" && pending) {
+    confirm();
+    event.preventDefault();
+  } else if (event.key === "Escape" && pending) {
+    cancel();
+  }
+}
+
+async function main() {
+  try {
+    renderer = await import(`./games/${config.engine}.js`);
+  } catch {
+    renderer = await import("./games/generic.js");
+  }
+  $("confirm").addEventListener("click", confirm);
+  $("cancel").addEventListener("click", cancel);
+  $("hint").addEventListener("click", hint);
+  $("undo").addEventListener("click", () => connection.command("undo"));
+  $("redo").addEventListener("click", () => connection.command("redo"));
+  $("restart").addEventListener("click", () => { if (window.confirm(gettext("Start again with the same deal?"))) connection.command("restart"); });
+  $("new-game").addEventListener("click", () => { if (window.confirm(gettext("Start a new game with a new deal?"))) connection.command("new_game"); });
+  $("show-rules").addEventListener("click", () => openDialog("rules-dialog", fillRules));
+  $("show-scores").addEventListener("click", () => openDialog("score-dialog", fillScoreSheet));
+  for (const id of ["rules-dialog", "score-dialog"]) $(id).addEventListener("close", closed);
+  $("curtain-show").addEventListener("click", () => connect(curtainFor));
+  document.addEventListener("keydown", keyboard);
+  connect(shownSeat);
+}
+
+main();

@@ -1,0 +1,151 @@
+"""Tables in the browser: create one, sit at one, follow an invite, ask for a hint."""
+
+from __future__ import annotations
+
+import random
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from frontend.catalogue import installed, titles
+from frontend.options import GAME_OPTIONS, SEAT_CHOICES, parse_options
+from frontend.seats import my_seats, remember
+from games import bots, engines, service
+from games.errors import ServiceError
+from games.models import Game, Seat
+
+
+def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSpec:
+    if choice.startswith("bot:") and choice[4:] in bots.LEVELS:
+        level = choice[4:]
+        names = {"random": _("Beginner"), "greedy": _("Easy"), "strong": _("Strong")}
+        return service.SeatSpec(
+            _("Computer %(n)s (%(level)s)") % {"n": number + 1, "level": names[level]}, bot_level=level
+        )
+    if choice == "friend":
+        return service.SeatSpec(_("Open seat"), awaiting_player=True)
+    if choice == "me" and request.user.is_authenticated:
+        return service.SeatSpec(request.user.get_username(), user=request.user)
+    if choice == "me":
+        return service.SeatSpec(_("You"))
+    return service.SeatSpec(_("Player %(n)s") % {"n": number + 1})
+
+
+def new_table(request: HttpRequest, game: str) -> HttpResponse:
+    if game not in GAME_OPTIONS:
+        raise Http404
+    spec = GAME_OPTIONS[game]
+    engine = engines.get(game)
+    error = ""
+    if request.method == "POST":
+        try:
+            players = int(request.POST.get("players", spec.default_players))
+        except ValueError:
+            players = -1
+        choices = [request.POST.get(f"seat{n}", "bot:greedy") for n in range(max(players, 0))]
+        try:
+            if players not in spec.players:
+                raise ServiceError("bad_players", _("Choose how many players sit at the table."))
+            if not {"me", "local"} & set(choices):
+                raise ServiceError("no_human", _("Take at least one seat yourself."))
+            config = {**engine.default_config(players), **parse_options(game, request.POST)}
+            seats = [_seat_spec(choice, n, request) for n, choice in enumerate(choices)]
+            table = service.create_game(
+                game, config, seats, created_by=request.user if request.user.is_authenticated else None
+            )
+        except ServiceError as exc:
+            error = exc.localized()["message"]
+        else:
+            for seat in table.seats.all():
+                if choices[seat.number] in ("me", "local"):
+                    remember(request, seat)
+            return redirect("frontend:table", game_id=table.pk)
+    defaults = engine.default_config(spec.default_players)
+    context = {
+        "game": game,
+        "title": titles()[game],
+        "spec": spec,
+        "defaults": defaults,
+        "seat_choices": SEAT_CHOICES,
+        "error": error,
+        "max_players": max(spec.players),
+    }
+    return render(request, "frontend/new_table.html", context)
+
+
+def choose_game(request: HttpRequest) -> HttpResponse:
+    return render(request, "frontend/choose_game.html", {"games": installed()})
+
+
+def table(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id)
+    mine = my_seats(request, game)
+    invites = []
+    if mine:
+        for seat in game.seats.filter(awaiting_player=True):
+            invites.append(
+                {
+                    "seat": seat.number + 1,
+                    "url": request.build_absolute_uri(reverse("frontend:join", args=[game.pk, seat.token])),
+                }
+            )
+    client = {
+        "game": game.pk,
+        "engine": game.engine,
+        "seats": {str(n): token for n, token in mine.items()},
+        "casual": game.allows_undo,
+        "socket": f"/ws/tables/{game.pk}/",
+        "hint": reverse("frontend:hint", args=[game.pk]),
+        "rules": reverse("frontend:rules", args=[game.engine]),
+    }
+    return render(
+        request,
+        "frontend/table.html",
+        {"game": game, "title": titles().get(game.engine, game.engine), "client": client, "invites": invites},
+    )
+
+
+def join(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
+    seat = get_object_or_404(Seat, game_id=game_id, token=token)
+    if seat.awaiting_player:
+        seat.awaiting_player = False
+        if request.user.is_authenticated:
+            seat.user = request.user
+            seat.display_name = request.user.get_username()
+        else:
+            seat.display_name = _("Guest %(n)s") % {"n": seat.number + 1}
+        seat.save(update_fields=["awaiting_player", "user", "display_name"])
+    remember(request, seat)
+    return redirect("frontend:table", game_id=game_id)
+
+
+@require_GET
+def hint(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The strong computer player's choice for one of my seats, from that seat's view only."""
+    game = get_object_or_404(Game, pk=game_id)
+    try:
+        seat = int(request.GET.get("seat", ""))
+    except ValueError:
+        seat = -1
+    if seat not in my_seats(request, game):
+        return JsonResponse(
+            {"error": {"code": "not_your_seat", "message": _("You do not play this seat.")}}, status=403
+        )
+    table_ = service.load_table(game)
+    legal = table_.engine.legal_actions(table_.state, seat)
+    if not legal:
+        return JsonResponse(
+            {"error": {"code": "not_your_turn", "message": _("It is not your turn.")}}, status=409
+        )
+    view = table_.engine.view(table_.state, seat)
+    action = bots.get(game.engine, "strong").choose(view, legal, random.Random())
+    return JsonResponse({"action": action, "seq": table_.seq})
+
+
+def rules(request: HttpRequest, game: str) -> HttpResponse:
+    if game not in GAME_OPTIONS:
+        raise Http404
+    return render(request, f"frontend/rules/{game}.html", {"game": game, "title": titles()[game]})
