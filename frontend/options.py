@@ -18,7 +18,7 @@ class Option:
     key: str
     kind: str
     label: Promise
-    choices: list[tuple[Any, Promise]] = field(default_factory=list)
+    choices: list[tuple[Any, Promise | str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

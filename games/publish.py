@@ -45,12 +45,13 @@ def last_move(table: Table) -> dict[str, Any] | None:
     if not table.events:
         return None
     last = table.events[-1]
-    public = getattr(table.engine, "PUBLIC_EVENTS", frozenset())
-    events = [
-        {"type": e.type, **(e.data if e.type in public else {})}
-        for e in table.events
-        if e.command_id == last.command_id
-    ]
+    public: frozenset[str] = getattr(table.engine, "PUBLIC_EVENTS", frozenset())
+    events = []
+    for e in reversed(table.events):  # a command's events are contiguous and end the log
+        if e.command_id != last.command_id:
+            break
+        events.append({"type": e.type, **(e.data if e.type in public else {})})
+    events.reverse()
     return {"actor": last.actor, "seq": last.seq, "events": events}
 
 

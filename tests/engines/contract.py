@@ -113,7 +113,9 @@ def check_determinize(engine: Engine, state: Any, config: dict[str, Any], rng: r
         view = roundtrip(engine.view(state, seat))
         sample = engine.determinize(view, rng)
         assert engine.view(sample, seat) == view, "determinized state disagrees with the seat's view"
-        assert engine.view(sample, None) == engine.view(state, None), "determinized state changes the public view"
+        assert engine.view(sample, None) == engine.view(state, None), (
+            "determinized state changes the public view"
+        )
         assert Counter(engine.components(sample)) == Counter(engine.components(state))
         if engine.to_act(state):
             assert engine.to_act(sample) == engine.to_act(state)

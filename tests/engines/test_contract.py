@@ -50,7 +50,7 @@ def test_unknown_engine_is_an_illegal_action():
 @pytest.mark.parametrize("name", ENGINES)
 def test_engine_declares_its_identity(name):
     engine = get(name)
-    assert engine.NAME == name
+    assert name == engine.NAME
     assert isinstance(engine.VERSION, int)
     for config in configs(name):
         assert engine.validate_config(config) == config, "validate_config is not idempotent"
