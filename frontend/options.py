@@ -43,6 +43,7 @@ GAME_OPTIONS: dict[str, GameOptions] = {
                 [("block", _("Block")), ("draw", _("Draw")), ("all_fives", _("All Fives"))],
             ),
             Option("partnerships", "bool", _("Partnerships (4 players: seats 1 and 3 against 2 and 4)")),
+            Option("target", "number", _("Points to win (empty: the rules' default)")),
         ],
     ),
     "kazino": GameOptions(

@@ -100,7 +100,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 30,
         "init_command": "PRAGMA journal_mode=WAL;PRAGMA synchronous=NORMAL;PRAGMA busy_timeout=30000",
     }
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    # A file (not memory) so test threads and subprocesses share it; one per test run, so runs in
+    # parallel do not clobber each other.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
