@@ -31,6 +31,8 @@ class Game(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.CASUAL)
     spectator_delay = models.PositiveIntegerField(default=0)
+    # A demo table deals again when a game ends, so the site always has something to watch.
+    is_demo = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

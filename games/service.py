@@ -91,6 +91,7 @@ def create_game(
     kind: str = Game.Kind.CASUAL,
     created_by: Any = None,
     spectator_delay: int = 0,
+    is_demo: bool = False,
 ) -> Game:
     """Validate the config, store the game, its seats and its opening events, in one transaction."""
     try:
@@ -115,6 +116,7 @@ def create_game(
             kind=kind,
             created_by=created_by,
             spectator_delay=spectator_delay,
+            is_demo=is_demo,
         )
         Seat.objects.bulk_create(
             Seat(
@@ -234,6 +236,8 @@ def _update_status(table: Table, events: list[dict[str, Any]]) -> None:
             state = table.engine.apply(state, event)
     finished = table.engine.outcome(state) is not None
     status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
+    if table.game.is_demo and finished:
+        status = Game.Status.ACTIVE  # a demo table deals again at once (see _after_commit)
     if status != table.game.status:
         table.game.status = status
         table.game.finished_at = timezone.now() if finished else None
@@ -294,9 +298,21 @@ def new_game(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Re
 
     def build(table: Table) -> list[dict[str, Any]]:
         seed = secrets.randbits(63)
-        return [{"type": timeline.NEW_GAME, "by": by}, *table.engine.start(table.game.config, seed)]
+        config = next_game_config(table)
+        return [{"type": timeline.NEW_GAME, "by": by}, *table.engine.start(config, seed)]
 
     return _table_command(game_id, command_id, expected_seq, "system", build)
+
+
+def next_game_config(table: Table) -> dict[str, Any]:
+    """The config of the table's next game: engines that alternate something between games (Kazino's
+    dealer) say how with ``rematch_config(config)``; others play the same config again."""
+    rematch = getattr(table.engine, "rematch_config", None)
+    config = table.game.config
+    if rematch is not None:
+        for _ in range(table.timeline.game_number):
+            config = rematch(config)
+    return config
 
 
 def pause(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
@@ -326,6 +342,12 @@ def _after_commit(game_id: int) -> None:
     """Publish the new views and wake the computer seats; runs only once the append is durable."""
     table = load_table(game_id)
     publish.table_changed(table)
+    if table.outcome() is not None and table.game.is_demo:
+        try:
+            new_game(game_id, f"demo-next-{table.seq}", table.seq, by="system")
+        except ServiceError:  # someone else moved the table on first: nothing to do
+            pass
+        return
     if table.timeline.paused or table.outcome() is not None:
         return
     bots = {s.number for s in table.game.seats.all() if s.is_bot}

@@ -244,3 +244,27 @@ def test_the_inprocess_worker_plays_a_table_of_computers_to_the_end(settings):
     assert game.status == Game.Status.FINISHED
     log = store.load(game.pk)
     assert {e.actor for e in log} == {"system", "bot:0", "bot:1"}
+
+
+def test_new_game_asks_the_engine_for_the_next_games_config():
+    game = tiny_game(goal=10)
+    service.new_game(game.pk, "n1", seq_of(game), by="seat:0")
+    assert state_of(game).goal == 11
+    service.new_game(game.pk, "n2", seq_of(game), by="seat:0")
+    assert state_of(game).goal == 12
+
+
+def test_a_demo_table_deals_again_when_a_game_ends(settings):
+    settings.AI_WORKER = "inprocess"
+    game = tiny_game(bots={0: "random", 1: "random"}, goal=3, is_demo=True)
+    import time
+
+    deadline = time.monotonic() + 30
+    while service.load_table(game.pk).timeline.game_number < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert service.load_table(game.pk).timeline.game_number >= 3
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    game.is_demo = False  # stop the table so the worker goes idle before the test ends
+    Game.objects.filter(pk=game.pk).update(is_demo=False)
+    assert worker.inprocess().drain(30)

@@ -44,6 +44,11 @@ def sample_configs() -> list[dict[str, Any]]:
     return [default_config(2)]
 
 
+def rematch_config(config: dict[str, Any]) -> dict[str, Any]:
+    """Each new game at the table aims one higher (stands in for Kazino's alternating dealer)."""
+    return {**config, "goal": config["goal"] + 1}
+
+
 def start(config: dict[str, Any], seed: int) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     cards = [f"{rng.randint(2, 9)}{rng.choice('SHDC')}" for _ in range(config["players"])]

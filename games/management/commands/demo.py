@@ -24,7 +24,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         for name, players, options_ in DEMO_TABLES:
-            if Game.objects.filter(engine=name, status=Game.Status.ACTIVE, created_by=None).exists():
+            if Game.objects.filter(engine=name, is_demo=True).exists():
                 self.stdout.write(f"{name}: a demo table is already playing")
                 continue
             engine = engines.get(name)
@@ -33,5 +33,5 @@ class Command(BaseCommand):
                 service.SeatSpec(display_name=f"{LEVELS[n].title()} {n + 1}", bot_level=LEVELS[n])
                 for n in range(players)
             ]
-            game = service.create_game(name, config, seats)
+            game = service.create_game(name, config, seats, is_demo=True)
             self.stdout.write(f"{name}: demo table {game.pk} created")

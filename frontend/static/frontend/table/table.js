@@ -249,6 +249,8 @@ async function main() {
   $("curtain-show").addEventListener("click", () => connect(curtainFor));
   document.addEventListener("keydown", keyboard);
   connect(shownSeat);
+  // For tests and the curious: the live connection and the picture it holds.
+  window.tableClient = { get connection() { return connection; }, get snap() { return snap; } };
 }
 
 main();
