@@ -6,6 +6,7 @@ on commit ▶ publish one message per audience ▶ schedule the computer seats t
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 from dataclasses import dataclass
@@ -343,10 +344,9 @@ def _after_commit(game_id: int) -> None:
     table = load_table(game_id)
     publish.table_changed(table)
     if table.outcome() is not None and table.game.is_demo:
-        try:
+        # If someone else moved the table on first, there is nothing to do.
+        with contextlib.suppress(ServiceError):
             new_game(game_id, f"demo-next-{table.seq}", table.seq, by="system")
-        except ServiceError:  # someone else moved the table on first: nothing to do
-            pass
         return
     if table.timeline.paused or table.outcome() is not None:
         return
