@@ -133,7 +133,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         return {**result.as_dict(), "command_id": command_id}
 
     async def table_update(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "update", **event["message"]})
+        await self.send(text_data=event["text"])
 
 
 def _safe_id(value: Any) -> str | None:

@@ -5,6 +5,7 @@ Spectators of a table with a spectator delay see the table as it was that many m
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -108,7 +109,9 @@ def table_changed(table: Table) -> None:
     messages.append((public_group(table.game.pk), table_message(public, None, public_since)))
     send = async_to_sync(layer.group_send)
     for group, message in messages:
+        # Encoded once here, not once per socket: consumers forward the text as it is.
+        text = json.dumps({"type": "update", **message}, separators=(",", ":"))
         try:
-            send(group, {"type": "table.update", "message": message})
+            send(group, {"type": "table.update", "text": text})
         except Exception:  # a full or unreachable layer must not undo a committed move
             log.exception("could not publish game %s seq %s to %s", table.game.pk, table.seq, group)

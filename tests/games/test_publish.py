@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -47,21 +49,21 @@ def test_each_audience_gets_one_message_per_move_with_its_own_view():
     play(game, 0, 1, "m1", store.head(game.pk)[0])
     messages = {group: received(layer, channel) for group, channel in channels.items()}
     assert all(len(m) == 1 for m in messages.values()), "one message per audience per move"
-    public = messages[public_group(game.pk)][0]["message"]
+    public = json.loads(messages[public_group(game.pk)][0]["text"])
     assert public["seat"] is None and public["view"]["secret"] is None
     assert public["legal_actions"] == []
     for seat in (0, 1):
-        message = messages[seat_group(game.pk, seat)][0]["message"]
+        message = json.loads(messages[seat_group(game.pk, seat)][0]["text"])
         assert message["view"]["secret"] == secrets[seat]
         assert secrets[1 - seat] not in str(message)
     assert all(secret not in str(public) for secret in secrets)
-    assert {m[0]["message"]["seq"] for m in messages.values()} == {store.head(game.pk)[0]}
+    assert {json.loads(m[0]["text"])["seq"] for m in messages.values()} == {store.head(game.pk)[0]}
 
 
 def test_the_seat_to_act_is_sent_its_legal_actions():
     game = tiny_game()
     layer, channels = listen([seat_group(game.pk, 1)])
     play(game, 0, 1, "m1", store.head(game.pk)[0])
-    message = received(layer, channels[seat_group(game.pk, 1)])[0]["message"]
+    message = json.loads(received(layer, channels[seat_group(game.pk, 1)])[0]["text"])
     assert message["to_act"] == [1]
     assert {"type": "add", "n": 2} in message["legal_actions"]
