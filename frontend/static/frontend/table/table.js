@@ -161,6 +161,8 @@ function renderTools() {
     $(id).disabled = !allowed;
   }
   $("restart").hidden = $("new-game").hidden = !(config.casual && mine);
+  // After a finished game the next one is one tap away (Kazino: the other player deals).
+  $("rematch").hidden = !(config.casual && mine && snap.finished);
   $("hint").hidden = !(mine && (snap.legal_actions || []).length);
 }
 
@@ -242,6 +244,7 @@ async function main() {
   $("undo").addEventListener("click", () => connection.command("undo"));
   $("redo").addEventListener("click", () => connection.command("redo"));
   $("restart").addEventListener("click", () => { if (window.confirm(gettext("Start again with the same deal?"))) connection.command("restart"); });
+  $("rematch").addEventListener("click", () => connection.command("new_game"));
   $("new-game").addEventListener("click", () => { if (window.confirm(gettext("Start a new game with a new deal?"))) connection.command("new_game"); });
   $("show-rules").addEventListener("click", () => openDialog("rules-dialog", fillRules));
   $("show-scores").addEventListener("click", () => openDialog("score-dialog", fillScoreSheet));
