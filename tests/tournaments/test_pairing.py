@@ -1,0 +1,150 @@
+"""Pairing maths: property tests (hypothesis) and hand-checked examples."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tournaments.pairing.elimination import first_round, next_round, seed_order
+from tournaments.pairing.roundrobin import berger_rounds
+from tournaments.pairing.swiss import pair_round, pick_bye, seat_tables, table_sizes
+
+
+def test_berger_tables_for_four_and_six_match_the_published_ones():
+    assert [sorted(map(sorted, r)) for r in berger_rounds([1, 2, 3, 4])] == [
+        [[1, 4], [2, 3]],
+        [[1, 2], [3, 4]],
+        [[1, 3], [2, 4]],
+    ]
+    assert berger_rounds([1, 2, 3, 4, 5, 6])[0] == [(1, 6), (2, 5), (3, 4)]
+    assert {frozenset(p) for p in berger_rounds([1, 2, 3, 4, 5, 6])[1]} == {
+        frozenset(p) for p in [(6, 4), (5, 3), (1, 2)]
+    }
+
+
+@given(st.integers(2, 24))
+def test_a_round_robin_meets_everyone_exactly_once(n):
+    rounds = berger_rounds(list(range(n)))
+    assert len(rounds) == (n - 1 if n % 2 == 0 else n)
+    meetings = [frozenset(p) for r in rounds for p in r if None not in p]
+    assert len(meetings) == len(set(meetings)) == n * (n - 1) // 2
+    for r in rounds:
+        seated = [x for p in r for x in p if x is not None]
+        assert sorted(seated) == sorted(set(seated))
+        assert len(seated) == n
+
+
+def test_byes_go_to_the_top_seeds_and_seeds_one_and_two_meet_last():
+    assert seed_order(8) == [1, 8, 4, 5, 2, 7, 3, 6]
+    pairs = first_round(["s1", "s2", "s3", "s4", "s5", "s6"])
+    assert ("s1", None) in pairs and ("s2", None) in pairs
+    assert len(pairs) == 4
+    top_half = {x for p in pairs[:2] for x in p}
+    assert "s1" in top_half and "s2" not in top_half
+    assert next_round(["a", "b", "c", "d"]) == [("a", "b"), ("c", "d")]
+
+
+@given(st.integers(2, 64))
+def test_every_entrant_appears_once_in_the_first_round(n):
+    pairs = first_round(list(range(n)))
+    seated = [x for p in pairs for x in p if x is not None]
+    assert sorted(seated) == list(range(n))
+    byes = [p for p in pairs if None in p]
+    assert len(byes) == len(pairs) * 2 - n
+    assert all(p[0] is not None for p in byes), "a bye never meets a bye"
+
+
+def test_the_bye_goes_to_the_lowest_ranked_player_without_one():
+    assert pick_bye([1, 2, 3, 4, 5], set()) == 5
+    assert pick_bye([1, 2, 3, 4, 5], {5, 4}) == 3
+    assert pick_bye([1, 2, 3, 4], set()) is None
+
+
+def _no_repeat_matching_exists(players, met):
+    if not players:
+        return True
+    p, rest = players[0], players[1:]
+    return any(q not in met[p] and _no_repeat_matching_exists([x for x in rest if x != q], met) for q in rest)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 10), st.randoms(use_true_random=False), st.integers(0, 12))
+def test_swiss_places_everyone_once_and_repeats_only_when_unavoidable(n, rng, history):
+    players = list(range(n))
+    met = {p: set() for p in players}
+    for _ in range(history):
+        a, b = rng.sample(players, 2)
+        met[a].add(b)
+        met[b].add(a)
+    scores = {p: rng.choice([0, 1, 2]) for p in players}
+    ranked = sorted(players, key=lambda p: -scores[p])
+    pairs, bye = pair_round(ranked, scores, met, set())
+    seated = [x for pair in pairs for x in pair] + ([bye] if bye is not None else [])
+    assert sorted(seated) == players
+    repeats = sum(b in met[a] for a, b in pairs)
+    rest = [p for p in ranked if p != bye]
+    if _no_repeat_matching_exists(rest, met):
+        assert repeats == 0
+
+
+def test_swiss_pairs_within_score_groups_top_half_against_bottom_half():
+    ranked = [1, 2, 3, 4, 5, 6, 7, 8]
+    scores = {p: (1 if p <= 4 else 0) for p in ranked}
+    pairs, bye = pair_round(ranked, scores, {p: set() for p in ranked})
+    assert bye is None
+    assert {frozenset(p) for p in pairs} == {frozenset(x) for x in [(1, 3), (2, 4), (5, 7), (6, 8)]}
+
+
+@given(st.integers(2, 200), st.integers(2, 8))
+def test_table_sizes_are_balanced_within_one_seat(count, size):
+    try:
+        sizes = table_sizes(count, size)
+    except ValueError:
+        tables = -(-count // size)
+        assert count // tables < 2, "refused a count that fits"
+        return
+    assert sum(sizes) == count
+    assert max(sizes) - min(sizes) <= 1 and max(sizes) <= size
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(6, 40), st.integers(3, 5), st.randoms(use_true_random=False))
+def test_multi_player_tables_seat_everyone_once_and_cut_repeats(count, size, rng):
+    players = list(range(count))
+    met: dict[int, dict[int, int]] = {p: {} for p in players}
+    for _ in range(count):
+        a, b = rng.sample(players, 2)
+        met[a][b] = met[b][a] = met[a].get(b, 0) + 1
+    scores = {p: 0 for p in players}
+    tables = seat_tables(players, size, scores, met, smallest=min(2, size))
+    assert sorted(x for t in tables for x in t) == players
+    sizes = [len(t) for t in tables]
+    assert max(sizes) - min(sizes) <= 1
+    naive = seat_tables(players, size, {p: i for i, p in enumerate(players)}, met)  # no swaps possible
+
+    def repeats(ts):
+        return sum(met[a].get(b, 0) for t in ts for a, b in itertools.combinations(t, 2))
+
+    assert repeats(tables) <= repeats(naive)
+
+
+def test_pairing_512_entrants_is_quick_enough_to_measure():
+    """Not a timing assertion: the figure goes to the benchmark. This only proves 512 completes."""
+    rng = random.Random(5)
+    players = list(range(512))
+    scores = {p: rng.randint(0, 5) for p in players}
+    ranked = sorted(players, key=lambda p: -scores[p])
+    met = {p: set(rng.sample(players, 6)) - {p} for p in players}
+    for p, others in list(met.items()):
+        for q in others:
+            met[q].add(p)
+    started = time.perf_counter()
+    pairs, _ = pair_round(ranked, scores, met)
+    assert len(pairs) == 256
+    tables = seat_tables(ranked, 4, scores, {p: dict.fromkeys(met[p], 1) for p in players})
+    assert len(tables) == 128
+    assert time.perf_counter() - started >= 0
