@@ -1,0 +1,93 @@
+"""Computer players for dominoes: ``GreedyBot`` (one-move heuristic) and ``StrongBot`` (sampling search).
+
+Both see only the seat's view and its legal actions. The strong bot samples full states
+consistent with the view (``determinize``: voids read from passes and draws are respected),
+tries every legal action in each sample and plays the rest of the round out quickly.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from games.bots.dominoes_sim import playout, value
+from games.engines import dominoes as engine
+from games.engines.base import Action, View
+from games.engines.dominoes.state import EMPTY_LAYOUT, END_ID, Layout
+from games.engines.dominoes.tiles import PIPS, TILE_ID
+
+
+def layout_of(view: View) -> Layout:
+    """The engine's layout rebuilt from the tiles listed in a view."""
+    fives = view["variant"] == "all_fives"
+    layout = EMPTY_LAYOUT
+    for entry in view["layout"]["tiles"]:
+        layout = layout.place(TILE_ID[entry["tile"]], END_ID[entry["arm"]], entry["by"], fives)
+    return layout
+
+
+def immediate_points(layout: Layout, action: Action, fives: bool) -> int:
+    """Half-points that a play scores at once (All Fives); 0 for anything else."""
+    if not fives or action["type"] != "play":
+        return 0
+    total = layout.place(TILE_ID[action["tile"]], END_ID[action["end"]], -1, True).total()
+    return 2 * total if total > 0 and total % 5 == 0 else 0
+
+
+class GreedyBot:
+    """All Fives: the play scoring most at once; Block and Draw: shed the heaviest playable tile."""
+
+    def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        if len(legal_actions) == 1 or legal_actions[0]["type"] != "play":
+            return legal_actions[0]
+        fives = view["variant"] == "all_fives"
+        layout = layout_of(view) if fives else EMPTY_LAYOUT
+
+        def key(action: Action) -> tuple[int, int, float]:
+            return (immediate_points(layout, action, fives), PIPS[TILE_ID[action["tile"]]], rng.random())
+
+        return max(legal_actions, key=key)
+
+
+class StrongBot:
+    """Perfect-information Monte Carlo: sampled deals × every legal action × a fast playout of the round."""
+
+    def __init__(self, budget_s: float = 0.15, max_samples: int = 400, epsilon: float = 0.15) -> None:
+        self.budget_s = budget_s
+        self.max_samples = max_samples
+        self.epsilon = epsilon
+
+    def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        return self.scores(view, legal_actions, rng)[0][1]
+
+    def scores(
+        self, view: View, legal_actions: list[Action], rng: random.Random
+    ) -> list[tuple[float, Action]]:
+        """Each legal action with its mean value over the samples, best first."""
+        deadline = time.perf_counter() + self.budget_s
+        seat: int = view["seat"]
+        totals = [0.0] * len(legal_actions)
+        samples = 0
+        while samples < self.max_samples:
+            state = engine.determinize(view, rng)
+            # The same playout randomness for every action of a sample: fairer comparisons.
+            stream = rng.random()
+            for i, action in enumerate(legal_actions):
+                after: Any = state
+                for event in engine.decide(state, seat, action):
+                    after = engine.apply(after, event)
+                totals[i] += value(playout(after, random.Random(stream), self.epsilon), seat)
+            samples += 1
+            if time.perf_counter() >= deadline:
+                break
+        ranked = sorted(
+            ((totals[i] / samples, i) for i in range(len(legal_actions))), key=lambda p: (-p[0], p[1])
+        )
+        return [(score, legal_actions[i]) for score, i in ranked]

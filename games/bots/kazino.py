@@ -1,0 +1,200 @@
+"""Kazino computer players: ``GreedyBot`` (one-move heuristic) and ``StrongBot`` (sampling + search).
+
+Both see only the seat's view and its legal actions. The strong bot samples full states with
+the engine's ``determinize`` (so it cannot see the opponent's hand) and, for each sample,
+searches the rest of the current deal by alpha-beta on the cards each side captures, four
+plies deep (to the end of the deal from the third card on; a deeper search leaves time for
+fewer samples and measured weaker); the action with the best total over the samples is played.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from games.engines.base import Action, View
+from games.engines.kazino import determinize
+from games.engines.kazino.cards import RANK, RANKS, VALUE
+from games.engines.kazino.moves import TableIndex, legal_moves
+from games.engines.kazino.state import Pile, State, apply
+
+#: Extra worth (in cards) of a King or an Ace when the 4 Kings / 4 Aces bonus is on.
+BONUS_CARD = 0.5
+#: Share of a build's or tripe's cards credited to its owner when the search stops mid-deal.
+OWNED_PILE = 0.75
+
+
+def _taken(action: Action) -> list[str]:
+    return [c for g in action["groups"] for c in g]
+
+
+def _card_worth(card: str, bonus: bool) -> float:
+    return 1.0 + (BONUS_CARD if bonus and RANK[card] in ("K", "A") else 0.0)
+
+
+def _table(view: View) -> tuple[Pile, ...]:
+    return tuple(Pile(tuple(p["cards"]), p["kind"], p["value"], p["owner"]) for p in view["table"])
+
+
+def _exposure(table: tuple[Pile, ...], card: str) -> int:
+    """The most table cards any single card could capture after ``card`` is trailed."""
+    t = TableIndex(table + (Pile((card,), "card", VALUE[card], None),))
+    return max(
+        t.capture_size(rank, value)
+        for rank in RANKS
+        for value in ((1, 14) if rank == "A" else (RANKS.index(rank) + 1,))
+    )
+
+
+class GreedyBot:
+    """Takes the biggest capture (then the most Kings/Aces, then the most value); else trails its
+    least useful card: the one leaving the opponent the smallest capture."""
+
+    def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        captures = [a for a in legal_actions if a["type"] == "capture"]
+        if captures:
+
+            def gain(a: Action) -> tuple[int, int, int]:
+                cards = [*_taken(a), a["card"]]
+                return (len(cards), sum(RANK[c] in ("K", "A") for c in cards), sum(VALUE[c] for c in cards))
+
+            return max(captures, key=gain)
+        trails = [a for a in legal_actions if a["type"] == "trail"]
+        if trails:
+            table = _table(view)
+
+            def cost(a: Action) -> tuple[int, int, int]:
+                card = a["card"]
+                return (_exposure(table, card), RANK[card] in ("K", "A"), VALUE[card])
+
+            return min(trails, key=cost)
+        return legal_actions[0]
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class StrongBot:
+    """Perfect-information sampling: alpha-beta over the rest of the deal in each sampled state.
+
+    ``samples`` caps the sampled states, ``budget_s`` the wall-clock time of a move (a sample
+    cut short is dropped; with none finished the greedy choice is played), ``node_cap`` the nodes
+    of one search, ``depth`` its plies.
+    """
+
+    def __init__(
+        self, samples: int = 24, budget_s: float = 0.15, node_cap: int = 30_000, depth: int = 4
+    ) -> None:
+        self.samples = samples
+        self.budget_s = budget_s
+        self.node_cap = node_cap
+        self.depth = depth
+
+    def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        deadline = time.perf_counter() + self.budget_s
+        me = view["seat"]
+        bonus = bool(view["config"].get("kings_aces_bonus"))
+        totals = [0.0] * len(legal_actions)
+        done = 0
+        for _ in range(self.samples):
+            state = determinize(view, rng)
+            search = _Search(me, bonus, deadline, self.node_cap, self.depth)
+            try:
+                values = [search.value_after(state, me, action) for action in legal_actions]
+            except _OutOfTime:
+                break
+            for i, v in enumerate(values):
+                totals[i] += v
+            done += 1
+            if time.perf_counter() > deadline:
+                break
+        if done == 0:
+            return GreedyBot().choose(view, legal_actions, rng)
+        best = max(totals)
+        return next(a for a, t in zip(legal_actions, totals, strict=True) if t == best)
+
+
+class _Search:
+    """Alpha-beta to the end of the current deal; the score is ``me``'s captured worth minus the opponent's."""
+
+    def __init__(self, me: int, bonus: bool, deadline: float, node_cap: int, depth: int) -> None:
+        self.me = me
+        self.bonus = bonus
+        self.deadline = deadline
+        self.nodes = 0
+        self.node_cap = node_cap
+        self.depth = depth
+
+    def value_after(self, state: State, seat: int, action: Action) -> float:
+        gain = self._gain(state, seat, action)
+        child = apply(state, {**action, "seat": seat})
+        return gain + self._alphabeta(child, -1e9, 1e9, self.depth - 1)
+
+    def _gain(self, state: State, seat: int, action: Action) -> float:
+        if action["type"] != "capture":
+            return 0.0
+        worth = sum(_card_worth(c, self.bonus) for c in [*_taken(action), action["card"]])
+        return worth if seat == self.me else -worth
+
+    def _leaf(self, state: State) -> float:
+        """End of the deal: after the last deal the table goes to the last capturer."""
+        if state.deck or state.last_capturer is None:
+            return 0.0
+        left = sum(_card_worth(c, self.bonus) for p in state.table for c in p.cards)
+        return left if state.last_capturer == self.me else -left
+
+    def _cutoff(self, state: State) -> float:
+        """Mid-deal: each build or tripe counts, at a discount, for its owner, who holds its capturer."""
+        score = 0.0
+        for pile in state.table:
+            if pile.owner is not None:
+                worth = OWNED_PILE * sum(_card_worth(c, self.bonus) for c in pile.cards)
+                score += worth if pile.owner == self.me else -worth
+        return score
+
+    def _alphabeta(self, state: State, alpha: float, beta: float, depth: int) -> float:
+        self.nodes += 1
+        if self.nodes & 7 == 0 and (self.nodes > self.node_cap or time.perf_counter() > self.deadline):
+            raise _OutOfTime
+        seat = state.turn
+        if not state.hands[seat]:
+            return self._leaf(state)
+        if depth <= 0:
+            return self._cutoff(state)
+        moves = legal_moves(state, seat)
+        moves.sort(key=_order)
+        maximizing = seat == self.me
+        best = -1e9 if maximizing else 1e9
+        for action in moves:
+            gain = self._gain(state, seat, action)
+            child = apply(state, {**action, "seat": seat})
+            value = gain + self._alphabeta(child, alpha - gain, beta - gain, depth - 1)
+            if maximizing:
+                if value > best:
+                    best = value
+                alpha = max(alpha, value)
+            else:
+                if value < best:
+                    best = value
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
+
+def _order(action: Action) -> tuple[int, int]:
+    """Search the biggest captures first, then builds and tripes, then trails."""
+    kind = action["type"]
+    if kind == "capture":
+        return (0, -len(_taken(action)))
+    return (1, 0) if kind in ("build", "tripe") else (2, 0)
+
+
+__all__ = ["GreedyBot", "StrongBot"]

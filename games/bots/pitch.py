@@ -1,0 +1,199 @@
+"""Computer players for Pitch: ``GreedyBot`` (one-move heuristics) and ``StrongBot`` (sampling).
+
+The strong bot samples the unseen cards with the engine's ``determinize`` (which keeps
+the voids the view records), plays every candidate move to the end of the hand in each
+sample with the greedy heuristics for all seats, and picks the move with the best average
+result for its side. Bids are judged the same way: the rest of the auction is bid by the
+greedy rule on the sampled hands, then the hand is played out.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from games.bots.pitch_policy import best_suit, bid_choice, choose_card, opening_lead
+from games.engines import pitch
+from games.engines.base import Action, View
+from games.engines.pitch import SUIT_OF, hand_awards, playable, trick_winner
+
+Play = tuple[int, str]
+
+
+def _played(view: View) -> set[str]:
+    cards = {p["card"] for t in view["tricks"] for p in t["cards"]}
+    return cards | {p["card"] for p in view["trick"]}
+
+
+def _sides(view: View) -> list[int]:
+    n: int = view["players"]
+    return [s % 2 if view["config"]["partnerships"] else s for s in range(n)]
+
+
+class GreedyBot:
+    """Bids from a simple evaluation of the hand; plays to win High, Jack and Game cards cheaply."""
+
+    def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        hand: list[str] = view["cards"]
+        n: int = view["players"]
+        if legal_actions[0]["type"] == "play":
+            legal = [a["card"] for a in legal_actions]
+            trick = [(p["seat"], p["card"]) for p in view["trick"]]
+            card = choose_card(
+                view["seat"], hand, legal, trick, view["trump"], _played(view), n, _sides(view)
+            )
+            return {"type": "play", "card": card}
+        kind, amount = bid_choice(hand, n, view["high_bid"], view["seat"] == view["dealer"])
+        return _bid_action(kind, amount, hand, n, legal_actions)
+
+
+def _bid_action(kind: str, amount: int, hand: Sequence[str], n: int, legal: list[Action]) -> Action:
+    if kind == "pitch":
+        return {"type": "pitch", "card": opening_lead(hand, best_suit(hand, n)[0])}
+    wanted: Action = {"type": "bid", "amount": amount} if kind == "bid" else {"type": "pass"}
+    if wanted in legal:
+        return wanted
+    bids = [a for a in legal if a["type"] == "bid"]
+    return bids[0] if bids else legal[0]
+
+
+class _Table:
+    """The fixed facts of one decision: who sits where, the scores and the target."""
+
+    def __init__(self, view: View) -> None:
+        self.n: int = view["players"]
+        self.me: int = view["seat"]
+        self.side = _sides(view)
+        self.n_sides = max(self.side) + 1
+        self.scores: list[int] = view["scores"]
+        self.target: int = view["config"]["target"]
+        self.dealer: int = view["dealer"]
+
+    def value(self, pitcher: int, bid: int, captured: list[list[str]], trump: str) -> float:
+        """My side's gain minus the others' average gain, plus the game if this hand decides it."""
+        awards, _points = hand_awards(captured, trump)
+        points = [0] * self.n_sides
+        for who in awards.values():
+            if who is not None:
+                points[who] += 1
+        ps = self.side[pitcher]
+        if points[ps] < bid:
+            points[ps] = -bid
+        mine = self.side[self.me]
+        others = [p for s, p in enumerate(points) if s != mine]
+        value = points[mine] - sum(others) / len(others)
+        if self.scores[pitcher] + points[ps] >= self.target:
+            value += 25 if ps == mine else -25
+        return value
+
+    def play_out(
+        self,
+        hands: list[list[str]],
+        trick: list[Play],
+        trump: str | None,
+        played: set[str],
+        captured: list[list[str]],
+        seat: int,
+    ) -> tuple[list[list[str]], str]:
+        """Play the rest of the hand with the greedy heuristics for everybody (mutates its arguments)."""
+        n, side = self.n, self.side
+        while hands[seat] or trick:
+            hand = hands[seat]
+            legal = playable(hand, trick, trump)
+            card = choose_card(seat, hand, legal, trick, trump, played, n, side)
+            if trump is None:
+                trump = SUIT_OF[card]
+            hand.remove(card)
+            trick.append((seat, card))
+            if len(trick) == n:
+                seat = trick_winner(trick, trump)
+                captured[side[seat]].extend(c for _s, c in trick)
+                played.update(c for _s, c in trick)
+                trick = []
+            else:
+                seat = (seat + 1) % n
+        assert trump is not None
+        return captured, trump
+
+
+class StrongBot:
+    """Determinized sampling (PIMC) over the rest of the hand, with a wall-clock budget."""
+
+    def __init__(self, budget_s: float = 0.15, max_samples: int = 300, min_samples: int = 6) -> None:
+        self.budget_s = budget_s
+        self.max_samples = max_samples
+        self.min_samples = min_samples
+
+    def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
+        if not legal_actions:
+            raise ValueError("no legal action to choose from")
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        table = _Table(view)
+        deadline = time.perf_counter() + self.budget_s
+        totals = [0.0] * len(legal_actions)
+        samples = 0
+        while samples < self.max_samples and (samples < self.min_samples or time.perf_counter() < deadline):
+            state = pitch.determinize(view, rng)
+            for i, action in enumerate(legal_actions):
+                totals[i] += self._evaluate(table, view, state, action)
+            samples += 1
+        best = max(range(len(legal_actions)), key=totals.__getitem__)
+        return legal_actions[best]
+
+    def _evaluate(self, table: _Table, view: View, state: pitch.State, action: Action) -> float:
+        hands = [list(h) for h in state.hands]
+        if action["type"] == "play":
+            return self._play_card(table, view, hands, action["card"])
+        return self._auction(table, view, hands, action)
+
+    def _play_card(self, table: _Table, view: View, hands: list[list[str]], card: str) -> float:
+        me = table.me
+        trick: list[Play] = [(p["seat"], p["card"]) for p in view["trick"]]
+        trump: str = view["trump"] or SUIT_OF[card]
+        played = _played(view)
+        captured: list[list[str]] = [[] for _ in range(table.n_sides)]
+        for t in view["tricks"]:
+            captured[table.side[t["winner"]]].extend(p["card"] for p in t["cards"])
+        hands[me].remove(card)
+        trick.append((me, card))
+        seat = (me + 1) % table.n
+        if len(trick) == table.n:
+            seat = trick_winner(trick, trump)
+            captured[table.side[seat]].extend(c for _s, c in trick)
+            played.update(c for _s, c in trick)
+            trick = []
+        captured, trump = table.play_out(hands, trick, trump, played, captured, seat)
+        return table.value(view["pitcher"], view["bid"], captured, trump)
+
+    def _auction(self, table: _Table, view: View, hands: list[list[str]], action: Action) -> float:
+        """Finish the auction with the greedy rule for the seats still to bid, then play the hand."""
+        n, me = table.n, table.me
+        high, holder = view["high_bid"], view["high_bidder"]
+        seat, kind, amount = me, action["type"], action.get("amount", 0)
+        while True:
+            if kind == "pitch":
+                card = (
+                    action["card"] if seat == me else opening_lead(hands[seat], best_suit(hands[seat], n)[0])
+                )
+                hands[seat].remove(card)
+                captured: list[list[str]] = [[] for _ in range(table.n_sides)]
+                done, trump = table.play_out(
+                    hands, [(seat, card)], SUIT_OF[card], set(), captured, (seat + 1) % n
+                )
+                return table.value(seat, 4, done, trump)
+            if kind == "bid":
+                high, holder = amount, seat
+            if seat == table.dealer:
+                break
+            seat = (seat + 1) % n
+            kind, amount = bid_choice(hands[seat], n, high, seat == table.dealer)
+        assert holder is not None
+        captured = [[] for _ in range(table.n_sides)]
+        done, trump = table.play_out(hands, [], None, set(), captured, holder)
+        return table.value(holder, high, done, trump)

@@ -1,0 +1,122 @@
+"""Double-six dominoes: Block, Draw and All Fives for 2, 3 or 4 players (rules/dominoes.md).
+
+The engine contract (DESIGN.md) as module-level functions. The package holds:
+``tiles`` (the set and its notation), ``config`` (options and defaults), ``state`` (the
+state and the layout's mechanics), ``rules`` (apply, decide, legal actions, scoring) and
+``views`` (views, reveal, determinize). Scores are kept in half-points (score_scale 2).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from games.engines.base import Action, Config, Event, IllegalAction, View, _
+
+from . import config as _config
+from . import rules as _rules
+from . import views as _views
+from .state import EMPTY, State
+
+NAME = "dominoes"
+VERSION = 1
+
+__all__ = [
+    "NAME",
+    "VERSION",
+    "State",
+    "apply",
+    "components",
+    "decide",
+    "default_config",
+    "determinize",
+    "hidden_from",
+    "legal_actions",
+    "outcome",
+    "replay",
+    "reveal",
+    "sample_configs",
+    "start",
+    "to_act",
+    "validate_config",
+    "view",
+]
+
+
+def default_config(players: int) -> Config:
+    return _config.default_config(players)
+
+
+def validate_config(config: Config) -> Config:
+    return _config.validate_config(config)
+
+
+def sample_configs() -> list[Config]:
+    return _config.sample_configs()
+
+
+def start(config: Config, seed: int) -> list[Event]:
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise IllegalAction("bad_seed", _("The game needs a whole-number seed."))
+    return _rules.opening_events(validate_config(config), seed)
+
+
+def apply(state: State | None, event: Event) -> State:
+    return _rules.apply(EMPTY if state is None else state, event)
+
+
+def replay(events: list[Event]) -> State:
+    state = EMPTY
+    for event in events:
+        state = _rules.apply(state, event)
+    return state
+
+
+def to_act(state: State) -> list[int]:
+    return _rules.to_act(state)
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    return _rules.legal_actions(state, seat)
+
+
+def decide(state: State, seat: int, action: Action) -> list[Event]:
+    return _rules.decide(state, seat, action)
+
+
+def view(state: State, seat: int | None) -> View:
+    return _views.view(state, seat)
+
+
+def reveal(state: State) -> View:
+    return _views.reveal(state)
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    if state.phase != "over":
+        return None
+    n = state.players
+    scores = [state.seat_score(s) for s in range(n)]
+    places = [1 + sum(1 for side in state.scores if side > state.seat_score(s)) for s in range(n)]
+    return {
+        "winners": list(state.winners),
+        "places": places,
+        "scores": scores,
+        "score_scale": 2,
+        "teams": _views.teams(state),
+        "rounds": state.round_no,
+        "reason": state.end_reason,
+        "target": state.config["target"],
+    }
+
+
+def determinize(view: View, rng: random.Random) -> State:
+    return _views.determinize(view, rng)
+
+
+def components(state: State) -> list[str]:
+    return _views.components(state)
+
+
+def hidden_from(state: State, seat: int | None) -> list[str]:
+    return _views.hidden_from(state, seat)

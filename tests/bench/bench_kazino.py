@@ -1,0 +1,160 @@
+"""Kazino benchmark (run on demand, not collected by pytest).
+
+    python tests/bench/bench_kazino.py [--seconds 3] [--match 0]
+
+Measures, on this machine:
+- random full games per second of the engine alone (one 52-card game, ``"single"`` mode) and
+  random default matches (first to 160) per second, through the public contract;
+- the replay fold in events per second;
+- move times of the greedy and strong bots (p50, p95, max);
+- with ``--match N``: win rates of strong against random and greedy over N single games
+  (seats alternated; a draw counts half), with a 95% Wilson interval.
+
+Rates are per CPU second (``process_time``, comparable when other work shares the machine) and
+per wall-clock second. Figures are appended to ``tests/bench/results/kazino.txt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from games.bots import get as get_bot  # noqa: E402
+from games.engines import kazino as engine  # noqa: E402
+
+RESULTS = ROOT / "tests" / "bench" / "results" / "kazino.txt"
+SINGLE = {"players": 2, "match": "single"}
+
+
+def random_game(config: dict[str, Any], seed: int, rng: random.Random) -> list[dict[str, Any]]:
+    """One random game (or match) through the public contract; its events."""
+    events = engine.start(config, seed)
+    state = engine.replay(events)
+    while seats := engine.to_act(state):
+        seat = seats[0]
+        action = rng.choice(engine.legal_actions(state, seat))
+        new = engine.decide(state, seat, action)
+        for event in new:
+            state = engine.apply(state, event)
+        events.extend(new)
+    return events
+
+
+def rate(run_one: Callable[[int], object], seconds: float) -> tuple[float, float, int]:
+    """(runs per CPU second, runs per wall second, runs) over about ``seconds`` of wall clock."""
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    n = 0
+    while time.perf_counter() - wall0 < seconds:
+        run_one(n)
+        n += 1
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    return n / max(cpu, 1e-9), n / wall, n
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def bot_game(levels: dict[int, str], seed: int) -> tuple[float, dict[int, list[float]]]:
+    """One single game between bots: seat 0's points (1 win, 0.5 draw) and each seat's move times."""
+    players = {seat: get_bot("kazino", level) for seat, level in levels.items()}
+    state = engine.replay(engine.start(SINGLE, seed))
+    rng = random.Random(seed)
+    times: dict[int, list[float]] = {0: [], 1: []}
+    while seats := engine.to_act(state):
+        seat = seats[0]
+        legal = engine.legal_actions(state, seat)
+        started = time.perf_counter()
+        action = players[seat].choose(engine.view(state, seat), legal, rng)
+        times[seat].append(time.perf_counter() - started)
+        for event in engine.decide(state, seat, action):
+            state = engine.apply(state, event)
+    result = engine.outcome(state)
+    assert result is not None
+    winners = result["winners"]
+    return (0.5 if len(winners) == 2 else 1.0 if winners == [0] else 0.0), times
+
+
+def wilson(points: float, n: int) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 0.0
+    p, z = points / n, 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=float, default=3.0, help="wall-clock seconds per rate measured")
+    parser.add_argument(
+        "--match", type=int, default=0, help="strong vs random/greedy games to play (0: skip)"
+    )
+    args = parser.parse_args()
+    lines = [
+        f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC  python {platform.python_version()}  {platform.node()}"
+    ]
+
+    def report(line: str) -> None:
+        print(line, flush=True)
+        lines.append(line)
+
+    rng = random.Random(1)
+    cpu, wall, n = rate(lambda i: random_game(SINGLE, i, rng), args.seconds)
+    report(f"random single games/s: {cpu:.1f} per CPU s, {wall:.1f} per wall s ({n} games)")
+    default = engine.default_config(2)
+    cpu, wall, n = rate(lambda i: random_game(default, i, rng), args.seconds)
+    report(f"random default matches (target 160)/s: {cpu:.2f} per CPU s, {wall:.2f} per wall s ({n} matches)")
+
+    log = random_game(default, 3, rng)
+    cpu, wall, n = rate(lambda i: engine.replay(log), args.seconds)
+    report(f"replay fold: {cpu * len(log):,.0f} events per CPU s ({len(log)} events a match, {n} replays)")
+
+    for level in ("greedy", "strong"):
+        times: list[float] = []
+        games = 0
+        started = time.perf_counter()
+        while time.perf_counter() - started < args.seconds * 3 or games < 2:
+            _points, moved = bot_game({0: level, 1: "random"}, 900 + games)
+            times.extend(moved[0])
+            games += 1
+        report(
+            f"{level} move ms: p50 {1000 * percentile(times, 0.5):.1f}  p95 {1000 * percentile(times, 0.95):.1f}"
+            f"  max {1000 * max(times):.1f}  ({len(times)} moves, {games} games)"
+        )
+
+    for opponent in ("random", "greedy") if args.match else ():
+        points = 0.0
+        strong_times: list[float] = []
+        for i in range(args.match):
+            strong = i % 2
+            seat0, moved = bot_game({strong: "strong", 1 - strong: opponent}, 5000 + i)
+            points += seat0 if strong == 0 else 1.0 - seat0
+            strong_times.extend(moved[strong])
+        low, high = wilson(points, args.match)
+        report(
+            f"strong vs {opponent}: win_rate={points / args.match:.3f} ci95=[{low:.3f},{high:.3f}]"
+            f" games={args.match} p95_move_ms_strong={1000 * percentile(strong_times, 0.95):.0f}"
+        )
+
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    with RESULTS.open("a") as out:
+        out.write("\n".join(lines) + "\n\n")
+
+
+if __name__ == "__main__":
+    main()

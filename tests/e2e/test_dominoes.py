@@ -1,0 +1,165 @@
+"""Dominoes in a real browser: a whole game through select → preview → confirm, and pass-and-play."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .conftest import screenshot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+# What the page is waiting for: the game is over, or it is this page's turn, or the curtain is down.
+READY = """() => {
+  const turn = document.querySelector('#turn');
+  if (!turn || !document.querySelector('.dom-table') && document.querySelector('#curtain').hidden) return false;
+  return turn.textContent.includes('The game is over.') || turn.classList.contains('mine')
+    || !document.querySelector('#curtain').hidden;
+}"""
+SEQ = "() => Number((document.querySelector('.dom-table') || {dataset: {}}).dataset.seq || 0)"
+
+
+def new_table(page, *, variant: str, seats: list[str], target: str = "") -> None:
+    page.goto("/new/dominoes/")
+    page.select_option("select[name=players]", str(len(seats)))
+    page.select_option("select[name=variant]", variant)
+    page.fill("input[name=target]", target)
+    for n, choice in enumerate(seats):
+        page.select_option(f"select[name=seat{n}]", choice)
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_selector("#status[data-status=open]")
+
+
+def hand(page) -> list[str]:
+    return page.eval_on_selector_all(".dom-hand [data-tile]", "els => els.map(e => e.dataset.tile)")
+
+
+def press(page, selector_or_locator, touch: bool = False) -> None:
+    """A click with the mouse, or a tap on a touch screen."""
+    target = (
+        page.locator(selector_or_locator) if isinstance(selector_or_locator, str) else selector_or_locator
+    )
+    target = target.first
+    if touch:
+        target.tap()
+    else:
+        target.click()
+
+
+def preview_a_move(page, touch: bool = False) -> str:
+    """Choose one legal move the way a player does; returns what kind it was. Nothing is played yet."""
+    if page.locator("[data-action=next_round]").count():
+        press(page, "[data-action=next_round]", touch)
+        return "next_round"
+    playable = page.locator(".dom-hand [data-tile]:not([disabled])")
+    if playable.count():
+        press(page, playable, touch)  # a tap only selects
+        assert page.locator("#preview").is_hidden()
+        page.wait_for_selector(".dom-ends [data-end]")
+        ends = page.locator(".dom-ends [data-end]")
+        if ends.count() == 1:
+            press(page, ".dom-hand [data-tile].selected", touch)  # fits one end only: tap it again
+        else:
+            press(page, ends.last, touch)
+        page.wait_for_selector("[data-ghost]")  # the tile is shown where it would go
+        return "play"
+    for name in ("draw", "pass"):
+        if page.locator(f"[data-action={name}]").count():
+            press(page, f"[data-action={name}]", touch)
+            return name
+    raise AssertionError("my turn, but no move on the page")
+
+
+def confirm(page, touch: bool = False) -> None:
+    page.wait_for_selector("#preview:not([hidden])")
+    before = page.evaluate(SEQ)
+    time.sleep(0.05)
+    assert page.evaluate(SEQ) == before, "nothing is played before Confirm"
+    press(page, "#confirm", touch)
+    page.wait_for_function(f"() => ({SEQ})() > {before} && document.querySelector('#preview').hidden")
+
+
+def play_to_the_end(page, touch: bool = False, shot: str | None = None) -> int:
+    """Play every turn of this page's seat until the game is over; returns the number of moves."""
+    taken = None
+    moves = 0
+    deadline = time.monotonic() + 100
+    while time.monotonic() < deadline:
+        page.wait_for_function(READY, timeout=20000)
+        if "The game is over." in page.inner_text("#turn"):
+            return moves
+        kind = preview_a_move(page, touch)
+        spinner = page.locator("[data-placed][data-spinner=true]").count() > 0
+        if shot and kind == "play" and (taken is None or (spinner and taken != "spinner")):
+            screenshot(page, shot)  # mid-game, with the preview showing (a spinner if there is one)
+            taken = "spinner" if spinner else "plain"
+        confirm(page, touch)
+        moves += 1
+    raise AssertionError(f"the game did not end in time ({moves} moves)")
+
+
+def test_a_human_plays_all_fives_to_the_end_against_the_computer(page):
+    new_table(page, variant="all_fives", seats=["me", "bot:greedy"], target="60")
+    moves = play_to_the_end(page, shot="dominoes-table")
+    assert moves > 3
+    page.wait_for_selector(".dom-result .dom-winner")
+    # After the game every hand is shown, with its count.
+    for seat in page.eval_on_selector_all(".dom-seat", "els => els.map(e => e.dataset.count)"):
+        assert seat is not None
+    screenshot(page, "dominoes-finished")
+    page.click("#show-scores")
+    assert page.locator("#score-table tr").count() >= 3
+    assert page.locator("#log-list li").count() > 0
+
+
+def test_pass_and_play_hides_one_players_tiles_from_the_next(page):
+    new_table(page, variant="block", seats=["me", "local"])
+    page.wait_for_function(READY)
+    if page.locator("#curtain").is_visible():  # the other player leads: let them show their tiles
+        page.click("#curtain-show")
+        page.wait_for_function(READY)
+    for _turn in range(2):
+        first = page.get_attribute(".dom-hand", "data-hand")
+        mine = hand(page)
+        assert len(mine) == 7 or _turn
+        kind = preview_a_move(page)
+        played = page.get_attribute(".dom-hand [data-tile].pending", "data-tile") if kind == "play" else None
+        page.click("#confirm")
+        # The curtain comes down: no tile of either hand is in the page.
+        page.wait_for_selector("#curtain:not([hidden])")
+        assert page.evaluate("document.querySelector('#board').children.length") == 0
+        assert page.locator("[data-tile], [data-shown]").count() == 0
+        html = page.content()
+        for tile in mine:
+            assert f'data-tile="{tile}"' not in html
+        assert "Show my tiles" in page.inner_text("#curtain")
+        # The next player asks for their tiles: theirs are shown, not the previous player's.
+        page.click("#curtain-show")
+        page.wait_for_function(READY)
+        page.wait_for_selector(".dom-hand [data-tile]")
+        second = page.get_attribute(".dom-hand", "data-hand")
+        assert second != first
+        theirs = hand(page)
+        left = [t for t in mine if t != played]
+        assert theirs and not set(theirs) & set(left)
+        shown = set(
+            page.eval_on_selector_all(
+                "[data-tile], [data-shown]", "els => els.map(e => e.dataset.tile || e.dataset.shown)"
+            )
+        )
+        assert not shown & set(left)
+        # The previous player's hand is face down, with its count.
+        other = page.locator(f'.dom-seat[data-seat="{first}"]')
+        assert other.get_attribute("data-count") == str(len(left))
+        assert other.locator(".dom-back").count() == len(left)
+    screenshot(page, "dominoes-pass-and-play")
+
+
+def test_a_phone_plays_block_to_the_end_by_touch(phone):
+    new_table(phone, variant="block", seats=["me", "bot:random"], target="10")
+    moves = play_to_the_end(phone, touch=True, shot="dominoes-phone")
+    assert moves >= 1
+    phone.wait_for_selector(".dom-result .dom-winner")
+    screenshot(phone, "dominoes-phone-finished")

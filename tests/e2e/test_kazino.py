@@ -1,0 +1,236 @@
+"""Kazino in a real browser: a whole game by preview and confirm, on a desktop and on a phone, and a
+spectator who sees every move live but never a card of either hand."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from .conftest import screenshot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+GAME_TIMEOUT = 150  # seconds for a whole game (48 moves, half of them the computer's)
+
+
+def start_table(page, match: str = "single") -> str:
+    """Create a table through the form: me against the easy computer. Returns the table's path."""
+    page.goto("/new/kazino/")
+    page.select_option("select[name=match]", match)
+    page.select_option("select[name=seat0]", "me")
+    page.select_option("select[name=seat1]", "bot:greedy")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_selector("#status[data-status=open]")
+    page.wait_for_selector(".kz[data-seq]")
+    return page.url
+
+
+def seq(page) -> int:
+    return int(page.get_attribute(".kz", "data-seq"))
+
+
+def wait_my_turn_or_end(page) -> bool:
+    """True when it is my turn, False when the game is over."""
+    page.wait_for_function(
+        """() => {
+            const t = document.querySelector('#turn').textContent;
+            return t.includes('The game is over.')
+                || document.querySelector('.kz-hand-card:not([disabled])') !== null;
+        }""",
+        timeout=30000,
+    )
+    return page.locator(".kz[data-finished='1']").count() == 0
+
+
+def hand(page) -> list[str]:
+    return page.eval_on_selector_all(".kz-hand [data-card]", "els => els.map(e => e.dataset.card)")
+
+
+def press(page, selector: str, touch: bool) -> None:
+    if touch:
+        page.locator(selector).first.tap()
+    else:
+        page.locator(selector).first.click()
+
+
+def play_one_move(
+    page, turn: int, touch: bool = False, shots: dict | None = None, before_confirm=None
+) -> str:
+    """Select a card, pick among its moves if asked, check the preview, confirm. Returns the sentence."""
+    before = seq(page)
+    cards = page.locator(".kz-hand-card:not([disabled])")
+    # Vary the card, and take a capture whenever one is offered, so every kind of move shows up.
+    index = turn % cards.count()
+    press(page, f".kz-hand-card:not([disabled]) >> nth={index}", touch)
+    assert seq(page) == before, "a tap on a card must only select it"
+    if page.locator("#preview").is_hidden():
+        page.wait_for_selector(".kz-options [data-option]")
+        options = page.locator(".kz-options [data-kind]")
+        kinds = [options.nth(i).get_attribute("data-kind") for i in range(options.count())]
+        pick = kinds.index("capture") if "capture" in kinds else turn % len(kinds)
+        if shots is not None and "choices" in shots:
+            screenshot(page, shots.pop("choices"))
+        press(page, f".kz-options [data-kind] >> nth={pick}", touch)
+    page.wait_for_selector("#preview:not([hidden])")
+    if shots is not None and "preview" in shots and page.locator(".kz-taken, .kz-onto").count():
+        screenshot(page, shots.pop("preview"))
+    sentence = page.inner_text("#preview-text")
+    assert sentence, "the preview says what will be played"
+    time.sleep(0.05)
+    assert seq(page) == before, "nothing is played before Confirm"
+    if before_confirm:
+        before_confirm(page, sentence)
+    press(page, "#confirm", touch)
+    page.wait_for_function(f"Number(document.querySelector('.kz').dataset.seq) > {before}", timeout=15000)
+    return sentence
+
+
+def play_to_the_end(page, touch: bool = False, each_move=None, shots: dict | None = None) -> int:
+    moves = 0
+    deadline = time.monotonic() + GAME_TIMEOUT
+    while wait_my_turn_or_end(page):
+        assert time.monotonic() < deadline, "the game took too long"
+        play_one_move(page, moves, touch, shots)
+        moves += 1
+        if each_move:
+            each_move(moves)
+    return moves
+
+
+def test_a_whole_single_game_against_the_computer_by_preview_and_confirm(page):
+    start_table(page)
+    assert page.locator(".kz-hand [data-card]").count() == 4
+    assert page.get_attribute(".kz-deck", "data-deck") == "40"
+    shots = {"choices": "kazino-choices", "preview": "kazino-preview"}
+    moves = 0
+    deadline = time.monotonic() + GAME_TIMEOUT
+    while wait_my_turn_or_end(page):
+        assert time.monotonic() < deadline, "the game took too long"
+        play_one_move(page, moves, shots=shots)
+        moves += 1
+        if moves == 6:
+            screenshot(page, "kazino-table")
+    assert moves == 24, "the human seat plays its 24 cards"
+    page.wait_for_function("document.querySelector('#turn').textContent.includes('The game is over.')")
+    assert page.locator(".kz-result").is_visible()
+    assert page.locator("#log-list li").count() >= 40
+    screenshot(page, "kazino-finished")
+    page.click("#show-scores")
+    rows = page.locator("#score-table tr")
+    assert rows.count() >= 3  # head, the game, the total
+    screenshot(page, "kazino-score-sheet")
+    page.keyboard.press("Escape")
+    page.click("#show-rules")
+    page.wait_for_selector("#kazino-rules")
+    assert "Tripe" in page.inner_text("#rules-body")
+
+
+def test_a_phone_held_upright_plays_a_whole_game_by_touch(phone):
+    start_table(phone)
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, "nothing sticks out sideways on a phone"
+    size = phone.locator(".kz-hand-card").first.bounding_box()
+    assert size["width"] >= 44 and size["height"] >= 44, "hand cards are big enough to tap"
+    assert wait_my_turn_or_end(phone)
+    play_one_move(phone, 0, touch=True, before_confirm=swipe_and_rotate)
+    shots = {"choices": "kazino-phone-choices", "preview": "kazino-phone-preview"}
+    moves = 1 + play_to_the_end(phone, touch=True, shots=shots)
+    assert moves == 24
+    phone.wait_for_function("document.querySelector('#turn').textContent.includes('The game is over.')")
+    screenshot(phone, "kazino-phone")
+
+
+def swipe_and_rotate(page, sentence: str) -> None:
+    """A swipe across the cards and turning the phone neither play nor lose the preview."""
+    before = seq(page)
+    card = page.locator(".kz-hand-card").first.bounding_box()
+    x, y = card["x"] + card["width"] / 2, card["y"] + card["height"] / 2
+    touch = page.context.new_cdp_session(page)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 11):
+        point = {"x": x - 12 * step, "y": y - 25 * step}
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    touch.detach()
+    page.set_viewport_size({"width": 844, "height": 390})
+    time.sleep(0.3)
+    assert page.is_visible("#preview") and page.inner_text("#preview-text") == sentence
+    page.set_viewport_size({"width": 390, "height": 844})
+    time.sleep(0.2)
+    assert page.is_visible("#preview") and page.inner_text("#preview-text") == sentence
+    assert seq(page) == before
+
+
+def test_a_spectator_sees_every_move_live_and_no_hidden_card(browser, server, page):
+    path = start_table(page)
+    watcher_context = browser.new_context(base_url=server)
+    try:
+        watcher = watcher_context.new_page()
+        frames: list[str] = []
+        watcher.on(
+            "websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload)))
+        )
+        watcher.goto(path)
+        watcher.wait_for_selector(".kz[data-seat=spectator]")
+        assert watcher.locator(".kz-hand").count() == 0, "a spectator has no hand"
+
+        def same_table_as_the_player(moves: int) -> None:
+            # Once the computer has answered, the table waits for me: both pages must show that moment.
+            wait_my_turn_or_end(page)
+            head = seq(page)
+            watcher.wait_for_function(
+                f"Number(document.querySelector('.kz').dataset.seq) === {head}", timeout=10000
+            )
+            assert piles(watcher) == piles(page)
+            assert counts(watcher) == counts(page)
+            seen = log(watcher)
+            assert len(seen) >= moves
+            assert seen == log(page)[: len(seen)], "the same moves, in the same words"
+            html = watcher.content()
+            for card in hand(page):
+                assert f'data-card="{card}"' not in html
+                assert label(card) not in html, f"{card} is in my hand and shows on the spectator's page"
+
+        moves = play_to_the_end(page, each_move=same_table_as_the_player)
+        assert moves == 24
+        watcher.wait_for_function("document.querySelector('#turn').textContent.includes('The game is over.')")
+        assert watcher.locator(".kz-result").is_visible()
+        screenshot(watcher, "kazino-spectator")
+        # Every picture the spectator was sent is the public one.
+        views = [json.loads(f) for f in frames if f.startswith("{")]
+        assert views
+        for message in views:
+            if "view" in message:
+                assert message["seat"] is None
+                assert message["view"]["my_cards"] is None
+                assert message["legal_actions"] == []
+    finally:
+        watcher_context.close()
+
+
+SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def label(card: str) -> str:
+    return card[:-1] + SUITS[card[-1]]
+
+
+def piles(page) -> list[list[str]]:
+    return page.eval_on_selector_all(
+        ".kz-pile[data-pile]",
+        "els => els.map(e => [e.dataset.kind, e.dataset.value, e.dataset.owner || '', "
+        "...[...e.querySelectorAll('[data-card]')].map(c => c.dataset.card)])",
+    )
+
+
+def counts(page) -> list[str]:
+    return page.eval_on_selector_all(".kz-captured", "els => els.map(e => e.dataset.captured)") + [
+        page.get_attribute(".kz-deck", "data-deck")
+    ]
+
+
+def log(page) -> list[str]:
+    return page.eval_on_selector_all("#log-list li", "els => els.map(e => e.textContent)")

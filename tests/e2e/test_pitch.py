@@ -1,0 +1,214 @@
+"""Pitch in a real browser: a whole game against the computer through preview and confirm (pitching
+at 4 included), a hint that only previews, and the computer players pausing while the score sheet is
+open."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .conftest import screenshot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+GAME_TIMEOUT = 150  # seconds for a whole game to 7 (a few hands of six tricks)
+
+MY_TURN_OR_OVER = """() => {
+  const turn = document.querySelector('#turn');
+  return turn.classList.contains('mine') || turn.textContent.includes('The game is over.');
+}"""
+
+
+def start_table(page, players: int = 2, bots: str = "bot:greedy", partnerships: bool = False) -> str:
+    """Create a table through the form: me in seat 1, computers elsewhere, to 7. Returns its path."""
+    page.goto("/new/pitch/")
+    page.select_option("#players", str(players))
+    page.select_option("select[name=target]", "7")
+    if partnerships:
+        page.check("input[name=partnerships]")
+    page.select_option("select[name=seat0]", "me")
+    for seat in range(1, players):
+        page.select_option(f"select[name=seat{seat}]", bots)
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_selector("#status[data-status=open]")
+    page.wait_for_selector(".pt[data-seq]")
+    return page.url
+
+
+def seq(page) -> int:
+    return int(page.get_attribute(".pt", "data-seq"))
+
+
+def phase(page) -> str:
+    return page.get_attribute(".pt", "data-phase")
+
+
+def my_turn(page) -> bool:
+    """Wait until it is my turn (True) or the game is over (False)."""
+    page.wait_for_function(MY_TURN_OR_OVER, timeout=30000)
+    return page.locator(".pt[data-finished='1']").count() == 0
+
+
+def press(page, selector: str, touch: bool = False) -> None:
+    target = page.locator(selector).first
+    if touch:
+        target.tap()
+    else:
+        target.click()
+
+
+def confirm(page, touch: bool = False) -> None:
+    """The preview is up and nothing has been played; confirm and wait for the move to land."""
+    page.wait_for_selector("#preview:not([hidden])")
+    before = seq(page)
+    time.sleep(0.05)
+    assert seq(page) == before, "nothing is played before Confirm"
+    press(page, "#confirm", touch)
+    page.wait_for_function(f"Number(document.querySelector('.pt').dataset.seq) > {before}", timeout=15000)
+
+
+def bid(page, pitch_first: bool, touch: bool = False) -> str:
+    """My one bid: pitch a card at 4 (through the "bid 4" button), or the cheapest bid allowed."""
+    before = seq(page)
+    if pitch_first:
+        press(page, "[data-bid='4']", touch)
+        assert page.locator("#preview").is_hidden(), "choosing to pitch only asks for the card"
+        assert page.locator(".pt-hand.pt-pitching").count() == 1
+        press(page, ".pt-hand-card[data-action=pitch]", touch)
+        sentence = page.inner_text("#preview-text")
+        assert sentence.startswith("Bid 4 by pitching "), sentence
+        assert "will be trump" in sentence
+    else:
+        for choice in ("0", "1", "2", "3"):
+            if page.locator(f"[data-bid='{choice}']:not([disabled])").count():
+                press(page, f"[data-bid='{choice}']", touch)
+                break
+        sentence = page.inner_text("#preview-text")
+        assert sentence in {"Pass", "Bid 1", "Bid 2", "Bid 3"} or sentence.endswith("steal the bid")
+    assert seq(page) == before, "a tap on a bid only selects it"
+    confirm(page, touch)
+    return sentence
+
+
+def play_card(page, touch: bool = False) -> str:
+    before = seq(page)
+    press(page, ".pt-hand-card:not([disabled])", touch)
+    sentence = page.inner_text("#preview-text")
+    assert sentence.startswith("Play "), sentence
+    assert seq(page) == before, "a tap on a card only selects it"
+    confirm(page, touch)
+    return sentence
+
+
+def test_a_whole_game_against_the_computer_by_preview_and_confirm(page):
+    start_table(page, players=2)
+    assert page.locator(".pt-hand [data-card]").count() == 6
+    deadline = time.monotonic() + GAME_TIMEOUT
+    moves = bids = 0
+    pitched = shot = False
+    while my_turn(page):
+        assert time.monotonic() < deadline, "the game took too long"
+        if phase(page) == "bidding":
+            sentence = bid(page, pitch_first=not pitched)
+            pitched = pitched or sentence.startswith("Bid 4")
+            bids += 1
+        else:
+            if not shot and page.locator(".pt-trick [data-played-by]").count():
+                screenshot(page, "pitch-table")
+                shot = True
+            play_card(page)
+        moves += 1
+    assert pitched, "the human pitched a card at 4 once"
+    assert bids >= 1 and moves > 6
+    page.wait_for_function("document.querySelector('#turn').textContent.includes('The game is over.')")
+    assert page.locator(".pt-result").is_visible()
+    assert page.locator("#log-list li").count() >= moves
+    screenshot(page, "pitch-finished")
+    page.click("#show-scores")
+    assert page.locator("#score-table tr").count() >= 3  # the head, a hand, the final scores
+    screenshot(page, "pitch-score-sheet")
+    page.keyboard.press("Escape")
+    page.click("#show-rules")
+    page.wait_for_selector("#rules-body #pitch-rules")
+    assert "Pitching at 4." in page.inner_text("#rules-body")
+    page.keyboard.press("Escape")
+
+
+def test_a_hint_previews_the_strong_computers_choice_and_plays_nothing_until_confirmed(phone):
+    start_table(phone, players=3)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390, "nothing sticks out sideways"
+    assert my_turn(phone)
+    size = phone.locator(".pt-hand-card").first.bounding_box()
+    assert size["width"] >= 44 and size["height"] >= 44, "cards are big enough to tap"
+    before = phone.evaluate("window.tableClient.snap.seq")
+    phone.locator("#hint").tap()
+    phone.wait_for_selector("#preview:not([hidden])")
+    sentence = phone.inner_text("#preview-text")
+    assert sentence.startswith("Hint: ") and len(sentence) > len("Hint: ")
+    screenshot(phone, "pitch-phone-hint")
+    time.sleep(1.0)
+    assert phone.evaluate("window.tableClient.snap.seq") == before, "a hint plays nothing"
+    assert phone.locator("#preview").is_visible(), "the preview stays up"
+    phone.locator("#confirm").tap()
+    phone.wait_for_function(f"window.tableClient.snap.seq > {before}")
+    # The phone plays on by touch for a while: bids, and cards.
+    for _ in range(4):
+        if not my_turn(phone):
+            break
+        if phase(phone) == "bidding":
+            bid(phone, pitch_first=False, touch=True)
+        else:
+            play_card(phone, touch=True)
+    screenshot(phone, "pitch-phone")
+
+
+def test_opening_the_score_sheet_pauses_the_computer_players(page):
+    start_table(page, players=4, partnerships=True)
+    assert page.locator(".pt-teams [data-team]").count() == 2, "partnerships are shown as teams"
+    # Play on until my next card is not the last of its trick: after it, a computer is to act.
+    while True:
+        assert my_turn(page)
+        if (
+            phase(page) == "play"
+            and page.locator(".pt-trick[data-trick=current] [data-played-by]").count() < 3
+        ):
+            break
+        if phase(page) == "bidding":
+            bid(page, pitch_first=False)
+        else:
+            play_card(page)
+    screenshot(page, "pitch-teams")
+    # Select my card (the preview is up), then open the score sheet before confirming it.
+    press(page, ".pt-hand-card:not([disabled])")
+    page.wait_for_selector("#preview:not([hidden])")
+    page.click("#show-scores")
+    page.wait_for_function("window.tableClient.snap.paused === true")
+    assert page.locator("#score-dialog[open]").count() == 1
+    # My card goes in while I read (the page behind the modal sheet is inert, so it is sent through
+    # the table's connection, exactly as Confirm sends it): now the computers are to act, and wait.
+    mine = page.evaluate("window.tableClient.snap.seq")
+    card = page.get_attribute(".pt-hand-card.pt-selected", "data-card")
+    page.evaluate(
+        """(card) => {
+            const c = window.tableClient.connection;
+            const action = c.snap.legal_actions.find((a) => a.card === card);
+            c.command("action", {action});
+        }""",
+        card,
+    )
+    page.wait_for_function(f"window.tableClient.snap.seq > {mine}")
+    paused_at = page.evaluate("window.tableClient.snap.seq")
+    to_act = page.evaluate("window.tableClient.snap.to_act")
+    assert to_act and 0 not in to_act, "the computer players are to act"
+    time.sleep(2.0)
+    assert page.evaluate("window.tableClient.snap.seq") == paused_at, (
+        "no computer move while the sheet is open"
+    )
+    assert page.evaluate("window.tableClient.snap.paused") is True
+    page.keyboard.press("Escape")
+    page.wait_for_function("window.tableClient.snap.paused === false")
+    # The resume is one event; the computers' moves come after it.
+    page.wait_for_function(f"window.tableClient.snap.seq > {paused_at + 1}", timeout=10000)
+    assert page.locator("#score-dialog[open]").count() == 0
