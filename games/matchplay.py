@@ -71,6 +71,17 @@ def play_game(
             state = engine.apply(state, event)
 
 
+def _one(args: tuple[str, dict[str, Any], str, str, int, int]) -> tuple[float, list[float], list[float]]:
+    """Game ``i`` of a match: A sits in seat 0 in even games and seat 1 in odd ones."""
+    engine_name, config, level_a, level_b, seed, i = args
+    a_seat = i % 2
+    levels = [level_a, level_b] if a_seat == 0 else [level_b, level_a]
+    timings: list[list[float]] = [[], []]
+    winners = play_game(engine_name, config, levels, seed + i, timings)["winners"]
+    points = 1 / len(winners) if a_seat in winners else 0.0
+    return points, timings[a_seat], timings[1 - a_seat]
+
+
 def botmatch(
     engine_name: str,
     level_a: str,
@@ -79,22 +90,29 @@ def botmatch(
     seed: int,
     options: dict[str, Any],
     progress: Any = None,
+    jobs: int = 1,
 ) -> MatchStats:
-    """Two-player games, A in seat 0 in even games and seat 1 in odd ones."""
+    """Two-player games with seats swapped every other game, over ``jobs`` processes."""
     engine = engines.get(engine_name)
     config = engine.validate_config({**engine.default_config(2), **options})
     stats = MatchStats()
-    for i in range(games):
-        a_seat = i % 2
-        levels = [level_a, level_b] if a_seat == 0 else [level_b, level_a]
-        timings: list[list[float]] = [[], []]
-        result = play_game(engine_name, config, levels, seed + i, timings)
-        winners = result["winners"]
-        if a_seat in winners:
-            stats.points_a += 1 / len(winners)
-        stats.games += 1
-        stats.move_ms["a"] += timings[a_seat]
-        stats.move_ms["b"] += timings[1 - a_seat]
-        if progress is not None and (i + 1) % max(1, games // 10) == 0:
-            progress(f"{i + 1}/{games} games: {stats.summary()}")
+    work = [(engine_name, config, level_a, level_b, seed, i) for i in range(games)]
+    pool = None
+    if jobs > 1:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+    try:
+        results = pool.imap_unordered(_one, work) if pool is not None else map(_one, work)
+        for points, mine, theirs in results:
+            stats.points_a += points
+            stats.games += 1
+            stats.move_ms["a"] += mine
+            stats.move_ms["b"] += theirs
+            if progress is not None and stats.games % max(1, games // 10) == 0:
+                progress(f"{stats.games}/{games} games: {stats.summary()}")
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     return stats

@@ -37,6 +37,7 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+        parser.add_argument("--jobs", type=int, default=1, help="games played in parallel processes")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["games"] < 1:
@@ -50,6 +51,7 @@ class Command(BaseCommand):
                 options["seed"],
                 parse_options(options["option"]),
                 progress=self.stdout.write,
+                jobs=options["jobs"],
             )
         except IllegalAction as exc:
             raise CommandError(exc.text) from None
