@@ -30,7 +30,7 @@ def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSp
     if choice == "me" and request.user.is_authenticated:
         return service.SeatSpec(request.user.get_username(), user=request.user)
     if choice == "me":
-        return service.SeatSpec(_("You"))
+        return service.SeatSpec(_("Guest %(n)s") % {"n": number + 1})
     return service.SeatSpec(_("Player %(n)s") % {"n": number + 1})
 
 

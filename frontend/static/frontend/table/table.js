@@ -24,7 +24,9 @@ function names() {
 }
 
 function seatName(seat) {
-  return names()[seat] ?? interpolate(gettext("Seat %(n)s"), { n: seat + 1 }, true);
+  const name = names()[seat] ?? interpolate(gettext("Seat %(n)s"), { n: seat + 1 }, true);
+  // Names are the same for every audience; "you" is worked out here, for the seats this device plays.
+  return localSeats.includes(seat) && !passAndPlay ? interpolate(gettext("%(name)s (you)"), { name }, true) : name;
 }
 
 function sameAction(a, b) {
@@ -107,6 +109,7 @@ function update() {
     names: names(),
     seatName,
     choose,
+    clear: () => { pending = null; update(); },
     isPending: (action) => sameAction(action, pending),
     rerender: update,
   };

@@ -17,6 +17,7 @@ let selected = null; // the hand card tapped
 let target = null; // the first card of the table pile tapped to narrow the choice
 let seen = null; // the last picture of the table this module saw (to tell what a move did)
 let current = null; // the view drawn last
+const openCaptured = new Set(); // seats whose captured cards are unfolded
 
 export function reset() {
   selected = null;
@@ -78,6 +79,14 @@ function groupText(group, table) {
   return plus(group);
 }
 
+const RANK_ORDER = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const SUIT_ORDER = ["S", "H", "D", "C"];
+
+function sortedHand(cards) {
+  const key = (c) => RANK_ORDER.indexOf(rankOf(c)) * 4 + SUIT_ORDER.indexOf(suitOf(c));
+  return [...cards].sort((a, b) => key(a) - key(b));
+}
+
 function isAce(card) {
   return rankOf(card) === "A";
 }
@@ -123,19 +132,48 @@ function moveText(move, table) {
   if (move.type === "tripe") return interpolate(gettext("made a tripe of %(rank)s: %(card)s on %(on)s"), { rank: rankPlural(rankOf(move.card)), card, on: cardText(move.on) }, true);
   if (move.type === "capture" && move.swept) return interpolate(gettext("captured with %(card)s"), { card }, true);
   if (move.type === "capture") {
-    const cards = listText(move.groups ? move.groups.map((g) => groupText(g, table)) : takenParts(move.taken, table));
+    const cards = listText(move.groups ? move.groups.map((g) => groupText(g, table)) : takenParts(move.taken, table, move.card, move.value));
     if (move.value && isAce(move.card)) return interpolate(gettext("took %(cards)s with %(card)s as %(value)s"), { cards, card, value: move.value }, true);
     return interpolate(gettext("took %(cards)s with %(card)s"), { cards, card }, true);
   }
   return "";
 }
 
-/** Cards taken, when the groups are not known: builds and tripes by name, then the loose cards. */
-function takenParts(taken, table) {
+/** Cards taken, when the groups are not known: builds and tripes by name, then the loose cards in
+ * the groups they must have formed (same rank alone, the others in sums of the card's value). */
+function takenParts(taken, table, card, value) {
   const piles = (table || []).filter((p) => p.kind !== "card" && p.cards.every((c) => taken.includes(c)));
   const inPiles = new Set(piles.flatMap((p) => p.cards));
   const loose = taken.filter((c) => !inPiles.has(c));
-  return [...piles.map((p) => groupText(p.cards, table)), ...(loose.length ? [plus(loose)] : [])];
+  const alike = loose.filter((c) => rankOf(c) === rankOf(card));
+  const rest = loose.filter((c) => rankOf(c) !== rankOf(card));
+  const sums = rest.length ? sumGroups(rest, value || sumValue(card)) || [rest] : [];
+  return [...piles.map((p) => groupText(p.cards, table)), ...alike.map(cardText), ...sums.map(plus)];
+}
+
+function sumValue(card) {
+  const rank = rankOf(card);
+  return { A: 1, J: 11, Q: 12, K: 13 }[rank] || Number(rank);
+}
+
+/** Split ``cards`` into groups that each add up to ``value`` (null when they cannot). */
+function sumGroups(cards, value) {
+  if (!cards.length) return [];
+  const [first, ...others] = cards;
+  const pick = (from, need, chosen) => {
+    if (need === 0) {
+      const tail = sumGroups(others.filter((c) => !chosen.includes(c)), value);
+      return tail ? [[first, ...chosen], ...tail] : null;
+    }
+    for (let i = from; i < others.length; i++) {
+      const v = sumValue(others[i]);
+      if (v > need) continue;
+      const found = pick(i + 1, need - v, [...chosen, others[i]]);
+      if (found) return found;
+    }
+    return null;
+  };
+  return pick(0, value - sumValue(first), []);
 }
 
 function typeText(type) {
@@ -315,14 +353,22 @@ function seatPanel(view, seat, snap, ctx, me) {
   panel.append(name);
   if (view.dealer === seat) panel.append(el("span", "kz-tag", { text: gettext("Dealer") }));
   if (view.last_capturer === seat) panel.append(el("span", "kz-tag kz-last", { text: gettext("Last capture"), "data-last-capturer": seat }));
-  const count = view.captured_counts[seat];
-  const captured = el("span", "kz-captured", { "data-captured": count, "aria-label": interpolate(gettext("%(n)s cards captured"), { n: count }, true) });
-  captured.append(el("span", "kz-stack", { "aria-hidden": "true" }), el("span", "", { text: interpolate(gettext("Captured: %(n)s"), { n: count }, true) }));
-  panel.append(captured);
   if (!me || view.my_cards === null) {
     const n = view.hand_counts[seat];
     panel.append(backs(n, interpolate(gettext("%(n)s cards in hand"), { n }, true)));
   }
+  // The count always shows; the cards themselves (public: every capture happened face up) on request.
+  const count = view.captured_counts[seat];
+  const details = el("details", "kz-captured-box");
+  details.open = openCaptured.has(seat);
+  details.addEventListener("toggle", () => (details.open ? openCaptured.add(seat) : openCaptured.delete(seat)));
+  const summary = el("summary", "kz-captured", { "data-captured": count, "aria-label": interpolate(gettext("%(n)s cards captured: show them"), { n: count }, true) });
+  summary.append(el("span", "kz-stack", { "aria-hidden": "true" }), el("span", "", { text: interpolate(gettext("Captured: %(n)s"), { n: count }, true) }));
+  const list = el("span", "kz-captured-cards");
+  for (const card of view.captured[seat] || []) list.append(el("span", `kz-mini ${RED.has(suitOf(card)) ? "kz-red" : "kz-black"}`, { text: cardText(card) }));
+  if (!count) list.append(el("span", "kz-none", { text: gettext("No cards yet.") }));
+  details.append(summary, list);
+  panel.append(details);
   return panel;
 }
 
@@ -428,6 +474,7 @@ export function render(board, snap, ctx) {
   if (view.config && view.config.match === "target") {
     info.append(el("span", "", { text: interpolate(gettext("Game %(n)s · first to %(target)s"), { n: view.hand, target: view.config.target }, true) }));
   }
+  if (view.config && view.config.kings_aces_bonus) info.append(el("span", "", { text: gettext("Bonus for all four Kings and all four Aces") }));
   const last = view.last_capturer;
   info.append(el("span", "", { text: last === null || last === undefined ? gettext("No capture yet") : interpolate(gettext("Last capture: %(name)s"), { name: ctx.seatName(last) }, true) }));
   felt.append(info);
@@ -437,7 +484,7 @@ export function render(board, snap, ctx) {
 
   if (snap.seat !== null) {
     const handBox = el("div", "kz-hand", { role: "group", "aria-label": gettext("Your cards") });
-    for (const card of hand) {
+    for (const card of sortedHand(hand)) {
       const count = ctx.legal.filter((a) => a.card === card).length;
       const classes = ["kz-hand-card"];
       if (card === selected) classes.push("kz-selected");

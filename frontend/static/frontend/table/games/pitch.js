@@ -481,27 +481,30 @@ function lastHandNode(view, ctx) {
 
 function feltNode(view, snap, ctx) {
   const felt = el("section", "pt-felt", { "aria-label": gettext("Table") });
+  const main = el("div", "pt-felt-main");
   const pending = ctx.pending && (ctx.pending.type === "play" || ctx.pending.type === "pitch") ? ctx.pending : null;
   const ghost = pending ? { card: pending.card, label: ctx.pending.type === "pitch" ? gettext("Your pitch") : gettext("Your card") } : null;
   if (view.phase === "bidding") {
-    felt.append(biddingNode(view, snap, ctx));
-    if (ghost) felt.append(trickNode([], view, ctx, { ghost }));
+    main.append(biddingNode(view, snap, ctx));
+    if (ghost) main.append(trickNode([], view, ctx, { ghost }));
   } else if (view.trick.length || ghost) {
-    felt.append(el("h3", "pt-felt-title", { text: interpolate(gettext("Trick %(n)s of 6"), { n: view.tricks.length + 1 }, true) }));
-    felt.append(trickNode(view.trick, view, ctx, { ghost }));
+    main.append(el("h3", "pt-felt-title", { text: interpolate(gettext("Trick %(n)s of 6"), { n: view.tricks.length + 1 }, true) }));
+    main.append(trickNode(view.trick, view, ctx, { ghost }));
   } else if (view.tricks.length) {
     const last = view.tricks[view.tricks.length - 1];
-    felt.append(el("h3", "pt-felt-title", { text: interpolate(gettext("Trick %(n)s went to %(name)s"), { n: view.tricks.length, name: ctx.seatName(last.winner) }, true) }));
-    felt.append(trickNode(last.cards, view, ctx, { done: true }));
+    main.append(el("h3", "pt-felt-title", { text: interpolate(gettext("Trick %(n)s went to %(name)s"), { n: view.tricks.length, name: ctx.seatName(last.winner) }, true) }));
+    main.append(trickNode(last.cards, view, ctx, { done: true }));
   } else if (view.phase === "play" && view.pitcher !== null) {
-    felt.append(el("p", "pt-note", { text: interpolate(gettext("%(name)s leads: the suit of that card becomes trump."), { name: ctx.seatName(view.pitcher) }, true) }));
+    main.append(el("p", "pt-note", { text: interpolate(gettext("%(name)s leads: the suit of that card becomes trump."), { name: ctx.seatName(view.pitcher) }, true) }));
   }
+  felt.append(main);
   if (view.last_hand && (view.phase !== "play" || (!view.tricks.length && !view.trick.length))) {
-    felt.append(lastHandNode(view, ctx));
+    const side = lastHandNode(view, ctx);
     if (lastTrick && lastTrick.hand === view.last_hand.hand && lastTrick.game === snap.game_number) {
-      felt.append(el("p", "pt-note", { text: interpolate(gettext("The last trick of hand %(n)s went to %(name)s:"), { n: lastTrick.hand, name: ctx.seatName(lastTrick.winner) }, true) }));
-      felt.append(trickNode(lastTrick.cards, { ...view, trump: lastTrick.trump }, ctx, { done: true, small: true }));
+      side.append(el("p", "pt-note", { text: interpolate(gettext("The last trick of hand %(n)s went to %(name)s:"), { n: lastTrick.hand, name: ctx.seatName(lastTrick.winner) }, true) }));
+      side.append(trickNode(lastTrick.cards, { ...view, trump: lastTrick.trump }, ctx, { done: true, small: true }));
     }
+    felt.append(side);
   }
   return felt;
 }
@@ -555,7 +558,7 @@ export function render(board, snap, ctx) {
   // Keep the selection in step with the page's preview (a hint, the arrow keys).
   if (ctx.pending) {
     selected = ctx.pending.card || null;
-    if (ctx.pending.type !== "pitch") pitching = false;
+    pitching = ctx.pending.type === "pitch";
   }
 
   const root = el("div", "pt", {
@@ -620,6 +623,11 @@ export function render(board, snap, ctx) {
 function resultPanel(view, ctx) {
   const box = el("section", "pt-result", { "aria-label": gettext("Result") });
   box.append(el("h2", "", { text: winnersText(view, ctx.seatName) }));
+  const last = view.last_hand;
+  const limit = view.config.max_hands;
+  if (last && limit && view.hand >= limit && last.scores[last.pitcher] < view.config.target) {
+    box.append(el("p", "pt-note", { text: interpolate(gettext("The hand limit (%(n)s hands) was reached: the highest score wins."), { n: limit }, true) }));
+  }
   const list = el("ul");
   for (const side of sides(view)) {
     const seat = teamsOf(view) ? view.teams[side][0] : side;
