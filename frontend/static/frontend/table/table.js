@@ -53,9 +53,26 @@ function connect(seat) {
   });
 }
 
+const TABLE_EVENTS = {
+  "table.undo": () => gettext("took back a move"),
+  "table.redo": () => gettext("played a move again"),
+  "table.restart": () => gettext("restarted with the same deal"),
+  "table.new_game": () => gettext("started a new game"),
+  "table.pause": () => gettext("paused the computer players"),
+  "table.resume": () => gettext("let the computer players go on"),
+};
+
 function addToLog(current) {
   const move = current.last_move;
-  if (!move || move.actor === "system") return;
+  if (!move) return;
+  const first = move.events[0] || {};
+  if (TABLE_EVENTS[first.type]) {
+    const by = String(first.by || "");
+    const who = by.startsWith("seat:") ? seatName(Number(by.split(":")[1])) : gettext("The table");
+    log.unshift(`${who}: ${TABLE_EVENTS[first.type]()}`);
+    return;
+  }
+  if (move.actor === "system") return;
   const seat = Number(move.actor.split(":")[1]);
   const text = renderer.describeMove ? renderer.describeMove(move, current, seatName) : move.events.map((e) => e.type.replaceAll("_", " ")).join(", ");
   log.unshift(`${seatName(seat)}: ${text}`);
@@ -95,8 +112,13 @@ function update() {
     // The next player's cards are not fetched until they ask; the previous player's leave the page.
     board.replaceChildren();
     curtain.hidden = false;
-    $("curtain-text").textContent = interpolate(gettext("Pass the device to %(name)s."), { name: seatName(curtainFor) }, true);
+    const text = interpolate(gettext("Pass the device to %(name)s."), { name: seatName(curtainFor) }, true);
+    $("curtain-text").textContent = text;
+    $("turn").textContent = text;
+    $("turn").classList.remove("mine");
     $("preview").hidden = true;
+    for (const id of ["hint", "undo", "redo", "restart", "new-game", "rematch"]) $(id).hidden = true;
+    renderLog();
     return;
   }
   curtain.hidden = true;
@@ -227,7 +249,7 @@ function keyboard(event) {
     const step = event.key === "ArrowRight" ? 1 : -1;
     choose(legal[(index + step + legal.length) % legal.length]);
     event.preventDefault();
-  } else if (event.key === "Enter" && pending) {
+  } else if (event.key === "Enter" && pending && !event.target.closest("#board button, #board [role=button]")) {
     confirm();
     event.preventDefault();
   } else if (event.key === "Escape" && pending) {

@@ -150,6 +150,19 @@ export function describeMove(lastMove, snap, seatName) {
 // The view drawn last, to tell what a move changed when its events come without data (the engine
 // sends event data only for the types it lists as public).
 let shown = null;
+// The cells the last move changed ("seat:cell"), so that everyone can follow what just happened.
+let fresh = new Set();
+let arriving = false; // animate the fresh cells on the first drawing of a move only
+
+function freshCells(before, after) {
+  const cells = new Set();
+  if (!before || before.hand !== after.hand) return cells;
+  after.grids.forEach((grid, seat) => grid.forEach((spot, cell) => {
+    const was = before.grids[seat] && before.grids[seat][cell];
+    if (spot.status !== "hidden" && JSON.stringify(spot) !== JSON.stringify(was)) cells.add(`${seat}:${cell}`);
+  }));
+  return cells;
+}
 
 // Fill in a move's missing public details (which cell, which card) by comparing the view just
 // before the move with the view after it. Only when the two are exactly one move apart and in the
@@ -351,6 +364,7 @@ function seatPanel(snap, ctx, seat, mine) {
       node.setAttribute("aria-label", cellLabel(cell, spot));
     }
     node.dataset.status = spot.status;
+    if (fresh.has(`${seat}:${cell}`)) node.classList.add("sk-fresh", ...(arriving ? ["sk-arrive"] : []));
     if (spot.status === "up") {
       node.dataset.card = String(spot.card);
       cardFace(node, spot.card);
@@ -537,6 +551,8 @@ export function render(board, snap, ctx) {
   const focusKey = document.activeElement && board.contains(document.activeElement) ? keyOf(document.activeElement) : null;
 
   const view = snap.view;
+  arriving = !shown || shown.seq !== snap.seq;
+  if (arriving) fresh = freshCells(shown && shown.view, view);
   const root = el("div", "sk-table");
   root.dataset.phase = view.phase;
   root.dataset.players = view.players;
