@@ -55,9 +55,12 @@ class GreedyBot:
 class StrongBot:
     """Perfect-information Monte Carlo: sampled deals × every legal action × a fast playout of the round."""
 
-    def __init__(self, budget_s: float = 0.15, max_samples: int = 400, epsilon: float = 0.15) -> None:
+    def __init__(
+        self, budget_s: float = 0.15, max_samples: int = 400, min_samples: int = 16, epsilon: float = 0.15
+    ) -> None:
         self.budget_s = budget_s
         self.max_samples = max_samples
+        self.min_samples = min(min_samples, max_samples)
         self.epsilon = epsilon
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
@@ -85,7 +88,7 @@ class StrongBot:
                     after = engine.apply(after, event)
                 totals[i] += value(playout(after, random.Random(stream), self.epsilon), seat)
             samples += 1
-            if time.perf_counter() >= deadline:
+            if samples >= self.min_samples and time.perf_counter() >= deadline:
                 break
         ranked = sorted(
             ((totals[i] / samples, i) for i in range(len(legal_actions))), key=lambda p: (-p[0], p[1])

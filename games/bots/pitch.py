@@ -27,8 +27,7 @@ def _played(view: View) -> set[str]:
 
 
 def _sides(view: View) -> list[int]:
-    n: int = view["players"]
-    return [s % 2 if view["config"]["partnerships"] else s for s in range(n)]
+    return [pitch.side_of(view["config"], s) for s in range(view["players"])]
 
 
 class GreedyBot:

@@ -3,12 +3,12 @@
 Both see only the seat's view and legal actions. Unseen cards are valued by their
 known distribution: the 150 cards less every card the view shows.
 
-``StrongBot`` is perfect-information Monte Carlo: it samples full states with the
-engine's ``determinize`` (which uses the view alone), plays each short-listed move
-in every sample, finishes the round with a quick policy for every seat, and keeps
-the move with the best average round result. The rollouts see who closes and who
-gets doubled, so the search plans the timing of the close; the short list and the
-quick policy value half-built columns, so it also plans columns.
+``StrongBot`` scores moves with a planning evaluator (half-built columns, the card
+left on the discard pile for the next seat, a safety margin before closing). Near the
+end of a round it searches: perfect-information Monte Carlo over full states sampled
+by the engine's ``determinize`` (which uses the view alone), each short-listed move
+played out to the end of the round with a quick policy for every seat. The rollouts
+see who closes and who is doubled, so the search times the close.
 """
 
 from __future__ import annotations
@@ -326,17 +326,20 @@ class StrongBot:
     samples or ``budget`` seconds per move, whichever ends first.
     """
 
-    def __init__(self, samples: int = 300, budget: float = 0.15, shortlist: int = 4, near: int = 3) -> None:
+    def __init__(
+        self, samples: int = 300, budget: float = 0.15, shortlist: int = 4, near: int = 3, margin: float = 2.0
+    ) -> None:
         self.samples = samples
         self.budget = budget
         self.shortlist = shortlist
         self.near = near
+        self.margin = margin
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:
             raise ValueError("no legal action to choose from")
         pic = Picture.from_view(view)
-        evaluator = Evaluator(pic, planning=True, margin=2.0)
+        evaluator = Evaluator(pic, planning=True, margin=self.margin)
         scored = [(evaluator.score(action), action) for action in legal_actions]
         if view["phase"] == OPENING or len(legal_actions) == 1 or not self._near_the_end(view):
             return _best(scored, rng)

@@ -380,7 +380,7 @@ def test_partners_tiles_never_count_and_the_opponents_hands_are_added():
     state = position(4, "block", [["1-0"], ["6-6"], ["5-5"], ["4-3"]], partnerships=True)
     state, events = play(state, 0, "1-0", "center")
     end = events[-1]
-    assert end["bonus"] == [2 * (12 + 7), 0, 0, 0]  # partner's 5-5 not counted
+    assert end["bonus"] == [2 * (12 + 7), 0, 2 * (12 + 7), 0]  # partner's 5-5 not counted
     assert d.view(state, None)["scores"] == [38, 0, 38, 0]  # partners share a score
 
 
@@ -390,7 +390,7 @@ def test_partnership_block_compares_team_totals():
         state, events = act(state, seat, {"type": "pass"})
     end = events[-1]
     assert end["winners"] == [0, 2]  # 10 + 0 against 1 + 11
-    assert end["bonus"] == [2 * 12, 0, 0, 0]  # bonus per side (team 0 is listed on seat 0)
+    assert end["bonus"] == [2 * 12, 0, 2 * 12, 0]  # the team's bonus, shown on both partners' seats
     assert d.view(state, None)["scores"] == [24, 0, 24, 0]
 
 

@@ -175,7 +175,7 @@ def _apply_pass(state: State, event: Event) -> State:
 
 
 def _apply_round_end(state: State, event: Event) -> State:
-    bonus = event["bonus"]
+    bonus = event["bonus"]  # per seat; seat i sits on side i (side 0 = seats 0+2, side 1 = seats 1+3)
     scores = tuple(s + bonus[side] for side, s in enumerate(state.scores))
     went_out = event["went_out"]
     summary: RoundSummary = (
@@ -236,6 +236,8 @@ def round_end_event(state: State, went_out: int | None) -> Event:
         for side in won:
             bonus[side] = round5(totals[third])
         winners = sorted(won)
+    if state.partnerships:  # a team's bonus is shown on both partners' seats
+        bonus = [bonus[state.side(seat)] for seat in range(n)]
     return {
         "type": "round_end",
         "hand": state.round_no,

@@ -16,7 +16,7 @@ from games.engines.base import Action, Config, Event, IllegalAction, View, _
 
 from . import views as _views
 from .cards import DECK
-from .checks import check_seat, check_shape, refusal
+from .checks import check_seat, check_shape, is_int, refusal
 from .flow import deal_event, follow_up, game_start_event
 from .moves import card_moves, legal_moves
 from .state import State
@@ -35,10 +35,6 @@ def default_config(players: int) -> Config:
     return validate_config(config)
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
 def validate_config(config: Config) -> Config:
     if not isinstance(config, dict):
         raise IllegalAction("bad_config", _("A game configuration is an object of options."))
@@ -48,17 +44,17 @@ def validate_config(config: Config) -> Config:
             "unknown_option", _("Kazino has no option called {name}."), name=", ".join(unknown)[:80]
         )
     out: Config = {**DEFAULTS, **config}
-    if not _is_int(out["players"]) or out["players"] != 2:
+    if not is_int(out["players"]) or out["players"] != 2:
         raise IllegalAction("bad_players", _("Kazino is played by exactly 2 players."))
     if out["match"] not in MATCH_MODES:
         raise IllegalAction("bad_match", _('The match is either "target" or "single".'))
-    if not _is_int(out["target"]) or not 1 <= out["target"] <= MAX_TARGET:
+    if not is_int(out["target"]) or not 1 <= out["target"] <= MAX_TARGET:
         raise IllegalAction(
             "bad_target", _("The target is a whole number of points from 1 to {most}."), most=MAX_TARGET
         )
     if not isinstance(out["kings_aces_bonus"], bool):
         raise IllegalAction("bad_option", _("The 4 Kings / 4 Aces bonus is either on or off."))
-    if not _is_int(out["dealer"]) or out["dealer"] not in (0, 1):
+    if not is_int(out["dealer"]) or out["dealer"] not in (0, 1):
         raise IllegalAction("bad_dealer", _("The first dealer is seat 0 or seat 1."))
     if out.get("deck", 0) is None:
         del out["deck"]
@@ -92,15 +88,12 @@ def sample_configs() -> list[Config]:
 
 def start(config: Config, seed: int) -> list[Event]:
     config = validate_config(config)
-    if not _is_int(seed):
+    if not is_int(seed):
         raise IllegalAction("bad_seed", _("The seed must be a whole number."))
-    events: list[Event] = [{"type": "setup", "config": config, "seed": seed}]
-    state = _apply(State(), events[0])
-    for make in (lambda s: game_start_event(s, 1, config["dealer"]), deal_event):
-        event = make(state)
-        state = _apply(state, event)
-        events.append(event)
-    return events
+    setup: Event = {"type": "setup", "config": config, "seed": seed}
+    state = _apply(State(), setup)
+    first_game = game_start_event(state, 1, config["dealer"])
+    return [setup, first_game, deal_event(_apply(state, first_game))]
 
 
 def apply(state: State, event: Event) -> State:

@@ -10,7 +10,7 @@ from typing import Any
 from games.engines.base import Action, IllegalAction, _
 
 from .cards import MAX_BUILD, RANK, VALUE, play_values
-from .moves import capture_sets, covered
+from .moves import covered, index_of
 from .state import Pile, State
 
 FIELDS: dict[str, frozenset[str]] = {
@@ -21,12 +21,13 @@ FIELDS: dict[str, frozenset[str]] = {
 }
 
 
-def _is_int(x: Any) -> bool:
+def is_int(x: Any) -> bool:
+    """A whole number, and not a bool (``True == 1`` in Python)."""
     return isinstance(x, int) and not isinstance(x, bool)
 
 
 def check_seat(state: State, seat: Any) -> None:
-    if not _is_int(seat) or not 0 <= seat < 2:
+    if not is_int(seat) or not 0 <= seat < 2:
         raise IllegalAction("bad_seat", _("There is no seat {seat} at this table."), seat=str(seat)[:20])
     if state.finished:
         raise IllegalAction("game_over", _("The match is over."))
@@ -55,7 +56,7 @@ def check_shape(state: State, seat: int, action: Any) -> None:
         raise IllegalAction("bad_card", _("That is not a card."))
     if card not in state.hands[seat]:
         raise IllegalAction("card_not_in_hand", _("You do not hold {card}."), card=card)
-    if "value" in action and not _is_int(action["value"]):
+    if "value" in action and not is_int(action["value"]):
         raise IllegalAction("bad_value", _("The value must be a whole number."))
     if "on" in action:
         on = action["on"]
@@ -137,7 +138,7 @@ def _capture_refusal(
                     _("A build is taken whole, by a card of its value ({value})."),
                     value=pile.value,
                 )
-    options = capture_sets(state.table, card, value)
+    options = index_of(state.table).captures(RANK[card], value)
     if not options:
         return IllegalAction(
             "nothing_to_capture", _("{card} captures nothing at {value}."), card=card, value=value

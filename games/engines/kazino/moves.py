@@ -79,11 +79,6 @@ def _sums_of_two_or_more(values: list[int]) -> int:
     return several
 
 
-def capture_sets(table: tuple[Pile, ...], card: str, value: int) -> list[list[list[str]]]:
-    """Every largest capture of ``card`` played at ``value``, each as canonical groups."""
-    return _captures(TableIndex(table), RANK[card], value)
-
-
 def _captures(t: TableIndex, rank: str, value: int) -> list[list[list[str]]]:
     """Largest captures of a card of ``rank`` at ``value``.
 

@@ -1,0 +1,91 @@
+"""Auction Pitch (Setback) for 2 to 7 players, or two partnerships at four.
+
+Rule of record: ``rules/pitch.md``; what the engine decided where the page is
+silent is written in ``docs/games/pitch.md``.
+
+The state is an immutable named tuple folded from events. Every event records an
+outcome (the dealt hands, the trick winner, the points of a hand), so ``apply``
+never judges a rule and never draws a random number. Undealt cards are never
+written into an event: they are the cards of the deck that were not dealt.
+
+Modules: ``cards`` (notation, trick and hand-point rules), ``config`` (options),
+``state`` (the state and its fold), ``rules`` (legal actions and the events of an
+action), ``views`` (views, reveal, outcome, determinize).
+"""
+
+from __future__ import annotations
+
+from games.engines.pitch.cards import (
+    CARD_POINTS,
+    DECK,
+    HAND_SIZE,
+    NAME,
+    RANK_OF,
+    SUIT_OF,
+    SUITS,
+    hand_awards,
+    playable,
+    sort_cards,
+    trick_winner,
+    voids,
+)
+from games.engines.pitch.config import (
+    DEFAULT_MAX_HANDS,
+    TARGETS,
+    default_config,
+    sample_configs,
+    side_of,
+    sides,
+    validate_config,
+)
+from games.engines.pitch.rules import decide, legal_actions, start
+from games.engines.pitch.state import State, apply, high_bid, replay, to_act
+from games.engines.pitch.views import (
+    components,
+    deal_unseen,
+    determinize,
+    hidden_from,
+    outcome,
+    reveal,
+    view,
+)
+
+VERSION = 1
+
+__all__ = [
+    "CARD_POINTS",
+    "DECK",
+    "DEFAULT_MAX_HANDS",
+    "HAND_SIZE",
+    "NAME",
+    "RANK_OF",
+    "SUITS",
+    "SUIT_OF",
+    "TARGETS",
+    "VERSION",
+    "State",
+    "apply",
+    "components",
+    "deal_unseen",
+    "decide",
+    "default_config",
+    "determinize",
+    "hand_awards",
+    "hidden_from",
+    "high_bid",
+    "legal_actions",
+    "outcome",
+    "playable",
+    "replay",
+    "reveal",
+    "sample_configs",
+    "side_of",
+    "sides",
+    "sort_cards",
+    "start",
+    "to_act",
+    "trick_winner",
+    "validate_config",
+    "view",
+    "voids",
+]
