@@ -24,9 +24,28 @@ from games.engines.skyjo.views import components, determinize, hidden_from, outc
 
 NAME = "skyjo"
 VERSION = 1
+# Events whose data everyone may see (move logs show it). Never "setup" (the seed), "dealt" (the
+# grids and the draw order), "drew" (the drawer's card) or "reshuffled" (the new draw order).
+PUBLIC_EVENTS = frozenset(
+    {
+        "revealed",
+        "round_started",
+        "took_discard",
+        "placed",
+        "discarded",
+        "turned",
+        "wiped",
+        "closed",
+        "next_turn",
+        "final_reveal",
+        "round_ended",
+        "game_ended",
+    }
+)
 
 __all__ = [
     "NAME",
+    "PUBLIC_EVENTS",
     "VERSION",
     "State",
     "apply",
