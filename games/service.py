@@ -249,19 +249,35 @@ def _update_status(table: Table, events: list[dict[str, Any]]) -> None:
 
 
 def _table_command(
-    game_id: int, command_id: Any, expected_seq: Any, by: str, build: Any, *, casual_only: bool = True
+    game_id: int,
+    command_id: Any,
+    expected_seq: Any,
+    by: str,
+    build: Any,
+    *,
+    casual_only: bool = True,
+    positional: bool = True,
 ) -> Result:
+    """Append a table event. ``positional`` commands (undo, restart…) refer to the table as the
+    client saw it, so a stale ``expected_seq`` refuses them; pause and resume do not depend on the
+    position and apply to the table as it is, retrying if a computer move slips in first."""
     game = get_game(game_id)
     _check_command(command_id, expected_seq)
     if (done := _existing(game, command_id)) is not None:
         return done
     if casual_only and not game.allows_undo:
         raise Forbidden("not_in_tournament", _("Tournament games cannot be undone or restarted."))
-    table = load_table(game)
-    if table.seq != expected_seq:
-        raise Conflict(expected_seq, table.seq)
-    events = build(table)
-    return _append(table, events, command_id, by)
+    for attempt in range(3):
+        table = load_table(game)
+        if table.seq != expected_seq and positional:
+            raise Conflict(expected_seq, table.seq)
+        events = build(table)
+        try:
+            return _append(table, events, command_id, by)
+        except Conflict:
+            if positional or attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 def undo(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
@@ -324,7 +340,9 @@ def pause(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Resul
             raise ServiceError("already_paused", _("The computer players are already paused."))
         return [{"type": timeline.PAUSE, "by": by}]
 
-    return _table_command(game_id, command_id, expected_seq, "system", build, casual_only=False)
+    return _table_command(
+        game_id, command_id, expected_seq, "system", build, casual_only=False, positional=False
+    )
 
 
 def resume(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
@@ -333,7 +351,9 @@ def resume(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Resu
             raise ServiceError("not_paused", _("The computer players are not paused."))
         return [{"type": timeline.RESUME, "by": by}]
 
-    return _table_command(game_id, command_id, expected_seq, "system", build, casual_only=False)
+    return _table_command(
+        game_id, command_id, expected_seq, "system", build, casual_only=False, positional=False
+    )
 
 
 # --- After commit ----------------------------------------------------------------------------------

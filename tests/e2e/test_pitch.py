@@ -47,7 +47,7 @@ def phase(page) -> str:
 
 def my_turn(page) -> bool:
     """Wait until it is my turn (True) or the game is over (False)."""
-    page.wait_for_function(MY_TURN_OR_OVER, timeout=30000)
+    page.wait_for_function(MY_TURN_OR_OVER, timeout=45000)
     return page.locator(".pt[data-finished='1']").count() == 0
 
 
@@ -69,7 +69,7 @@ def confirm(page, touch: bool = False) -> None:
     page.wait_for_function(f"Number(document.querySelector('.pt').dataset.seq) > {before}", timeout=15000)
 
 
-def bid(page, pitch_first: bool, touch: bool = False) -> str:
+def bid(page, pitch_first: bool, touch: bool = False, shot: str | None = None) -> str:
     """My one bid: pitch a card at 4 (through the "bid 4" button), or the cheapest bid allowed."""
     before = seq(page)
     if pitch_first:
@@ -80,6 +80,8 @@ def bid(page, pitch_first: bool, touch: bool = False) -> str:
         sentence = page.inner_text("#preview-text")
         assert sentence.startswith("Bid 4 by pitching "), sentence
         assert "will be trump" in sentence
+        if shot:
+            screenshot(page, shot)
     else:
         for choice in ("0", "1", "2", "3"):
             if page.locator(f"[data-bid='{choice}']:not([disabled])").count():
@@ -108,10 +110,14 @@ def test_a_whole_game_against_the_computer_by_preview_and_confirm(page):
     deadline = time.monotonic() + GAME_TIMEOUT
     moves = bids = 0
     pitched = shot = False
+    shots = {"bidding": False}
     while my_turn(page):
         assert time.monotonic() < deadline, "the game took too long"
         if phase(page) == "bidding":
-            sentence = bid(page, pitch_first=not pitched)
+            if pitched and not shots["bidding"] and page.locator(".pt-last-hand").count():
+                screenshot(page, "pitch-bidding")
+                shots["bidding"] = True
+            sentence = bid(page, pitch_first=not pitched, shot="pitch-pitching")
             pitched = pitched or sentence.startswith("Bid 4")
             bids += 1
         else:
@@ -153,15 +159,26 @@ def test_a_hint_previews_the_strong_computers_choice_and_plays_nothing_until_con
     assert phone.locator("#preview").is_visible(), "the preview stays up"
     phone.locator("#confirm").tap()
     phone.wait_for_function(f"window.tableClient.snap.seq > {before}")
-    # The phone plays on by touch for a while: bids, and cards.
-    for _ in range(4):
-        if not my_turn(phone):
-            break
+    # The phone plays on by touch, cards and bids, until it has bid again (or the game ends).
+    deadline = time.monotonic() + 60
+    cancelled = False
+    while not cancelled and my_turn(phone):
+        assert time.monotonic() < deadline, "the phone never got to bid again"
         if phase(phone) == "bidding":
+            # A tap on a card while bidding selects "bid 4 by pitching it"; Cancel forgets it.
+            before = seq(phone)
+            phone.locator(".pt-hand-card[data-action=pitch]").first.tap()
+            assert phone.inner_text("#preview-text").startswith("Bid 4 by pitching ")
+            phone.locator("#cancel").tap()
+            assert phone.locator("#preview").is_hidden()
+            assert phone.locator(".pt-hand-card.pt-selected").count() == 0
+            assert seq(phone) == before
             bid(phone, pitch_first=False, touch=True)
+            cancelled = True
         else:
+            if phone.locator(".pt-trick[data-trick=current] [data-played-by]").count():
+                screenshot(phone, "pitch-phone")
             play_card(phone, touch=True)
-    screenshot(phone, "pitch-phone")
 
 
 def test_opening_the_score_sheet_pauses_the_computer_players(page):
@@ -212,3 +229,35 @@ def test_opening_the_score_sheet_pauses_the_computer_players(page):
     # The resume is one event; the computers' moves come after it.
     page.wait_for_function(f"window.tableClient.snap.seq > {paused_at + 1}", timeout=10000)
     assert page.locator("#score-dialog[open]").count() == 0
+
+
+SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def test_a_spectator_sees_the_moves_live_and_never_a_card_of_my_hand(browser, server, page):
+    path = start_table(page, players=2)
+    watcher_context = browser.new_context(base_url=server)
+    try:
+        watcher = watcher_context.new_page()
+        watcher.goto(path)
+        watcher.wait_for_selector(".pt[data-seat=spectator]")
+        assert watcher.locator(".pt-hand").count() == 0, "a spectator has no hand"
+        for _ in range(4):
+            assert my_turn(page)
+            head = seq(page)
+            watcher.wait_for_function(f"Number(document.querySelector('.pt').dataset.seq) === {head}")
+            html = watcher.content()
+            for card in page.eval_on_selector_all(
+                ".pt-hand [data-card]", "els => els.map(e => e.dataset.card)"
+            ):
+                assert f'data-card="{card}"' not in html
+                assert card[:-1] + SUITS[card[-1]] not in html, (
+                    f"{card} is in my hand and shows to a spectator"
+                )
+            if phase(page) == "bidding":
+                bid(page, pitch_first=False)
+            else:
+                play_card(page)
+        screenshot(watcher, "pitch-spectator")
+    finally:
+        watcher_context.close()

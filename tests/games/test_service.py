@@ -268,3 +268,13 @@ def test_a_demo_table_deals_again_when_a_game_ends(settings):
     game.is_demo = False  # stop the table so the worker goes idle before the test ends
     Game.objects.filter(pk=game.pk).update(is_demo=False)
     assert worker.inprocess().drain(30)
+
+
+def test_pause_and_resume_apply_to_the_table_as_it_is_even_after_a_computer_moved():
+    game = tiny_game(bots={1: "random"})
+    seq = seq_of(game)
+    play(game, 0, 1, "h1", seq)
+    service.pause(game.pk, "p", seq, by="seat:0")  # the page had not seen its own move yet
+    assert service.load_table(game.pk).timeline.paused
+    service.resume(game.pk, "r", seq, by="seat:0")
+    assert not service.load_table(game.pk).timeline.paused

@@ -51,6 +51,9 @@ from games.engines.pitch.views import (
 )
 
 VERSION = 1
+# Events whose data everyone may see (move logs show it); never "setup" (the seed, a stacked deck)
+# nor "deal" (every hand).
+PUBLIC_EVENTS = frozenset({"pass", "bid", "pitcher", "pitch", "trump", "play", "trick", "score", "end"})
 
 __all__ = [
     "CARD_POINTS",

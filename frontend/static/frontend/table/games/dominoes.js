@@ -490,6 +490,7 @@ function drawLayout(board, view, ctx, plays) {
     for (const name of ["up", "down"]) {
       const slot = add(arms[name].P, arms[name].d);
       group.append(svg("rect", { x: slot[0] - 0.9, y: slot[1] - 0.9, width: 1.8, height: 1.8, rx: 0.3, class: "dom-slot" }));
+      extents.push({ x0: slot[0] - 1, x1: slot[0] + 1, y0: slot[1] - 1, y1: slot[1] + 1 });
     }
   }
 
@@ -508,7 +509,10 @@ function drawLayout(board, view, ctx, plays) {
       "data-orientation": p.double ? "crosswise" : "inline",
       "data-spinner": p.spinner ? "true" : null,
     });
-    const title = p.spinner ? fmt(gettext("%(tile)s, the spinner"), { tile: p.tile }) : p.tile;
+    const who = p.by !== undefined && p.by !== null ? ctx.seatName(p.by) : "";
+    const title = p.spinner
+      ? fmt(gettext("%(tile)s, the spinner, played by %(name)s"), { tile: p.tile, name: who })
+      : fmt(gettext("%(tile)s, played by %(name)s"), { tile: p.tile, name: who });
     shape.prepend(svg("title", {}, title));
     if (p.spinner) {
       const c = [(p.centers[0][0] + p.centers[1][0]) / 2, (p.centers[0][1] + p.centers[1][1]) / 2];
@@ -550,6 +554,7 @@ function drawLayout(board, view, ctx, plays) {
     node.append(svg("circle", { cx: x, cy: y, r: 2.1, class: "dom-hit" }));
     node.append(svg("rect", { x: x - 0.95, y: y - 0.95, width: 1.9, height: 1.9, rx: 0.35, class: "dom-end-box" }));
     if (mark.shows !== null) node.append(svg("text", { x, y: y + 0.02, class: "dom-end-num" }, String(mark.shows)));
+    else node.append(svg("text", { x, y: y + 0.02, class: "dom-end-lead" }, gettext("Lead")));
     if (fives && mark.counts !== null && mark.counts !== undefined) {
       const out = mark.dir ? add([x, y], mark.dir, 1.7) : [x + 1.7, y];
       const badge = [out[0], out[1]];

@@ -325,10 +325,14 @@ function backs(count, label) {
 }
 
 function clearPending(ctx) {
-  // The page has no "forget the preview" hook: its Cancel button is the one way (it calls reset()).
+  // Forget the page's preview but keep this module's selection (the caller sets the next one).
   if (!ctx.pending) return;
+  if (ctx.clear) {
+    ctx.clear();
+    return;
+  }
   const keep = [selected, pitching];
-  const cancel = document.getElementById("cancel");
+  const cancel = document.getElementById("cancel"); // older pages: Cancel is the one way (it calls reset())
   if (cancel) cancel.click();
   [selected, pitching] = keep;
 }
