@@ -60,7 +60,8 @@ def server(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
         "DJANGO_DEBUG": "0",
         "PYTHONUNBUFFERED": "1",
     }
-    log = open(ROOT / "var" / "e2e-daphne.log", "w")  # noqa: SIM115 - closed in the finalizer
+    log_path = ROOT / "var" / f"e2e-daphne-{port}.log"
+    log = open(log_path, "w")  # noqa: SIM115 - closed in the finalizer
     proc = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "infra.asgi:application"],
         cwd=ROOT,
@@ -78,7 +79,7 @@ def server(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
             time.sleep(0.2)
     else:
         proc.kill()
-        pytest.fail("Daphne did not start; see var/e2e-daphne.log")
+        pytest.fail(f"Daphne did not start; see {log_path}")
     yield base
     proc.terminate()
     try:

@@ -20,7 +20,29 @@ READY = """() => {
 SEQ = "() => Number((document.querySelector('.dom-table') || {dataset: {}}).dataset.seq || 0)"
 
 
+# Counts the server's acks and errors, so that a test waits for the ack of its move before choosing the next one:
+# the page clears the previewed move when an ack arrives, whichever move it was for.
+COUNT_ACKS = """
+window.__acks = 0;
+window.__errors = 0;
+const NativeSocket = window.WebSocket;
+window.WebSocket = class extends NativeSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => {
+      try {
+        const type = JSON.parse(event.data).type;
+        if (type === "ack") window.__acks += 1;
+        if (type === "error") window.__errors += 1;
+      } catch (e) {}
+    });
+  }
+};
+"""
+
+
 def new_table(page, *, variant: str, seats: list[str], target: str = "") -> None:
+    page.add_init_script(COUNT_ACKS)
     page.goto("/new/dominoes/")
     page.select_option("select[name=players]", str(len(seats)))
     page.select_option("select[name=variant]", variant)
@@ -73,12 +95,38 @@ def preview_a_move(page, touch: bool = False) -> str:
 
 
 def confirm(page, touch: bool = False) -> None:
+    """Confirm the previewed move and wait until it is played (the server's ack and the new state)."""
     page.wait_for_selector("#preview:not([hidden])")
-    before = page.evaluate(SEQ)
+    acks = page.evaluate("window.__acks")
     time.sleep(0.05)
-    assert page.evaluate(SEQ) == before, "nothing is played before Confirm"
-    press(page, "#confirm", touch)
-    page.wait_for_function(f"() => ({SEQ})() > {before} && document.querySelector('#preview').hidden")
+    assert page.evaluate("window.__acks") == acks, "nothing is played before Confirm"
+    for _attempt in range(3):
+        before = page.evaluate(SEQ)
+        acks, errors = page.evaluate("[window.__acks, window.__errors]")
+        press(page, "#confirm", touch)
+        played = (
+            f"({SEQ})() > {before} && window.__acks > {acks} && document.querySelector('#preview').hidden"
+        )
+        try:
+            page.wait_for_function(f"() => ({played}) || window.__errors > {errors}")
+        except Exception as exc:
+            raise AssertionError(f"the move was not played: {diagnose(page)}") from exc
+        if page.evaluate(f"() => {played}"):
+            return
+        # Refused as stale: a computer player moved first (both confirm the next round at once). The
+        # page keeps the preview while the move is still legal; a player would press Confirm again.
+        page.wait_for_function(f"() => ({SEQ})() > {before}")
+        if page.locator("#preview").is_hidden():
+            return
+    raise AssertionError(f"the move was refused three times: {diagnose(page)}")
+
+
+def diagnose(page) -> dict:
+    return page.evaluate(
+        f"""() => ({{seq: ({SEQ})(), acks: window.__acks, errors: window.__errors,
+        preview: !document.querySelector('#preview').hidden, error: document.querySelector('#error').textContent,
+        turn: document.querySelector('#turn').textContent, status: document.querySelector('#status').dataset.status}})"""
+    )
 
 
 def play_to_the_end(page, touch: bool = False, shot: str | None = None) -> int:
@@ -91,10 +139,12 @@ def play_to_the_end(page, touch: bool = False, shot: str | None = None) -> int:
         if "The game is over." in page.inner_text("#turn"):
             return moves
         kind = preview_a_move(page, touch)
-        spinner = page.locator("[data-placed][data-spinner=true]").count() > 0
-        if shot and kind == "play" and (taken is None or (spinner and taken != "spinner")):
-            screenshot(page, shot)  # mid-game, with the preview showing (a spinner if there is one)
-            taken = "spinner" if spinner else "plain"
+        # The most telling picture: a spinner with open branches, else a spinner, else any table.
+        branches = page.locator("[data-end-spot=up], [data-ghost-end=up]").count() > 0
+        level = 2 if branches else int(page.locator("[data-spinner=true]").count() > 0)
+        if shot and kind == "play" and (taken is None or level > taken):
+            screenshot(page, shot)  # mid-game, with the preview showing
+            taken = level
         confirm(page, touch)
         moves += 1
     raise AssertionError(f"the game did not end in time ({moves} moves)")

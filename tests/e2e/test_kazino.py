@@ -189,6 +189,8 @@ def test_a_spectator_sees_every_move_live_and_no_hidden_card(browser, server, pa
             seen = log(watcher)
             assert len(seen) >= moves
             assert seen == log(page)[: len(seen)], "the same moves, in the same words"
+            if moves == 8:
+                screenshot(watcher, "kazino-spectator-live")
             html = watcher.content()
             for card in hand(page):
                 assert f'data-card="{card}"' not in html

@@ -9,8 +9,10 @@ from .conftest import screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
+# (At a pass-and-play table the curtain may come down instead: then the next player is to act.)
 MY_TURN_OR_OVER = """() => {
   const turn = document.querySelector('#turn');
+  if (!document.querySelector('#curtain').hidden) return true;
   return turn.classList.contains('mine') || turn.textContent.includes('The game is over.');
 }"""
 
@@ -35,6 +37,14 @@ def start_table(page, target: int | None = None) -> None:
     page.wait_for_selector(".sk-table")
 
 
+def shot(page, name: str) -> None:
+    """A screenshot once the cards have stopped moving."""
+    page.wait_for_function(
+        "document.getAnimations().every(a => a.animationName !== 'sk-arrive' || a.playState !== 'running')"
+    )
+    screenshot(page, name)
+
+
 def seq(page) -> int:
     return int(page.get_attribute(".sk-table", "data-seq"))
 
@@ -44,7 +54,10 @@ def confirm(page) -> None:
     page.wait_for_selector("#preview:not([hidden])")
     before = seq(page)
     page.click("#confirm")
-    page.wait_for_function(f"Number(document.querySelector('.sk-table').dataset.seq) > {before}")
+    page.wait_for_function(
+        f"!document.querySelector('#curtain').hidden"
+        f" || Number(document.querySelector('.sk-table').dataset.seq) > {before}"
+    )
     page.wait_for_function(MY_TURN_OR_OVER)
 
 
@@ -108,15 +121,20 @@ def test_a_human_plays_a_whole_game_against_the_computer(page):
         play_turn(page, turns)
         turns += 1
         if turns == 3:
-            screenshot(page, "skyjo-table")
+            shot(page, "skyjo-table")
         assert turns < 200, "the game does not end"
     assert "The game is over." in page.text_content("#turn")
     assert page.locator(".sk-results h2").count() == 1
     assert page.locator("#log-list li").count() > 0
-    screenshot(page, "skyjo-finished")
+    shot(page, "skyjo-finished")
     page.click("#show-scores")
     assert page.locator("#score-table tr").count() >= 3
-    screenshot(page, "skyjo-score-sheet")
+    shot(page, "skyjo-score-sheet")
+    page.click("#score-dialog button")
+    page.click("#show-rules")
+    page.wait_for_selector("#rules-body #skyjo-rules h2")
+    assert "closer" in page.text_content("#rules-body")
+    shot(page, "skyjo-rules")
 
 
 def test_undo_takes_back_the_computers_reply_on_a_phone(phone):
@@ -132,7 +150,7 @@ def test_undo_takes_back_the_computers_reply_on_a_phone(phone):
 
     # Just turn a card: one move of mine, then the computer replies and it is my turn again.
     open_cell(page, "hidden").tap()
-    screenshot(page, "skyjo-phone-preview")
+    shot(page, "skyjo-phone-preview")
     page.tap("#confirm")
     page.wait_for_function(
         f"""() => {{
@@ -157,7 +175,7 @@ def test_undo_takes_back_the_computers_reply_on_a_phone(phone):
     page.wait_for_function(f"Number(document.querySelector('.sk-table').dataset.seq) > {redone_at}")
     page.wait_for_function(MY_TURN_OR_OVER)
     assert page.evaluate(POSITION) == after
-    screenshot(page, "skyjo-after-redo")
+    shot(page, "skyjo-after-redo")
 
 
 def test_a_spectator_on_a_phone_sees_the_moves_live_but_no_hidden_card(page, browser):
@@ -194,7 +212,37 @@ def test_a_spectator_on_a_phone_sees_the_moves_live_but_no_hidden_card(page, bro
         hidden = spectator.locator("[data-cell][data-status=hidden]")
         assert hidden.count() > 0
         assert spectator.locator("[data-cell][data-status=hidden][data-card]").count() == 0
-        screenshot(page, "skyjo-four-seats")
-        screenshot(spectator, "skyjo-spectator-phone")
+        shot(page, "skyjo-four-seats")
+        shot(spectator, "skyjo-spectator-phone")
     finally:
         watcher.close()
+
+
+def test_pass_and_play_hands_the_device_over_behind_a_curtain(page):
+    page.goto("/new/skyjo/")
+    page.select_option("#players", "2")
+    page.select_option("select[name=seat0]", "me")
+    page.select_option("select[name=seat1]", "local")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_selector(".sk-table")
+    play_opening(page)
+    # The first player is done: the board leaves the page until the next one asks for it.
+    page.wait_for_selector("#curtain:not([hidden])")
+    assert page.locator("#board .sk-table").count() == 0
+    shot(page, "skyjo-pass-and-play-curtain")
+    page.click("#curtain-show")
+    page.wait_for_selector(".sk-table")
+    play_opening(page)
+    for _ in range(2):  # whoever is to play draws: the card is shown to them, then the device goes round
+        if page.locator("#curtain:not([hidden])").count():
+            page.click("#curtain-show")
+        page.wait_for_selector(".sk-table[data-phase=play]")
+        page.wait_for_function(MY_TURN_OR_OVER)
+        page.click("[data-action=draw]")
+        confirm(page)
+        assert page.get_attribute("[data-drawn]", "data-drawn") != "hidden"
+        open_cell(page).click()
+        page.wait_for_selector("#preview:not([hidden])")
+        page.click("#confirm")
+        page.wait_for_selector("#curtain:not([hidden])")

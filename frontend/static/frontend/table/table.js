@@ -16,6 +16,8 @@ let snap = null;
 let pending = null; // the previewed action: nothing is played until it is confirmed
 let pendingLabel = "";
 let curtainFor = null;
+let sentCommand = null; // the command id of the confirmed move, until its ack or error
+let resendAfterResync = false;
 let pausedByMe = false;
 const log = [];
 
@@ -46,9 +48,28 @@ function connect(seat) {
   pending = null;
   const token = seat === null ? "" : config.seats[String(seat)];
   connection = new TableConnection(config.socket, token, {
-    onState: (next, previous) => { snap = next; if (previous) addToLog(next); update(); },
-    onAck: () => { pending = null; update(); },
-    onError: (error) => { showError(error.message); update(); },
+    onState: (next, previous) => {
+      snap = next;
+      if (!previous) sentCommand = null; // a full picture (reconnect, resync): nothing is in flight
+      if (previous) addToLog(next);
+      update();
+      if (resendAfterResync) {
+        // Someone else moved at the same moment (a simultaneous choice): if the move is still
+        // legal at the new position, send it again once.
+        resendAfterResync = false;
+        if (pending) confirm();
+      }
+    },
+    onAck: (ack) => {
+      if (ack.command_id === sentCommand) { pending = null; sentCommand = null; update(); }
+    },
+    onError: (error) => {
+      const mine = error.command_id && error.command_id === sentCommand;
+      if (mine) sentCommand = null;
+      if (mine && error.code === "stale_seq" && pending) { resendAfterResync = true; return; }
+      showError(error.message);
+      update();
+    },
     onStatus: (status) => { $("status").dataset.status = status; $("status").textContent = status === "open" ? gettext("Connected") : gettext("Reconnecting…"); },
   });
 }
@@ -86,12 +107,13 @@ function choose(action, label) {
 }
 
 function confirm() {
-  if (!pending || !connection) return;
-  connection.command("action", { action: pending });
+  if (!pending || !connection || sentCommand) return;
+  sentCommand = connection.command("action", { action: pending });
 }
 
 function cancel() {
   pending = null;
+  resendAfterResync = false;
   if (renderer.reset) renderer.reset();
   update();
 }
@@ -249,7 +271,7 @@ function keyboard(event) {
     const step = event.key === "ArrowRight" ? 1 : -1;
     choose(legal[(index + step + legal.length) % legal.length]);
     event.preventDefault();
-  } else if (event.key === "Enter" && pending && !event.target.closest("#board button, #board [role=button]")) {
+  } else if (event.key === "Enter" && pending && !event.target.closest("button:not(#confirm), [role=button]")) {
     confirm();
     event.preventDefault();
   } else if (event.key === "Escape" && pending) {
