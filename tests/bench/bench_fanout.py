@@ -54,7 +54,9 @@ def prepare(db: Path) -> tuple[int, list[str]]:
     return game.pk, [s.token for s in game.seats.order_by("number")]
 
 
-async def spectator(url: str, received: dict[int, float], ready: asyncio.Event, count: list[int], total: int) -> None:
+async def spectator(
+    url: str, received: dict[int, float], ready: asyncio.Event, count: list[int], total: int
+) -> None:
     import websockets
 
     async with websockets.connect(url, max_size=2**22, origin=origin_of(url)) as ws:
@@ -68,7 +70,9 @@ async def spectator(url: str, received: dict[int, float], ready: asyncio.Event, 
                 received.setdefault(message["seq"], time.perf_counter())
 
 
-async def run(base: str, game: int, tokens: list[str], spectators: int, moves: int, rate: float) -> dict[str, float]:
+async def run(
+    base: str, game: int, tokens: list[str], spectators: int, moves: int, rate: float
+) -> dict[str, float]:
     import websockets
 
     url = f"{base}/ws/tables/{game}/"
@@ -83,8 +87,16 @@ async def run(base: str, game: int, tokens: list[str], spectators: int, moves: i
     for move in range(moves):
         ws = players[move % 2]
         started = time.perf_counter()
-        await ws.send(json.dumps({"type": "action", "action": {"type": "add", "n": 1},
-                                  "command_id": f"m{move}", "expected_seq": seq}))
+        await ws.send(
+            json.dumps(
+                {
+                    "type": "action",
+                    "action": {"type": "add", "n": 1},
+                    "command_id": f"m{move}",
+                    "expected_seq": seq,
+                }
+            )
+        )
         while True:
             reply = json.loads(await ws.recv())
             if reply["type"] == "ack":
@@ -103,7 +115,10 @@ async def run(base: str, game: int, tokens: list[str], spectators: int, moves: i
         await ws.close()
     latencies = sorted((inbox[s] - t) * 1000 for inbox in inboxes for s, t in sent.items() if s in inbox)
     lost = spectators * len(sent) - len(latencies)
-    pick = lambda q: latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")  # noqa: E731
+
+    def pick(q):
+        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else float("nan")  # noqa: E731
+
     return {"p50": pick(0.5), "p99": pick(0.99), "lost": lost, "messages": spectators * len(sent)}
 
 
@@ -122,8 +137,13 @@ def main() -> None:
     port = free_port()
     env = {**os.environ, "AI_WORKER": "off", "DJANGO_DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1"}
     log = open(ROOT / "var" / "bench-fanout-daphne.log", "w")  # noqa: SIM115
-    proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "infra.asgi:application"],
-                            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "infra.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         for _ in range(100):
             try:
@@ -131,13 +151,17 @@ def main() -> None:
                 break
             except OSError:
                 time.sleep(0.2)
-        figures = asyncio.run(run(f"ws://127.0.0.1:{port}", game, tokens, args.spectators, args.moves, args.rate))
+        figures = asyncio.run(
+            run(f"ws://127.0.0.1:{port}", game, tokens, args.spectators, args.moves, args.rate)
+        )
     finally:
         proc.terminate()
         proc.wait(10)
         log.close()
-    line = (f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC spectators={args.spectators} moves={args.moves} rate={args.rate}/s "
-            f"p50_ms={figures['p50']:.1f} p99_ms={figures['p99']:.1f} lost={figures['lost']}/{figures['messages']}")
+    line = (
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC spectators={args.spectators} moves={args.moves} rate={args.rate}/s "
+        f"p50_ms={figures['p50']:.1f} p99_ms={figures['p99']:.1f} lost={figures['lost']}/{figures['messages']}"
+    )
     print(line)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with RESULTS.open("a") as f:
