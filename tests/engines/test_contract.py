@@ -90,11 +90,13 @@ def test_every_step_keeps_the_contract(name):
     rng = random.Random(f"{name}-steps")
     for config in configs(name):
         expected: Counter | None = None
+        checked = 0  # events already round-tripped (checking all of them at every step is quadratic)
         for state, events, seat, action in playout(engine, config, SECRET_SEED, rng):
             if expected is None:
                 expected = Counter(engine.components(state))
             check_conservation(engine, state, expected)
-            assert roundtrip(events) == events, "events do not round-trip through JSON"
+            assert roundtrip(events[checked:]) == events[checked:], "events do not round-trip through JSON"
+            checked = len(events)
             if rng.random() < 0.1 or seat is None:
                 assert engine.replay(roundtrip(events)) == state, "replay differs from the live state"
                 check_views(engine, state, config)

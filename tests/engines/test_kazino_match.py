@@ -259,3 +259,11 @@ def test_nothing_is_accepted_once_the_match_is_over():
     assert kazino.to_act(state) == [] and kazino.outcome(state) is not None
     assert kazino.legal_actions(state, 0) == []
     assert refused(state, 0, {"type": "trail", "card": "5H"}) == "game_over"
+
+
+def test_a_rematch_gives_the_deal_to_the_other_player():
+    from games.engines import kazino
+
+    config = kazino.validate_config({"players": 2, "match": "single", "dealer": 0})
+    assert kazino.rematch_config(config)["dealer"] == 1
+    assert kazino.rematch_config(kazino.rematch_config(config))["dealer"] == 0

@@ -24,6 +24,9 @@ from .state import apply as _apply
 
 NAME = "kazino"
 VERSION = 1
+# Events whose data everyone may see (move logs show it); never "setup" (the seed), "game_start"
+# (the deck) or "deal" (the hands).
+PUBLIC_EVENTS = frozenset({"capture", "build", "tripe", "trail", "game_end", "match_end"})
 
 DEFAULTS: Config = {"players": 2, "match": "target", "target": 160, "kings_aces_bonus": False, "dealer": 0}
 MATCH_MODES = ("target", "single")
@@ -166,3 +169,8 @@ def components(state: State) -> list[str]:
 
 def hidden_from(state: State, seat: int | None) -> list[str]:
     return _views.hidden_from(state, seat)
+
+
+def rematch_config(config: Config) -> Config:
+    """The next match at the same table: the other player deals first (rules page, "Matches")."""
+    return {**config, "dealer": 1 - config["dealer"]}
