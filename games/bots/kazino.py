@@ -80,32 +80,42 @@ class _OutOfTime(Exception):
 class StrongBot:
     """Perfect-information sampling: alpha-beta over the rest of the deal in each sampled state.
 
-    ``samples`` caps the sampled states, ``budget_s`` the wall-clock time of a move (a sample
-    cut short is dropped; with none finished the greedy choice is played), ``node_cap`` the nodes
-    of one search, ``depth`` its plies.
+    ``samples`` caps the sampled states and ``budget_s`` the wall-clock time of a move; on a
+    machine too busy to finish ``min_samples`` within it, sampling goes on until that many are
+    done or ``hard_cap_s`` is reached. A sample cut short is dropped (with none finished, the
+    greedy choice is played). ``node_cap`` bounds the nodes of one search, ``depth`` its plies.
     """
 
     def __init__(
-        self, samples: int = 24, budget_s: float = 0.15, node_cap: int = 30_000, depth: int = 4
+        self,
+        samples: int = 24,
+        budget_s: float = 0.15,
+        node_cap: int = 30_000,
+        depth: int = 4,
+        min_samples: int = 4,
+        hard_cap_s: float = 0.4,
     ) -> None:
         self.samples = samples
         self.budget_s = budget_s
         self.node_cap = node_cap
         self.depth = depth
+        self.min_samples = min_samples
+        self.hard_cap_s = hard_cap_s
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:
             raise ValueError("no legal action to choose from")
         if len(legal_actions) == 1:
             return legal_actions[0]
-        deadline = time.perf_counter() + self.budget_s
+        started = time.perf_counter()
+        soft, hard = started + self.budget_s, started + max(self.budget_s, self.hard_cap_s)
         me = view["seat"]
         bonus = bool(view["config"].get("kings_aces_bonus"))
         totals = [0.0] * len(legal_actions)
         done = 0
-        for _ in range(self.samples):
+        while done < self.samples:
             state = determinize(view, rng)
-            search = _Search(me, bonus, deadline, self.node_cap, self.depth)
+            search = _Search(me, bonus, hard if done < self.min_samples else soft, self.node_cap, self.depth)
             try:
                 values = [search.value_after(state, me, action) for action in legal_actions]
             except _OutOfTime:
@@ -113,7 +123,7 @@ class StrongBot:
             for i, v in enumerate(values):
                 totals[i] += v
             done += 1
-            if time.perf_counter() > deadline:
+            if time.perf_counter() > (soft if done >= self.min_samples else hard):
                 break
         if done == 0:
             return GreedyBot().choose(view, legal_actions, rng)

@@ -20,6 +20,9 @@ from .state import EMPTY, State
 
 NAME = "dominoes"
 VERSION = 1
+# Events whose data everyone may see (move logs show it); never "setup" (the seed), "deal" (the
+# hands and the boneyard) or "draw" (the drawn tile).
+PUBLIC_EVENTS = frozenset({"play", "pass", "next_round", "round_end", "game_over"})
 
 __all__ = [
     "NAME",
