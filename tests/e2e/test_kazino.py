@@ -235,4 +235,6 @@ def counts(page) -> list[str]:
 
 
 def log(page) -> list[str]:
-    return page.eval_on_selector_all("#log-list li", "els => els.map(e => e.textContent)")
+    """The move log, with the "(you)" the player's own page adds to its seat's name taken out."""
+    lines = page.eval_on_selector_all("#log-list li", "els => els.map(e => e.textContent)")
+    return [line.replace(" (you)", "") for line in lines]
