@@ -1,6 +1,6 @@
 """Computer players by engine and level: ``get(engine_name, level)``.
 
-ENGINE AUTHORS: the full instructions "shared by every engine author" are in games/engines/CONTRACT.md.
+The contract in detail (JSON rules, extra hooks): games/engines/CONTRACT.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The bot interface and the random level, which fits every engine.
 
-ENGINE AUTHORS: the full instructions "shared by every engine author" are in games/engines/CONTRACT.md.
+The contract in detail (JSON rules, extra hooks): games/engines/CONTRACT.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The four rule engines behind one contract; ``get(name)`` returns the module.
 
-ENGINE AUTHORS: the full instructions "shared by every engine author" are in games/engines/CONTRACT.md.
+The contract in detail (JSON rules, extra hooks): games/engines/CONTRACT.md.
 """
 
 from __future__ import annotations

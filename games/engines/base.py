@@ -3,7 +3,7 @@
 Engines are pure Python (stdlib only): no Django, no I/O, no clock, and
 ``apply`` never draws a random number. See ARCHITECTURE.md and DESIGN.md.
 
-ENGINE AUTHORS: read games/engines/CONTRACT.md before writing an engine.
+The contract in detail (JSON rules, extra hooks): games/engines/CONTRACT.md.
 """
 
 from __future__ import annotations

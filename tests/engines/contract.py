@@ -1,6 +1,6 @@
 """Helpers for the shared engine contract suite (tests/engines/test_contract.py).
 
-ENGINE AUTHORS: the full instructions "shared by every engine author" are in games/engines/CONTRACT.md.
+The contract in detail (JSON rules, extra hooks): games/engines/CONTRACT.md.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ENGINE_GAMES sets how many random games the long playout runs per engine.
 
 
-ENGINE AUTHORS: the full instructions "shared by every engine author" are in games/engines/CONTRACT.md.
+The contract in detail (JSON rules, extra hooks): games/engines/CONTRACT.md.
 """
 
 from __future__ import annotations
