@@ -216,14 +216,15 @@ def submit(
 
 def _append(table: Table, events: list[dict[str, Any]], command_id: str, actor: str) -> Result:
     game = table.game
-    with transaction.atomic():
-        head_hash = table.events[-1].hash if table.events else None
-        appended = store.append(
-            game.pk, table.seq, events, command_id=command_id, actor=actor, head_hash=head_hash
-        )
-        if not appended.duplicate:
-            _update_status(table, events)
-            transaction.on_commit(lambda: _after_commit(game.pk))
+    head_hash = table.events[-1].hash if table.events else None
+    # The append is one INSERT (atomic by itself); the game's status is a projection of the log that
+    # follows it. Side effects wait for the commit (at once, unless the caller holds a transaction).
+    appended = store.append(
+        game.pk, table.seq, events, command_id=command_id, actor=actor, head_hash=head_hash
+    )
+    if not appended.duplicate:
+        _update_status(table, events)
+        transaction.on_commit(lambda: _after_commit(game.pk))
     return Result(game.pk, appended.first_seq, appended.last_seq, appended.duplicate)
 
 

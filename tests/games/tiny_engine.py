@@ -51,7 +51,7 @@ def rematch_config(config: dict[str, Any]) -> dict[str, Any]:
 
 def start(config: dict[str, Any], seed: int) -> list[dict[str, Any]]:
     rng = random.Random(seed)
-    cards = [f"{rng.randint(2, 9)}{rng.choice('SHDC')}" for _ in range(config["players"])]
+    cards = rng.sample([f"{rank}{suit}" for rank in range(2, 10) for suit in "SHDC"], config["players"])
     return [{"type": "setup", "config": config, "seed": seed}, {"type": "deal", "secrets": cards}]
 
 
