@@ -109,7 +109,11 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def join(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
+    """An invite link. Opening it asks first (link previews must not take the seat); the POST takes it."""
     seat = get_object_or_404(Seat, game_id=game_id, token=token)
+    if seat.awaiting_player and request.method != "POST":
+        title = titles().get(seat.game.engine, seat.game.engine)
+        return render(request, "frontend/join.html", {"seat": seat, "title": title})
     if seat.awaiting_player:
         seat.awaiting_player = False
         if request.user.is_authenticated:

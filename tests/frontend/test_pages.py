@@ -66,7 +66,11 @@ def test_an_invite_link_seats_a_friend_once(client):
     from django.test import Client
 
     friend = Client()
-    assert friend.get(f"/tables/{game.pk}/join/{friend_seat.token}/").status_code == 302
+    invite = f"/tables/{game.pk}/join/{friend_seat.token}/"
+    assert b"take-seat" in friend.get(invite).content  # opening the link (or a preview of it) asks first
+    friend_seat.refresh_from_db()
+    assert friend_seat.awaiting_player
+    assert friend.post(invite).status_code == 302
     friend_seat.refresh_from_db()
     assert not friend_seat.awaiting_player
     assert friend_seat.token in friend.get(f"/tables/{game.pk}/").content.decode()
