@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from games.bots.dominoes_sim import playout, value
+from games.bots.tally import PairedTally
 from games.engines import dominoes as engine
 from games.engines.base import Action, View
 from games.engines.dominoes.state import EMPTY_LAYOUT, END_ID, Layout
@@ -76,20 +77,21 @@ class StrongBot:
         """Each legal action with its mean value over the samples, best first."""
         deadline = time.perf_counter() + self.budget_s
         seat: int = view["seat"]
-        totals = [0.0] * len(legal_actions)
-        samples = 0
-        while samples < self.max_samples:
+        tally = PairedTally(len(legal_actions), min_samples=max(self.min_samples, 24))
+        while tally.samples < self.max_samples:
             state = engine.determinize(view, rng)
             # The same playout randomness for every action of a sample: fairer comparisons.
             stream = rng.random()
-            for i, action in enumerate(legal_actions):
+            values: list[float] = []
+            for action in legal_actions:
                 after: Any = state
                 for event in engine.decide(state, seat, action):
                     after = engine.apply(after, event)
-                totals[i] += value(playout(after, random.Random(stream), self.epsilon), seat)
-            samples += 1
-            if samples >= self.min_samples and time.perf_counter() >= deadline:
+                values.append(value(playout(after, random.Random(stream), self.epsilon), seat))
+            tally.add(values)
+            if (tally.samples >= self.min_samples and time.perf_counter() >= deadline) or tally.settled():
                 break
+        samples, totals = tally.samples, tally.totals
         ranked = sorted(
             ((totals[i] / samples, i) for i in range(len(legal_actions))), key=lambda p: (-p[0], p[1])
         )

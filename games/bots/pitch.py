@@ -14,6 +14,7 @@ import time
 from collections.abc import Sequence
 
 from games.bots.pitch_policy import best_suit, bid_choice, choose_card, opening_lead
+from games.bots.tally import PairedTally
 from games.engines import pitch
 from games.engines.base import Action, View
 from games.engines.pitch import SUIT_OF, hand_awards, playable, trick_winner
@@ -135,15 +136,15 @@ class StrongBot:
             return legal_actions[0]
         table = _Table(view)
         deadline = time.perf_counter() + self.budget_s
-        totals = [0.0] * len(legal_actions)
-        samples = 0
-        while samples < self.max_samples and (samples < self.min_samples or time.perf_counter() < deadline):
+        tally = PairedTally(len(legal_actions))
+        while tally.samples < self.max_samples and (
+            tally.samples < self.min_samples or time.perf_counter() < deadline
+        ):
             state = pitch.determinize(view, rng)
-            for i, action in enumerate(legal_actions):
-                totals[i] += self._evaluate(table, view, state, action)
-            samples += 1
-        best = max(range(len(legal_actions)), key=totals.__getitem__)
-        return legal_actions[best]
+            tally.add([self._evaluate(table, view, state, action) for action in legal_actions])
+            if tally.settled():
+                break
+        return legal_actions[tally.best()]
 
     def _evaluate(self, table: _Table, view: View, state: pitch.State, action: Action) -> float:
         hands = [list(h) for h in state.hands]

@@ -18,6 +18,7 @@ import time
 from collections import Counter
 from typing import Any
 
+from games.bots.tally import PairedTally
 from games.engines import skyjo
 from games.engines.base import Action, View
 from games.engines.skyjo.state import CELLS, FULL_DECK, OPENING, State
@@ -351,14 +352,12 @@ class StrongBot:
         return view["closer"] is not None or min(view["hidden"]) <= self.near
 
     def _search(self, view: View, shortlist: list[Action], mean: float, rng: random.Random) -> Action:
-        totals = [0.0] * len(shortlist)
         deadline = time.perf_counter() + self.budget
         seat = view["seat"]
-        done = 0
-        while done < self.samples and time.perf_counter() < deadline:
+        tally = PairedTally(len(shortlist))
+        while tally.samples < self.samples and time.perf_counter() < deadline:
             sample = skyjo.determinize(view, rng)
-            for i, action in enumerate(shortlist):
-                totals[i] += rollout(sample, seat, action, mean)
-            done += 1
-        best = max(range(len(shortlist)), key=lambda i: (totals[i], -i))
-        return shortlist[best]
+            tally.add([rollout(sample, seat, action, mean) for action in shortlist])
+            if tally.settled():
+                break
+        return shortlist[tally.best()]
