@@ -91,7 +91,7 @@ TEMPLATES = [
 
 # --- Database -----------------------------------------------------------------------------------------
 _default_db = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
-DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL", _default_db), conn_max_age=60)}
+DATABASES = {"default": dj_database_url.parse(os.environ.get("DATABASE_URL") or _default_db, conn_max_age=60)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
