@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 import time
@@ -89,6 +90,43 @@ def test_swiss_places_everyone_once_and_repeats_only_when_unavoidable(n, rng, hi
     rest = [p for p in ranked if p != bye]
     if _no_repeat_matching_exists(rest, met):
         assert repeats == 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(10, 20), st.randoms(use_true_random=False), st.floats(0.2, 0.7))
+def test_swiss_avoids_repeats_even_when_the_search_must_float_far(n, rng, density):
+    players = list(range(n))
+    met: dict[int, set[int]] = {p: set() for p in players}
+    for a, b in itertools.combinations(players, 2):
+        if rng.random() < density:
+            met[a].add(b)
+            met[b].add(a)
+    scores = {p: rng.choice([0, 1, 2]) for p in players}
+    ranked = sorted(players, key=lambda p: -scores[p])
+    pairs, bye = pair_round(ranked, scores, met, set())
+    rest = tuple(p for p in ranked if p != bye)
+
+    @functools.cache
+    def possible(left: tuple[int, ...]) -> bool:
+        return not left or any(
+            q not in met[left[0]] and possible(tuple(x for x in left[1:] if x != q)) for q in left[1:]
+        )
+
+    if possible(rest):
+        assert not any(b in met[a] for a, b in pairs)
+
+
+def test_a_bottom_group_that_all_met_floats_up_instead_of_repeating():
+    # 56 leaders on 3 points and 8 players on 0 who have all met each other: each of the 8 must meet
+    # a leader. A plain depth-first search ran out of budget here and settled for 4 repeats.
+    players = list(range(64))
+    scores = {p: 3 if p < 56 else 0 for p in players}
+    met = {p: set(range(56, 64)) - {p} if p >= 56 else set() for p in players}
+    pairs, bye = pair_round(players, scores, met)
+    assert bye is None
+    assert not any(b in met[a] for a, b in pairs)
+    assert sorted(x for pair in pairs for x in pair) == players
+    assert sum(1 for a, b in pairs if scores[a] != scores[b]) == 8, "no more floats than needed"
 
 
 def test_swiss_pairs_within_score_groups_top_half_against_bottom_half():

@@ -9,14 +9,20 @@ players between neighbouring tables of equal score to meet as few old opponents 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
-from itertools import combinations
+import heapq
+from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
+from itertools import chain, combinations
+from typing import Any, Generic, TypeVar
 
+# Entrant ids come back typed as ``ranked`` gives them; mappings keyed by entrants accept any key
+# type, because Mapping is invariant in its key (a dict[int, float] is no Mapping[Hashable, float]).
+P = TypeVar("P", bound=Hashable)
 Pair = tuple[Hashable, Hashable]
 SEARCH_BUDGET = 200_000
+_NOBODY: frozenset[Any] = frozenset()
 
 
-def pick_bye(ranked: Sequence[Hashable], had_bye: set[Hashable]) -> Hashable | None:
+def pick_bye(ranked: Sequence[P], had_bye: Collection[Any]) -> P | None:
     """The bye of an odd round: the lowest-ranked player without one (everyone had one: the lowest)."""
     if len(ranked) % 2 == 0:
         return None
@@ -26,42 +32,67 @@ def pick_bye(ranked: Sequence[Hashable], had_bye: set[Hashable]) -> Hashable | N
     return ranked[-1]
 
 
-def _preferences(
-    ranked: Sequence[Hashable], scores: Mapping[Hashable, float]
-) -> dict[Hashable, list[Hashable]]:
-    """For each player, everyone else in the order the Dutch system prefers them as opponents."""
-    groups: dict[float, list[Hashable]] = {}
-    for player in ranked:
-        groups.setdefault(scores.get(player, 0), []).append(player)
-    place = {}
-    for members in groups.values():
-        half = len(members) / 2
-        for i, player in enumerate(members):
-            place[player] = (i, half)
-    rank = {p: i for i, p in enumerate(ranked)}
+class _Preferences(Generic[P]):
+    """Everyone else in the order the Dutch system prefers them as opponents of a player: nearest score
+    group first; inside one's own group, nearest to the mirror place in the other half; then by rank.
 
-    def key(p: Hashable, q: Hashable) -> tuple[float, float, int]:
-        same = scores.get(p, 0) == scores.get(q, 0)
-        i, half = place[p]
-        j, _ = place[q]
+    The order is produced lazily, because the search rarely looks past the first few candidates and
+    sorting all n - 1 opponents for each of n players dominated the cost of a 512-player round.
+    """
+
+    def __init__(self, ranked: Sequence[P], scores: Mapping[Any, float]) -> None:
+        self.score = {p: scores.get(p, 0) for p in ranked}
+        self.rank = {p: i for i, p in enumerate(ranked)}
+        self.groups: dict[float, list[P]] = {}
+        for player in ranked:
+            self.groups.setdefault(self.score[player], []).append(player)
+        self.levels = sorted(self.groups)
+        self.level = {s: i for i, s in enumerate(self.levels)}
+        self.place = {p: i for members in self.groups.values() for i, p in enumerate(members)}
+
+    def __call__(self, p: P) -> Iterator[P]:
+        s = self.score[p]
+        members = self.groups[s]
+        i, half = self.place[p], len(members) / 2
         ideal = i + half if i < half else i - half
-        return (abs(scores.get(p, 0) - scores.get(q, 0)), abs(j - ideal) if same else 0, rank[q])
-
-    return {p: sorted((q for q in ranked if q != p), key=lambda q: key(p, q)) for p in ranked}
+        # Own group by distance to the ideal place, the better-ranked first on equal distance.
+        lo, hi = int(ideal), int(ideal) + 1
+        while lo >= 0 or hi < len(members):
+            if lo >= 0 and (hi >= len(members) or ideal - lo <= hi - ideal):
+                j, lo = lo, lo - 1
+            else:
+                j, hi = hi, hi + 1
+            if j != i:
+                yield members[j]
+        down, up = self.level[s] - 1, self.level[s] + 1
+        while down >= 0 or up < len(self.levels):
+            below = abs(s - self.levels[down]) if down >= 0 else float("inf")
+            above = abs(s - self.levels[up]) if up < len(self.levels) else float("inf")
+            if below < above:
+                yield from self.groups[self.levels[down]]
+                down -= 1
+            elif above < below:
+                yield from self.groups[self.levels[up]]
+                up += 1
+            else:
+                yield from heapq.merge(
+                    self.groups[self.levels[down]], self.groups[self.levels[up]], key=self.rank.__getitem__
+                )
+                down, up = down - 1, up + 1
 
 
 def pair_round(
-    ranked: Sequence[Hashable],
-    scores: Mapping[Hashable, float],
-    met: Mapping[Hashable, set[Hashable]],
-    had_bye: set[Hashable] | None = None,
-) -> tuple[list[Pair], Hashable | None]:
+    ranked: Sequence[P],
+    scores: Mapping[Any, float],
+    met: Mapping[Any, Collection[Any]],
+    had_bye: Collection[Any] | None = None,
+) -> tuple[list[tuple[P, P]], P | None]:
     """Pairs for one two-player round and the bye (None when the count is even)."""
     if len(set(ranked)) != len(ranked):
         raise ValueError("players must be distinct")
     bye = pick_bye(ranked, had_bye or set())
     players = [p for p in ranked if p != bye]
-    prefs = _preferences(players, scores)
+    prefs = _Preferences(players, scores)
     for allow_repeats in (False, True):
         pairs = _search(players, prefs, met, allow_repeats)
         if pairs is not None:
@@ -69,50 +100,134 @@ def pair_round(
     raise AssertionError("a pairing allowing repeats always exists")
 
 
-def _search(
-    players: list[Hashable],
-    prefs: dict[Hashable, list[Hashable]],
-    met: Mapping[Hashable, set[Hashable]],
-    allow: bool,
-) -> list[Pair] | None:
-    """Depth-first: pair the highest-ranked unpaired player with its most preferred available opponent,
-    backtracking when the rest cannot be paired (without repeats, unless ``allow``)."""
-    result: list[Pair] = []
-    ok = _solve_with_set(list(players), set(players), prefs, met, allow, result, [SEARCH_BUDGET])
-    return result if ok else None
+class _Completable:
+    """Whether a set of players can still all be paired without a repeat.
 
+    Checked exactly (a memoised search, most constrained player first) only where it can fail: if
+    nobody met more than R of the others, any A >= 2R + 2 of them can (by Dirac's theorem the
+    not-yet-met graph has a Hamiltonian cycle). Without this the search below backtracks
+    blindly over the top of the ranking when the bottom players have all met each other.
+    """
 
-def _solve_with_set(
-    unpaired: list[Hashable],
-    available: set[Hashable],
-    prefs: dict[Hashable, list[Hashable]],
-    met: Mapping[Hashable, set[Hashable]],
-    allow: bool,
-    result: list[Pair],
-    budget: list[int],
-) -> bool:
-    if not unpaired:
-        return True
-    budget[0] -= 1
-    if budget[0] < 0:
-        return False
-    p = unpaired[0]
-    rest = unpaired[1:]
-    available.discard(p)
-    candidates = [q for q in prefs[p] if q in available]
-    if allow:
-        candidates.sort(key=lambda q: q in met.get(p, set()))
-    for q in candidates:
-        if not allow and q in met.get(p, set()):
-            continue
-        available.discard(q)
-        result.append((p, q))
-        if _solve_with_set([x for x in rest if x != q], available, prefs, met, allow, result, budget):
+    WORK = 50_000
+
+    def __init__(self, players: Sequence[Hashable], met: Mapping[Any, Collection[Any]]) -> None:
+        index = {p: i for i, p in enumerate(players)}
+        everyone = (1 << len(players)) - 1
+        self.fresh = [everyone & ~(1 << i) for i in range(len(players))]
+        most = 0
+        for i, p in enumerate(players):
+            seen = [index[q] for q in met.get(p, _NOBODY) if q in index]
+            for j in seen:
+                self.fresh[i] &= ~(1 << j)
+            most = max(most, len(seen))
+        self.small = 2 * most + 2
+        self.memo: dict[int, bool] = {}
+        self.work = self.WORK
+
+    def __call__(self, mask: int) -> bool:
+        if mask.bit_count() >= self.small:
             return True
-        result.pop()
-        available.add(q)
-    available.add(p)
-    return False
+        try:
+            return self._solve(mask)
+        except _OutOfWork:
+            return True  # unknown: let the search find out the slow way
+
+    def _solve(self, mask: int) -> bool:
+        if not mask:
+            return True
+        known = self.memo.get(mask)
+        if known is not None:
+            return known
+        self.work -= 1
+        if self.work < 0:
+            raise _OutOfWork
+        pick, options, rest = -1, 0, mask
+        while rest:
+            low = rest & -rest
+            i = low.bit_length() - 1
+            mine = self.fresh[i] & mask
+            if pick < 0 or mine.bit_count() < options.bit_count():
+                pick, options = i, mine
+            rest ^= low
+        found = False
+        while options and not found:
+            low = options & -options
+            found = self._solve(mask & ~low & ~(1 << pick))
+            options ^= low
+        self.memo[mask] = found
+        return found
+
+
+class _OutOfWork(Exception):
+    pass
+
+
+def _search(
+    players: list[P],
+    prefs: _Preferences[P],
+    met: Mapping[Any, Collection[Any]],
+    allow: bool,
+) -> list[tuple[P, P]] | None:
+    """Depth-first: pair the highest-ranked unpaired player with its most preferred available opponent,
+    backtracking when the rest cannot be paired (without repeats, unless ``allow``, and then repeats
+    are tried last). None when the search budget runs out first.
+
+    Iterative rather than recursive so that large events stay clear of the recursion limit. Pruning
+    only cuts branches with no complete pairing, so the first pairing found is the same as without it.
+    """
+
+    def candidates(p: P) -> Iterator[P]:
+        old = met.get(p, _NOBODY)
+        fresh = (q for q in prefs(p) if q not in old)
+        return chain(fresh, (q for q in prefs(p) if q in old)) if allow else fresh
+
+    bit = {p: 1 << i for i, p in enumerate(players)}
+    completable = None if allow else _Completable(players, met)
+    available = set(players)
+    mask = (1 << len(players)) - 1
+    result: list[tuple[P, P]] = []
+    # One frame per player being paired: its index in ``players`` and its remaining candidates.
+    frames: list[tuple[int, Iterator[P]]] = []
+    budget = SEARCH_BUDGET
+    start = 0
+    while True:
+        while start < len(players) and players[start] not in available:
+            start += 1
+        if start == len(players):
+            return result
+        budget -= 1
+        if budget < 0:
+            return None
+        available.discard(players[start])
+        mask ^= bit[players[start]]
+        frames.append((start, candidates(players[start])))
+        while frames:
+            index, options = frames[-1]
+            p = players[index]
+            if len(result) == len(frames):
+                undone = result.pop()[1]
+                available.add(undone)
+                mask |= bit[undone]
+            chosen = next(
+                (
+                    q
+                    for q in options
+                    if q in available and (completable is None or completable(mask & ~bit[q]))
+                ),
+                None,
+            )
+            if chosen is not None:
+                available.discard(chosen)
+                mask ^= bit[chosen]
+                result.append((p, chosen))
+                start = index + 1
+                break
+            frames.pop()
+            available.add(p)
+            mask |= bit[p]
+        else:
+            return None
 
 
 def table_sizes(count: int, size: int, smallest: int = 2) -> list[int]:
@@ -128,43 +243,59 @@ def table_sizes(count: int, size: int, smallest: int = 2) -> list[int]:
     return sizes
 
 
-def _repeats(table: Sequence[Hashable], met: Mapping[Hashable, Mapping[Hashable, int]]) -> int:
+def _repeats(table: Sequence[Hashable], met: Mapping[Any, Mapping[Any, int]]) -> int:
     return sum(met.get(a, {}).get(b, 0) for a, b in combinations(table, 2))
 
 
+def _share(table: Sequence[Hashable], seat: int, who: Hashable, met: Mapping[Any, Mapping[Any, int]]) -> int:
+    """Repeats ``who`` would have sitting at ``seat`` of ``table`` (pairs are read in seat order, as
+    ``_repeats`` reads them, so a one-sided ``met`` counts the same)."""
+    own = met.get(who, {})
+    before = sum(met.get(other, {}).get(who, 0) for other in table[:seat])
+    return before + sum(own.get(other, 0) for other in table[seat + 1 :])
+
+
 def seat_tables(
-    ranked: Sequence[Hashable],
+    ranked: Sequence[P],
     size: int,
-    scores: Mapping[Hashable, float],
-    met: Mapping[Hashable, Mapping[Hashable, int]],
+    scores: Mapping[Any, float],
+    met: Mapping[Any, Mapping[Any, int]],
     smallest: int = 2,
-) -> list[list[Hashable]]:
+) -> list[list[P]]:
     """Tables for one multi-player Swiss round: the ranking cut into balanced tables, then players of
     equal score swapped between tables while that lowers the number of repeat meetings."""
     if len(set(ranked)) != len(ranked):
         raise ValueError("players must be distinct")
-    tables: list[list[Hashable]] = []
+    tables: list[list[P]] = []
     start = 0
     for n in table_sizes(len(ranked), size, smallest):
         tables.append(list(ranked[start : start + n]))
         start += n
+    score = {p: scores.get(p, 0) for p in ranked}
+    repeats = [_repeats(t, met) for t in tables]
     improved = True
     passes = 0
     while improved and passes < 20:
         improved, passes = False, passes + 1
-        for i in range(len(tables)):
+        for i, first in enumerate(tables):
             # Equal scores sit in neighbouring tables: looking a few tables away is enough.
             for j in range(i + 1, min(i + 4, len(tables))):
-                for a in range(len(tables[i])):
-                    for b in range(len(tables[j])):
-                        x, y = tables[i][a], tables[j][b]
-                        if scores.get(x, 0) != scores.get(y, 0):
+                second = tables[j]
+                for a in range(len(first)):
+                    if not repeats[i] and not repeats[j]:
+                        break  # a swap can only lower repeats where there are some
+                    for b in range(len(second)):
+                        x, y = first[a], second[b]
+                        if score[x] != score[y]:
                             continue
-                        before = _repeats(tables[i], met) + _repeats(tables[j], met)
-                        tables[i][a], tables[j][b] = y, x
-                        after = _repeats(tables[i], met) + _repeats(tables[j], met)
-                        if after < before:
+                        # Only the pairs through the two swapped seats change.
+                        now = _share(first, a, x, met) + _share(second, b, y, met)
+                        if not now:
+                            continue
+                        then = _share(first, a, y, met) + _share(second, b, x, met)
+                        if then < now:
+                            first[a], second[b] = y, x
+                            repeats[i] = _repeats(first, met)
+                            repeats[j] = _repeats(second, met)
                             improved = True
-                        else:
-                            tables[i][a], tables[j][b] = x, y
     return tables

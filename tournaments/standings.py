@@ -1,0 +1,198 @@
+"""Standings: entrants ranked by an ordered list of tie-break criteria, from finished meetings.
+
+Pure and exact (every value is a ``Fraction``); stdlib only. A meeting is a two-player match, a
+multi-player table or a bye; its ``places`` say who finished where (equal places are a tie).
+
+Sign convention: every value is stored as the players see it, and a higher value ranks higher,
+except that with ``lower_score_wins`` (Skyjo) ``game_points`` and ``point_difference`` rank the
+lower value higher. Places already encode who won, so the other criteria never change direction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Generic, TypeVar
+
+E = TypeVar("E", bound=Hashable)  # an entrant id; generic so that a dict[int, int] of places type-checks
+
+CRITERIA: tuple[str, ...] = (
+    "match_points",
+    "placement_points",
+    "game_points",
+    "point_difference",
+    "buchholz",
+    "buchholz_cut1",
+    "buchholz_median",
+    "sonneborn_berger",
+    "head_to_head",
+    "wins",
+)
+_SCORE_CRITERIA = frozenset({"game_points", "point_difference"})
+HALF = Fraction(1, 2)
+
+
+@dataclass(frozen=True)
+class Meeting(Generic[E]):
+    """One finished pairing. ``scores`` are game points (may be empty); a bye has a single entrant."""
+
+    round: int
+    places: Mapping[E, int]
+    scores: Mapping[E, Fraction | int] = field(default_factory=dict)
+    bye: bool = False
+
+
+@dataclass(frozen=True)
+class Row(Generic[E]):
+    rank: int
+    entrant: E
+    values: dict[str, Fraction]
+
+
+def table_points(places: Mapping[E, int]) -> dict[E, Fraction]:
+    """Placement points at one table: (table size - position), tied entrants sharing the average of
+    the positions they cover. Only the order of ``places`` matters, so 1, 2, 2, 4 and 1, 2, 2, 3
+    both give 3, 1½, 1½, 0."""
+    size = len(places)
+    ordered = sorted(places.values())
+    points: dict[int, Fraction] = {}
+    position = 1
+    for place in sorted(set(ordered)):
+        shared = ordered.count(place)
+        # Positions position .. position + shared - 1, averaged.
+        points[place] = size - Fraction(2 * position + shared - 1, 2)
+        position += shared
+    return {who: points[place] for who, place in places.items()}
+
+
+def result_against(meeting: Meeting[E], who: E, against: E) -> Fraction:
+    """1 if ``who`` placed above ``against`` at this meeting, ½ if equal, 0 if below."""
+    mine, theirs = meeting.places[who], meeting.places[against]
+    return Fraction(1) if mine < theirs else HALF if mine == theirs else Fraction(0)
+
+
+def _check(entrants: Sequence[E], meetings: Sequence[Meeting[E]], criteria: Sequence[str]) -> None:
+    unknown = [c for c in criteria if c not in CRITERIA]
+    if unknown:
+        raise ValueError(f"unknown criterion {unknown[0]!r}; valid criteria: {', '.join(CRITERIA)}")
+    if len(set(criteria)) != len(criteria):
+        raise ValueError(f"criteria repeat: {list(criteria)}")
+    if len(set(entrants)) != len(entrants):
+        raise ValueError("entrants must be distinct")
+    known = set(entrants)
+    for m in meetings:
+        strangers = [e for e in m.places if e not in known]
+        if strangers:
+            raise ValueError(f"round {m.round}: {strangers[0]!r} is not among the entrants")
+        if m.bye and len(m.places) != 1:
+            raise ValueError(f"round {m.round}: a bye has exactly one entrant, not {len(m.places)}")
+        if not m.bye and len(m.places) < 2:
+            raise ValueError(f"round {m.round}: a meeting needs two entrants or more (or bye=True)")
+        extra = [e for e in m.scores if e not in m.places]
+        if extra:
+            raise ValueError(f"round {m.round}: {extra[0]!r} has a score but no place")
+
+
+def standings(
+    entrants: Sequence[E],
+    meetings: Sequence[Meeting[E]],
+    criteria: Sequence[str],
+    lower_score_wins: bool = False,
+    bye_points: Fraction = Fraction(1),
+) -> list[Row[E]]:
+    """Rows best first. Entrants equal on every criterion share a rank (1, 2, 2, 4) and keep the
+    order of ``entrants`` among themselves.
+
+    - match_points: placement points of every meeting, plus ``bye_points`` per bye;
+      placement_points: the same without byes.
+    - game_points: sum of scores (a score recorded with a bye counts too; one left out counts 0);
+      point_difference: per meeting, own score minus the mean of the others' (byes: nothing).
+    - buchholz: opponents' final match points, once per opponent per meeting; cut1 drops the lowest
+      contribution (when two or more), median the lowest and highest (when three or more). Byes add
+      no opponent, hence nothing.
+    - sonneborn_berger: each opponent's final match points times the result against them (1, ½, 0).
+    - head_to_head: result points (1, ½, 0 per opponent) against the others of one's group still
+      tied on every earlier criterion (0 alone in one's group).
+    - wins: meetings (not byes) where the entrant was sole first.
+    """
+    _check(entrants, meetings, criteria)
+    zero = Fraction(0)
+    totals: dict[str, dict[E, Fraction]] = {
+        name: dict.fromkeys(entrants, zero)
+        for name in ("match_points", "placement_points", "game_points", "point_difference", "wins")
+    }
+    played: dict[E, list[Meeting[E]]] = {e: [] for e in entrants}
+    for m in meetings:
+        # A score left out of a scored meeting (an organiser's correction, say) counts 0.
+        scores = {who: Fraction(m.scores.get(who, 0)) for who in m.places} if m.scores else {}
+        for who, s in scores.items():
+            totals["game_points"][who] += s
+        if m.bye:
+            (who,) = m.places
+            totals["match_points"][who] += bye_points
+            continue
+        first = min(m.places.values())
+        alone_first = list(m.places.values()).count(first) == 1
+        for who, points in table_points(m.places).items():
+            played[who].append(m)
+            totals["match_points"][who] += points
+            totals["placement_points"][who] += points
+            if alone_first and m.places[who] == first:
+                totals["wins"][who] += 1
+            if scores:
+                others = sum(s for o, s in scores.items() if o != who)
+                totals["point_difference"][who] += scores[who] - Fraction(others, len(scores) - 1)
+    final = totals["match_points"]
+    for name in ("buchholz", "buchholz_cut1", "buchholz_median", "sonneborn_berger"):
+        totals[name] = {}
+    for e in entrants:
+        faced = sorted(final[o] for m in played[e] for o in m.places if o != e)
+        totals["buchholz"][e] = sum(faced, zero)
+        totals["buchholz_cut1"][e] = sum(faced[1:] if len(faced) >= 2 else faced, zero)
+        totals["buchholz_median"][e] = sum(faced[1:-1] if len(faced) >= 3 else faced, zero)
+        totals["sonneborn_berger"][e] = sum(
+            (final[o] * result_against(m, e, o) for m in played[e] for o in m.places if o != e), zero
+        )
+    return _rank(list(entrants), criteria, totals, played, lower_score_wins)
+
+
+def _head_to_head(group: list[E], played: Mapping[E, list[Meeting[E]]]) -> dict[E, Fraction]:
+    members = set(group)
+    return {
+        e: sum(
+            (result_against(m, e, o) for m in played[e] for o in m.places if o != e and o in members),
+            Fraction(0),
+        )
+        for e in group
+    }
+
+
+def _rank(
+    entrants: list[E],
+    criteria: Sequence[str],
+    totals: Mapping[str, Mapping[E, Fraction]],
+    played: Mapping[E, list[Meeting[E]]],
+    lower_score_wins: bool,
+) -> list[Row[E]]:
+    """Split the tied groups criterion by criterion, best group first."""
+    values: dict[E, dict[str, Fraction]] = {e: {} for e in entrants}
+    groups = [entrants]
+    for name in criteria:
+        ascending = lower_score_wins and name in _SCORE_CRITERIA
+        refined: list[list[E]] = []
+        for group in groups:
+            # Head-to-head depends on who is still tied, so it is the one criterion worked out per group.
+            of = _head_to_head(group, played) if name == "head_to_head" else totals[name]
+            for e in group:
+                values[e][name] = of[e]
+            tied: dict[Fraction, list[E]] = {}
+            for e in group:
+                tied.setdefault(of[e], []).append(e)
+            refined.extend(tied[level] for level in sorted(tied, reverse=not ascending))
+        groups = refined
+    rows: list[Row[E]] = []
+    for group in groups:
+        rank = len(rows) + 1
+        rows.extend(Row(rank, e, values[e]) for e in group)
+    return rows
