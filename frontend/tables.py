@@ -7,12 +7,13 @@ import random
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from frontend.catalogue import installed, titles
 from frontend.options import GAME_OPTIONS, SEAT_CHOICES, parse_options
-from frontend.seats import my_seats, remember
+from frontend.seats import computer_name, my_seats, remember
 from games import bots, engines, service
 from games.errors import ServiceError
 from games.models import Game, Seat
@@ -21,10 +22,7 @@ from games.models import Game, Seat
 def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSpec:
     if choice.startswith("bot:") and choice[4:] in bots.LEVELS:
         level = choice[4:]
-        names = {"random": _("Beginner"), "greedy": _("Easy"), "strong": _("Strong")}
-        return service.SeatSpec(
-            _("Computer %(n)s (%(level)s)") % {"n": number + 1, "level": names[level]}, bot_level=level
-        )
+        return service.SeatSpec(computer_name(number, level), bot_level=level)
     if choice == "friend":
         return service.SeatSpec(_("Open seat"), awaiting_player=True)
     if choice == "me" and request.user.is_authenticated:
@@ -149,7 +147,21 @@ def hint(request: HttpRequest, game_id: int) -> JsonResponse:
     return JsonResponse({"action": action, "seq": table_.seq})
 
 
+def rules_body(game: str, language: str) -> list[str]:
+    """The rules text in ``language`` (``rules/GAME_body.LANG.html``), else the English one: a list
+    for ``{% include %}``, which takes the first template that exists.
+
+    Rules are translated as whole pages, not sentence by sentence: each language's page follows the
+    original rules it was written from (docs/glossary.md), with our decisions added.
+    """
+    names = [f"frontend/rules/{game}_body.html"]
+    if language and language != "en":
+        names.insert(0, f"frontend/rules/{game}_body.{language}.html")
+    return names
+
+
 def rules(request: HttpRequest, game: str) -> HttpResponse:
     if game not in GAME_OPTIONS:
         raise Http404
-    return render(request, f"frontend/rules/{game}.html", {"game": game, "title": titles()[game]})
+    context = {"game": game, "title": titles()[game], "body": rules_body(game, get_language())}
+    return render(request, f"frontend/rules/{game}.html", context)

@@ -15,11 +15,13 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
 
 from games import publish, service
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
 from games.groups import public_group, seat_group
+from games.i18n import scope_language
 from games.models import Seat
 
 MAX_MESSAGE = 8192
@@ -33,14 +35,16 @@ TABLE_COMMANDS = {
 }
 
 
-def _message(exc: ServiceError) -> dict[str, Any]:
-    return {"type": "error", **exc.localized()}
-
-
 class TableConsumer(AsyncJsonWebsocketConsumer):
     game_id: int
     seat: int | None
     group: str
+    language: str = "en"
+
+    def _message(self, exc: ServiceError) -> dict[str, Any]:
+        """An error in the language of the page that opened the socket."""
+        with translation.override(self.language):
+            return {"type": "error", **exc.localized()}
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Forwarding a pre-computed update touches no database: skip Channels' per-message
@@ -52,6 +56,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.language = scope_language(self.scope)
         query = parse_qs(self.scope.get("query_string", b"").decode())
         token = (query.get("token") or [""])[0]
         try:
@@ -95,18 +100,20 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
         if text_data is None or len(text_data) > MAX_MESSAGE:
-            await self.send_json(_message(ServiceError("bad_json", _("Send a JSON object of at most 8 KB."))))
+            await self.send_json(
+                self._message(ServiceError("bad_json", _("Send a JSON object of at most 8 KB.")))
+            )
             return
         try:
             content = json.loads(text_data)
         except ValueError:
-            await self.send_json(_message(ServiceError("bad_json", _("The message is not valid JSON."))))
+            await self.send_json(self._message(ServiceError("bad_json", _("The message is not valid JSON."))))
             return
         await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
-            await self.send_json(_message(ServiceError("bad_json", _("Send a JSON object."))))
+            await self.send_json(self._message(ServiceError("bad_json", _("Send a JSON object."))))
             return
         kind = content.get("type")
         if kind == "resync":
@@ -115,7 +122,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         try:
             result = await self._command(kind, content)
         except ServiceError as exc:
-            await self.send_json({**_message(exc), "command_id": _safe_id(content.get("command_id"))})
+            await self.send_json({**self._message(exc), "command_id": _safe_id(content.get("command_id"))})
             return
         await self.send_json({"type": "ack", **result})
 

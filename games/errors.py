@@ -29,12 +29,22 @@ class ServiceError(Exception):
         return {"code": self.code, "message": self.text}
 
     def localized(self) -> dict[str, Any]:
-        """Code and sentence in the language of the current request."""
-        from django.utils.translation import gettext
+        """Code and sentence in the active language (the request's, or the socket's: games.i18n).
 
+        The template is looked up in the catalogue, then the parameters are filled in; a string
+        parameter that is a word of the game (games.i18n.PARAMETER_WORDS) is translated too.
+        """
+        from django.utils.translation import gettext, pgettext
+
+        from games.i18n import PARAMETER_CONTEXT
+
+        params = {
+            key: pgettext(PARAMETER_CONTEXT, value) if isinstance(value, str) else value
+            for key, value in self.params.items()
+        }
         text = gettext(self.message)
         try:
-            text = text.format(**self.params)
+            text = text.format(**params)
         except (KeyError, IndexError, ValueError):
             text = self.text
         return {"code": self.code, "message": text}

@@ -65,6 +65,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication: a signed-in player's saved language wins over the browser's.
+    "frontend.languages.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -153,6 +155,10 @@ django.conf.locale.LANG_INFO.update(
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("ht", _("Haitian Creole")), ("tl", _("Tagalog"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language chosen with the switcher is kept for a year (Django's default is the browser session).
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+# Dates and numbers for ht and tl (Django has no format module for them): infra/formats/.
+FORMAT_MODULE_PATH = ["infra.formats"]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"

@@ -2,9 +2,12 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
+from frontend.languages import set_language
+
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's set_language, which also saves a signed-in player's choice (frontend/languages.py).
+    path("i18n/setlang/", set_language, name="set_language"),
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["frontend", "games"]), name="javascript-catalog"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("games.urls")),

@@ -1,5 +1,6 @@
 // The table page: one connection (per seat shown), a renderer per game, preview then confirm.
 import { TableConnection } from "./connection.js";
+import { points } from "./numbers.js";
 
 const gettext = window.gettext || ((s) => s);
 const interpolate = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_, k) => obj[k]));
@@ -21,8 +22,17 @@ let resendAfterResync = false;
 let pausedByMe = false;
 const log = [];
 
+const BOT_LEVELS = { random: () => gettext("Beginner"), greedy: () => gettext("Easy"), strong: () => gettext("Strong") };
+
+// Computer seats are named in the reader's language (the stored name is in the table maker's).
+function nameOf(seat) {
+  if (!seat.bot) return seat.name;
+  const level = BOT_LEVELS[seat.bot] ? BOT_LEVELS[seat.bot]() : seat.bot;
+  return interpolate(gettext("Computer %(n)s (%(level)s)"), { n: seat.number + 1, level }, true);
+}
+
 function names() {
-  return snap ? Object.fromEntries(snap.seats.map((s) => [s.number, s.name])) : {};
+  return snap ? Object.fromEntries(snap.seats.map((s) => [s.number, nameOf(s)])) : {};
 }
 
 function seatName(seat) {
@@ -189,10 +199,7 @@ function renderStatus(legal) {
 }
 
 export function formatScore(value, scale) {
-  if (scale === 1) return String(value);
-  const whole = Math.trunc(value / scale);
-  const rest = Math.abs(value % scale);
-  return rest ? `${whole}½`.replace("0½", value < 0 ? "-½" : "½") : String(whole);
+  return points(value, scale); // numbers.js: grouped per language, half-points as "½"
 }
 
 function renderPreview() {

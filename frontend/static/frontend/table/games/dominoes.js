@@ -4,6 +4,9 @@
 //
 // A tap on a tile only selects it; a tap on an end (or on the tile again, when it fits one end
 // only) previews the move through ctx.choose; nothing is played until the page's Confirm.
+// Scores are kept in half-points (score_scale 2): "7½", grouped per language (numbers.js).
+import { points } from "../numbers.js";
+
 const gettext = window.gettext || ((s) => s);
 const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
 const interpolate = window.interpolate || ((f, o) => f.replace(/%\((\w+)\)s/g, (_, k) => o[k]));
@@ -48,14 +51,6 @@ const isDouble = (tile) => {
 };
 const pipsOf = (tile) => halvesOf(tile).reduce((a, b) => a + b, 0);
 
-function points(value, scale) {
-  const s = scale || 1;
-  const whole = Math.trunc(value / s);
-  const rest = Math.abs(value % s);
-  if (!rest) return String(whole);
-  if (whole === 0) return value < 0 ? "-½" : "½";
-  return `${whole}½`;
-}
 
 function variantName(variant) {
   return { block: gettext("Block"), draw: gettext("Draw"), all_fives: gettext("All Fives") }[variant] || variant;

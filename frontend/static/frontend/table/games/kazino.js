@@ -2,7 +2,10 @@
 // players' captured counts, the deck, and the viewer's hand. Select, preview, then confirm: a tap on
 // a hand card only selects it; when the card allows several moves the player narrows them by tapping
 // a table pile or picks one in a short list; the page shows the sentence with Confirm / Cancel.
+import { number } from "../numbers.js";
+
 const gettext = window.gettext || ((s) => s);
+const pgettext = window.pgettext || ((context, s) => s);
 const interpolate = window.interpolate || ((f, o) => f.replace(/%\((\w+)\)s/g, (_, k) => o[k]));
 
 document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: new URL("./kazino.css", import.meta.url) }));
@@ -275,7 +278,7 @@ function pointsText(points, captured) {
 export function scoreSheet(snap, seatName) {
   const view = snap.view;
   const seats = [0, 1];
-  const head = [gettext("Game")];
+  const head = [pgettext("the number of a game in the match", "Game")];
   for (const s of seats) {
     head.push(interpolate(gettext("%(name)s: cards"), { name: seatName(s) }, true));
     head.push(interpolate(gettext("%(name)s: points"), { name: seatName(s) }, true));
@@ -285,7 +288,7 @@ export function scoreSheet(snap, seatName) {
   if (!done && view.hand) {
     rows.push([interpolate(gettext("%(n)s (playing)"), { n: view.hand }, true), ...seats.flatMap((s) => [String(view.captured_counts[s]), "–"])]);
   }
-  rows.push([gettext("Total"), ...seats.flatMap((s) => ["", String(view.scores[s])])]);
+  rows.push([gettext("Total"), ...seats.flatMap((s) => ["", number(view.scores[s])])]);
   return { head, rows };
 }
 
@@ -529,7 +532,7 @@ function resultPanel(view, ctx) {
   const list = el("ul");
   for (const seat of [0, 1]) {
     const cards = last ? last.captured[seat] : view.captured_counts[seat];
-    list.append(el("li", "", { text: interpolate(gettext("%(name)s: %(cards)s cards, %(points)s points"), { name: ctx.seatName(seat), cards, points: view.scores[seat] }, true) }));
+    list.append(el("li", "", { text: interpolate(gettext("%(name)s: %(cards)s cards, %(points)s points"), { name: ctx.seatName(seat), cards, points: number(view.scores[seat]) }, true) }));
   }
   box.append(list);
   return box;

@@ -4,6 +4,8 @@
 // Select, preview, then confirm: a tap on a bid button or a card only selects it; once the selection
 // names exactly one legal action the page shows the sentence with Confirm / Cancel. During the
 // bidding a tap on a card of the hand selects "bid 4 by pitching this card".
+import { number } from "../numbers.js";
+
 const gettext = window.gettext || ((s) => s);
 const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
 const interpolate = window.interpolate || ((f, o) => f.replace(/%\((\w+)\)s/g, (_, k) => o[k]));
@@ -243,7 +245,7 @@ function winnersText(view, seatName, given) {
 
 // ---- The score sheet ------------------------------------------------------------------------
 
-const signed = (n) => (n < 0 ? `−${-n}` : String(n));
+const signed = (n) => number(n); // a true minus sign, grouped per language
 
 /** Keep every hand's result this page has seen (the view carries only the last one). */
 function remember(snap) {
@@ -370,7 +372,7 @@ function seatPanel(view, seat, snap, ctx, me) {
   const chip = bidChip(view, seat);
   if (chip) top.append(chip);
   else if (acting && view.phase === "bidding") top.append(el("span", "pt-chip pt-chip-thinking", { text: gettext("Bidding…") }));
-  top.append(el("span", "pt-score", { "data-score": view.scores[seat], text: interpolate(ngettext("%(n)s point", "%(n)s points", Math.abs(view.scores[seat])), { n: view.scores[seat] }, true) }));
+  top.append(el("span", "pt-score", { "data-score": view.scores[seat], text: interpolate(ngettext("%(n)s point", "%(n)s points", Math.abs(view.scores[seat])), { n: signed(view.scores[seat]) }, true) }));
   panel.append(top);
 
   const bottom = el("div", "pt-seat-bottom");
@@ -421,7 +423,7 @@ function teamsBar(view, ctx) {
   if (!teams) return null;
   const bar = el("div", "pt-teams");
   teams.forEach((team, i) => {
-    bar.append(el("span", `pt-team pt-team-${i}`, { "data-team": i, text: interpolate(gettext("%(team)s: %(names)s — %(score)s"), { team: teamLabel(i), names: sideName(view, i, ctx.seatName), score: view.scores[team[0]] }, true) }));
+    bar.append(el("span", `pt-team pt-team-${i}`, { "data-team": i, text: interpolate(gettext("%(team)s: %(names)s — %(score)s"), { team: teamLabel(i), names: sideName(view, i, ctx.seatName), score: signed(view.scores[team[0]]) }, true) }));
   });
   return bar;
 }
@@ -635,7 +637,7 @@ function resultPanel(view, ctx) {
   const list = el("ul");
   for (const side of sides(view)) {
     const seat = teamsOf(view) ? view.teams[side][0] : side;
-    list.append(el("li", "", { text: interpolate(gettext("%(name)s: %(points)s"), { name: sideName(view, side, ctx.seatName), points: view.scores[seat] }, true) }));
+    list.append(el("li", "", { text: interpolate(gettext("%(name)s: %(points)s"), { name: sideName(view, side, ctx.seatName), points: signed(view.scores[seat]) }, true) }));
   }
   box.append(list);
   return box;

@@ -2,6 +2,8 @@
 // first) and the drawn card (its value only for the drawer: the view already redacts it).
 // A tap only selects; once the selection names exactly one legal action the page previews it and
 // nothing is played until Confirm.
+import { number } from "../numbers.js";
+
 const gettext = window.gettext || ((s) => s);
 const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
 const interpolate = window.interpolate || ((f, o) => f.replace(/%\((\w+)\)s/g, (_, k) => o[k]));
@@ -34,7 +36,7 @@ function where(cell) {
 }
 
 function cardWord(card) {
-  return String(card).replace("-", "−");
+  return card === null || card === undefined ? "" : number(card); // −2 with a true minus sign
 }
 
 function myGrid(snap) {
