@@ -1,6 +1,6 @@
 from django.urls import path
 
-from frontend import tables, views
+from frontend import tables, tournaments, views
 
 app_name = "frontend"
 
@@ -13,4 +13,10 @@ urlpatterns = [
     path("tables/<int:game_id>/join/<str:token>/", tables.join, name="join"),
     path("tables/<int:game_id>/hint", tables.hint, name="hint"),
     path("rules/<str:game>/", tables.rules, name="rules"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournaments.new_tournament, name="new_tournament"),
+    path("tournaments/<int:tournament_id>/", tournaments.tournament, name="tournament"),
+    path("tournaments/<int:tournament_id>/act", tournaments.act, name="tournament_act"),
+    path("tournaments/<int:tournament_id>/standings.csv", tournaments.standings_csv, name="tournament_csv"),
+    path("tournaments/<int:tournament_id>/log.json", tournaments.log_json, name="tournament_log"),
 ]

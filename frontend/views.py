@@ -9,12 +9,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from frontend.catalogue import installed, titles
+from frontend.languages import save_language
 from games.models import Game
 
 
 def home(request: HttpRequest) -> HttpResponse:
     """The lobby: tables with an open seat, live tables to watch, recent games."""
-    live = Game.objects.filter(status=Game.Status.ACTIVE).order_by("-created_at")
+    live = Game.objects.tables().filter(status=Game.Status.ACTIVE).order_by("-created_at")
     open_seat = Q(seats__user__isnull=True, seats__bot_level="", seats__awaiting_player=True)
     open_tables = live.annotate(open=Count("seats", filter=open_seat)).filter(open__gt=0)[:20]
     context = {
@@ -22,7 +23,8 @@ def home(request: HttpRequest) -> HttpResponse:
         "titles": titles(),
         "open_tables": open_tables,
         "live_tables": live.prefetch_related("seats")[:30],
-        "recent": Game.objects.filter(status=Game.Status.FINISHED)
+        "recent": Game.objects.tables()
+        .filter(status=Game.Status.FINISHED)
         .order_by("-finished_at")
         .prefetch_related("seats")[:20],
     }
@@ -34,5 +36,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)
+        # The language the player signed up in becomes their saved choice, on every device.
+        save_language(user, request.LANGUAGE_CODE)
         return redirect("frontend:home")
     return render(request, "registration/signup.html", {"form": form})

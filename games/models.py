@@ -15,6 +15,12 @@ class AppendOnlyError(Exception):
     """Raised when code tries to change or remove a stored event."""
 
 
+class GameQuerySet(models.QuerySet["Game"]):
+    def tables(self) -> GameQuerySet:
+        """Games played at a table, without the other parts' event streams."""
+        return self.exclude(kind=Game.Kind.LOG)
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", _("Playing")
@@ -24,6 +30,8 @@ class Game(models.Model):
     class Kind(models.TextChoices):
         CASUAL = "casual", _("Casual")
         TOURNAMENT = "tournament", _("Tournament")
+        # Not a table: another part's own event stream kept in the same store (a tournament's log).
+        LOG = "log", _("Event stream")
 
     engine = models.CharField(max_length=32)
     engine_version = models.PositiveIntegerField()
@@ -39,6 +47,8 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         indexes = [models.Index(fields=["status", "-created_at"])]

@@ -7,6 +7,7 @@ on commit ▶ publish one message per audience ▶ schedule the computer seats t
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import secrets
 from dataclasses import dataclass
@@ -15,13 +16,14 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import engines, publish, store, timeline, worker
+from games import engines, publish, signals, store, timeline, worker
 from games.engines.base import Engine, IllegalAction, _
 from games.errors import Conflict, Forbidden, NotFound, ServiceError
 from games.models import Event, Game, Seat
 
 COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 MAX_ACTION_BYTES = 4096
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -364,14 +366,59 @@ def _after_commit(game_id: int) -> None:
     """Publish the new views and wake the computer seats; runs only once the append is durable."""
     table = load_table(game_id)
     publish.table_changed(table)
-    if table.outcome() is not None and table.game.is_demo:
+    outcome = table.outcome()
+    if outcome is not None and not table.game.is_demo:
+        _announce_finished(game_id, outcome)
+    if outcome is not None and table.game.is_demo:
         # If someone else moved the table on first, there is nothing to do.
         with contextlib.suppress(ServiceError):
             new_game(game_id, f"demo-next-{table.seq}", table.seq, by="system")
         return
-    if table.timeline.paused or table.outcome() is not None:
+    if table.timeline.paused or outcome is not None:
         return
     bots = {s.number for s in table.game.seats.all() if s.is_bot}
     for seat in table.to_act():
         if seat in bots:
             worker.schedule_bot_turn(table.game.pk, table.seq, seat)
+
+
+def _announce_finished(game_id: int, outcome: dict[str, Any]) -> None:
+    """Tell the other parts (tournaments, ratings); a failing receiver must not stop the table."""
+    for _receiver, result in signals.game_finished.send_robust(sender=Game, game_id=game_id, outcome=outcome):
+        if isinstance(result, Exception):
+            log.error("a receiver of game_finished failed for game %s: %r", game_id, result)
+
+
+def result(game_id: int) -> dict[str, Any] | None:
+    """A game's outcome (final places and scores), or None while it is being played."""
+    return load_table(get_game(game_id)).outcome()
+
+
+def seating(game_id: int) -> dict[str, Any]:
+    """Who sat where at a game, for the parts that rate or list players."""
+    game = get_game(game_id)
+    return {
+        "engine": game.engine,
+        "kind": game.kind,
+        "finished_at": game.finished_at,
+        "seats": [
+            {
+                "number": s.number,
+                "user_id": s.user_id,
+                "bot_level": s.bot_level,
+                "display_name": s.display_name,
+                "team": s.team,
+            }
+            for s in game.seats.order_by("number")
+        ],
+    }
+
+
+def finished_games() -> list[int]:
+    """Every finished table game, in the order it finished."""
+    return list(
+        Game.objects.tables()
+        .filter(status=Game.Status.FINISHED)
+        .order_by("finished_at", "pk")
+        .values_list("pk", flat=True)
+    )

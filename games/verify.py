@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games import engines, store, timeline
+from games import engines, store, streams, timeline
 from games.engines.base import IllegalAction
 from games.models import Event, Game
 
@@ -14,6 +14,8 @@ def verify_game(game: Game, events: Sequence[Event]) -> store.ChainError | None:
     problem = store.verify_chain(game.pk, events)
     if problem is not None:
         return problem
+    if game.kind == Game.Kind.LOG:
+        return _verify_stream(game, events)
     try:
         engine = engines.get(game.engine)
     except IllegalAction:
@@ -25,4 +27,15 @@ def verify_game(game: Game, events: Sequence[Event]) -> store.ChainError | None:
             state = engine.apply(state, event)
         except Exception as exc:  # a stored event its engine cannot fold means a corrupt log
             return store.ChainError(game.pk, seq, f"the engine cannot replay it ({type(exc).__name__})")
+    return None
+
+
+def _verify_stream(game: Game, events: Sequence[Event]) -> store.ChainError | None:
+    fold = streams.fold_for(game.engine)
+    if fold is None:
+        return None  # no part registered a fold for this stream: the chain is all there is to check
+    try:
+        fold([{"type": e.type, **e.data} for e in events])
+    except Exception as exc:
+        return store.ChainError(game.pk, 0, f"the {game.engine} log cannot be folded ({exc})")
     return None

@@ -1,0 +1,219 @@
+"""Tournament pages: the list, the new-tournament form, the public page with the organiser's controls, exports."""
+
+from __future__ import annotations
+
+import csv
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from frontend.bracket_svg import bracket_svg
+from frontend.catalogue import titles
+from games import streams
+from games.errors import ServiceError
+from tournaments import formats, projection, service
+from tournaments.models import Entry, Match, Tournament
+from tournaments.standings import CRITERIA
+
+FORMAT_NAMES = {
+    "single_elimination": gettext_lazy("Single elimination"),
+    "double_elimination": gettext_lazy("Double elimination"),
+    "round_robin": gettext_lazy("Round robin"),
+    "swiss": gettext_lazy("Swiss"),
+    "table_elimination": gettext_lazy("Table elimination"),
+}
+CRITERION_NAMES = {
+    "match_points": gettext_lazy("Points"),
+    "placement_points": gettext_lazy("Placement points"),
+    "game_points": gettext_lazy("Game points"),
+    "point_difference": gettext_lazy("Point difference"),
+    "buchholz": gettext_lazy("Buchholz"),
+    "buchholz_cut1": gettext_lazy("Buchholz cut 1"),
+    "buchholz_median": gettext_lazy("Median Buchholz"),
+    "sonneborn_berger": gettext_lazy("Sonneborn-Berger"),
+    "head_to_head": gettext_lazy("Head to head"),
+    "wins": gettext_lazy("Wins"),
+    "matchpoints": gettext_lazy("Matchpoints"),
+}
+assert set(CRITERIA) <= set(CRITERION_NAMES)
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    rows = Tournament.objects.select_related("club").order_by("-pk")[:100]
+    return render(
+        request,
+        "frontend/tournaments/list.html",
+        {"tournaments": rows, "titles": titles(), "format_names": FORMAT_NAMES},
+    )
+
+
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+@login_required
+def new_tournament(request: HttpRequest) -> HttpResponse:
+    context: dict[str, Any] = {"titles": titles(), "formats": FORMAT_NAMES, "values": request.POST}
+    if request.method == "POST":
+        post = request.POST
+        options: dict[str, Any] = {
+            "table_size": _int(post.get("table_size"), 2),
+            "best_of": _int(post.get("best_of"), 1),
+            "spectator_delay": _int(post.get("spectator_delay"), 0),
+        }
+        if post.get("rounds"):
+            options["rounds"] = _int(post.get("rounds"), 0)
+        for flag in ("third_place", "duplicate", "partnerships", "check_in", "late_entry"):
+            if post.get(flag):
+                options[flag] = True
+        options["reset"] = bool(post.get("reset"))
+        options["auto_start"] = not post.get("manual_rounds")
+        try:
+            row = service.create(
+                post.get("name", ""), post.get("game", ""), post.get("format", ""), options, by=request.user
+            )
+        except ServiceError as exc:
+            context["error"] = exc.localized()["message"]
+        else:
+            return redirect("frontend:tournament", row.pk)
+    return render(request, "frontend/tournaments/new.html", context)
+
+
+def _organiser(request: HttpRequest, row: Tournament) -> bool:
+    user: Any = request.user
+    return bool(user.is_authenticated and (user.is_staff or row.created_by_id == user.pk))
+
+
+def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    row = _get(tournament_id)
+    state = projection.load(row.stream_id)
+    entries = {e.number: e for e in Entry.objects.filter(tournament=row)}
+    rounds: dict[int, list[Match]] = {}
+    for match in Match.objects.filter(tournament=row).prefetch_related("games"):
+        match.names = [entries[e].name for e in match.entrants]  # type: ignore[attr-defined]
+        places = (match.result or {}).get("places", {})
+        match.places = [places.get(str(e)) for e in match.entrants]  # type: ignore[attr-defined]
+        match.live = [g for g in match.games.all() if not g.finished]  # type: ignore[attr-defined]
+        rounds.setdefault(match.round, []).append(match)
+    criteria = formats.criteria(state) + (["matchpoints"] if state.options.get("duplicate") else [])
+    standings = sorted(entries.values(), key=lambda e: (e.rank is None, e.rank or 0, e.seed or 0, e.number))
+    user: Any = request.user
+    mine = next((e for e in entries.values() if user.is_authenticated and e.user_id == user.pk), None)
+    context = {
+        "t": row,
+        "state": state,
+        "titles": titles(),
+        "format_name": FORMAT_NAMES.get(row.format, row.format),
+        "standings": standings,
+        "columns": [(c, CRITERION_NAMES.get(c, c)) for c in criteria],
+        "rounds": sorted(rounds.items(), reverse=True),
+        "bracket": bracket_svg(state, entries)
+        if row.format.endswith("_elimination") and row.format != "table_elimination" and state.seeding
+        else "",
+        "organiser": _organiser(request, row),
+        "mine": mine,
+        "can_register": user.is_authenticated and mine is None and row.status == "registration",
+    }
+    return render(request, "frontend/tournaments/page.html", context)
+
+
+def _get(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise Http404(_("There is no such tournament.")) from None
+
+
+@require_POST
+def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Every button of the page: the command named by ``action``; errors come back as a message."""
+    row = _get(tournament_id)
+    user: Any = request.user
+    by = user if user.is_authenticated else None
+    post = request.POST
+    action = post.get("action", "")
+    try:
+        if by is None:
+            raise ServiceError("sign_in", _("Sign in first."))
+        if action == "register":
+            service.register(row, user.get_username(), user=user)
+        elif action == "add_bot":
+            service.check_organiser(row, by)
+            level = post.get("level", "greedy")
+            service.register(
+                row, post.get("name") or _("Computer (%(level)s)") % {"level": level}, bot_level=level, by=by
+            )
+        elif action == "check_in":
+            service.check_in(row, _int(post.get("entrant"), 0), by=by)
+        elif action == "withdraw":
+            service.withdraw(row, _int(post.get("entrant"), 0), by=by)
+        elif action == "seed":
+            service.seed(row, post.get("method", "random"), by=by)
+        elif action == "start":
+            service.start(row, by=by)
+        elif action == "start_round":
+            service.start_round(row, by=by)
+        elif action == "repair":
+            service.repair(row, by=by)
+        elif action == "pause":
+            service.pause(row, by=by)
+        elif action == "resume":
+            service.resume(row, by=by)
+        elif action == "override":
+            key = post.get("match", "")
+            match = Match.objects.filter(tournament=row, key=key).first()
+            if match is None:
+                raise ServiceError("unknown_match", _("There is no such match."))
+            places = {str(e): _int(post.get(f"place-{e}"), 0) for e in match.entrants}
+            service.override(row, key, places, None, post.get("reason", ""), by=by)
+        elif action == "forfeit":
+            service.forfeit(
+                row, post.get("match", ""), [_int(post.get("entrant"), 0)], post.get("reason", ""), by=by
+            )
+        else:
+            raise ServiceError("unknown_action", _("Unknown action."))
+    except ServiceError as exc:
+        messages.error(request, exc.localized()["message"])
+    return redirect("frontend:tournament", row.pk)
+
+
+def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    row = _get(tournament_id)
+    state = projection.load(row.stream_id)
+    criteria = formats.criteria(state) + (["matchpoints"] if state.options.get("duplicate") else [])
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="tournament-{row.pk}-standings.csv"'
+    writer = csv.writer(response)
+    writer.writerow([_("Rank"), _("Entrant"), *[str(CRITERION_NAMES.get(c, c)) for c in criteria]])
+    for entry in Entry.objects.filter(tournament=row).order_by("rank", "seed", "number"):
+        writer.writerow([entry.rank or "", entry.name, *[entry.values.get(c, "") for c in criteria]])
+    return response
+
+
+def log_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The whole tournament log; the seeds that would let anyone work out the deals are left out."""
+    row = _get(tournament_id)
+    events = [
+        {
+            "seq": e.seq,
+            "type": e.type,
+            "data": {k: v for k, v in e.data.items() if not k.startswith("secret_")},
+            "actor": e.actor,
+            "at": e.created_at.isoformat(),
+            "hash": e.hash,
+        }
+        for e in streams.read(row.stream_id)
+    ]
+    body = {"tournament": row.pk, "name": row.name, "game": row.game, "format": row.format, "events": events}
+    response = JsonResponse(body, json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="tournament-{row.pk}-log.json"'
+    return response

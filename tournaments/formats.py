@@ -1,0 +1,313 @@
+"""What comes next in a tournament, decided from its folded state: pure, no Django.
+
+``next_round`` pairs the next round of any format (or says the tournament is over);
+``decide_match`` turns a table's finished games into its result; ``standings`` and
+``final_places`` rank the entrants. The pairing maths itself lives in ``pairing/``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import defaultdict
+from collections.abc import Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from tournaments import standings as ranking
+from tournaments.duplicate import matchpoints
+from tournaments.log import Result, Table, Tournament
+from tournaments.pairing import roundrobin, swiss
+
+#: Games where the lowest score wins.
+LOWER_SCORE_WINS = frozenset({"skyjo"})
+DEFAULT_TIEBREAKS = {
+    "swiss": ["match_points", "buchholz_cut1", "sonneborn_berger", "wins", "game_points"],
+    "round_robin": ["match_points", "sonneborn_berger", "head_to_head", "wins", "game_points"],
+    "single_elimination": ["match_points", "game_points"],
+    "double_elimination": ["match_points", "game_points"],
+    "table_elimination": ["placement_points", "game_points"],
+}
+EXTRA_GAMES = 4  # an elimination match still drawn after best_of games gets this many more at most
+
+
+@dataclass(frozen=True)
+class Pairing:
+    round: int
+    tables: list[tuple[str, list[int]]]  # (key, entrants)
+    byes: list[int]
+
+
+def table_size(t: Tournament) -> int:
+    return int(t.options.get("table_size", 2))
+
+
+def lower_wins(t: Tournament) -> bool:
+    return t.game in LOWER_SCORE_WINS
+
+
+def meetings(t: Tournament) -> list[ranking.Meeting]:
+    out: list[ranking.Meeting] = []
+    for rnd in t.rounds:
+        for table in rnd.tables:
+            if table.result is not None:
+                out.append(ranking.Meeting(rnd.number, table.result.places, table.result.scores))
+        out.extend(ranking.Meeting(rnd.number, {e: 1}, {}, bye=True) for e in rnd.byes)
+    return out
+
+
+def criteria(t: Tournament) -> list[str]:
+    return list(t.options.get("tiebreaks") or DEFAULT_TIEBREAKS[t.format])
+
+
+def standings(t: Tournament) -> list[ranking.Row]:
+    rows = ranking.standings(list(t.entrants), meetings(t), criteria(t), lower_score_wins=lower_wins(t))
+    if not t.options.get("duplicate"):
+        return rows
+    # Duplicate: matchpoints against the field rank first; the usual criteria break their ties.
+    points = duplicate_points(t)
+    for row in rows:
+        row.values["matchpoints"] = points.get(int(row.entrant), Fraction(0))  # type: ignore[call-overload]
+    order = sorted(rows, key=lambda r: (-r.values["matchpoints"], r.rank))
+    ranked: list[ranking.Row] = []
+    for i, row in enumerate(order):
+        same = ranked and ranked[-1].values == row.values
+        ranked.append(ranking.Row(ranked[-1].rank if same else i + 1, row.entrant, row.values))
+    return ranked
+
+
+def duplicate_points(t: Tournament) -> dict[int, Fraction]:
+    """Each entrant's matchpoints: its seat's score against the same seat at every other table."""
+    totals: dict[int, Fraction] = defaultdict(Fraction)
+    for rnd in t.rounds:
+        by_size: dict[int, dict[str, Table]] = defaultdict(dict)
+        for table in rnd.tables:
+            if table.result is not None and table.games:
+                by_size[len(table.entrants)][table.key] = table
+        for group in by_size.values():
+            if len(group) < 2:
+                continue
+            scores = {
+                key: [table.result.scores.get(e, Fraction(0)) for e in table.entrants]  # type: ignore[union-attr]
+                for key, table in group.items()
+            }
+            for key, points in matchpoints(scores, lower_score_wins=lower_wins(t)).items():
+                for entrant, p in zip(group[key].entrants, points, strict=True):
+                    totals[entrant] += Fraction(p)
+    return totals
+
+
+def ranked_active(t: Tournament) -> list[int]:
+    """Active entrants, best first: by standings once games were played, else by seeding."""
+    active = set(t.active())
+    seed_pos = {e: i for i, e in enumerate(t.seeding)}
+    if not any(rnd.tables for rnd in t.rounds):
+        return sorted(active, key=lambda e: seed_pos.get(e, len(seed_pos) + e))
+    order = {int(row.entrant): (row.rank, seed_pos.get(int(row.entrant), 0)) for row in standings(t)}  # type: ignore[call-overload]
+    return sorted(active, key=lambda e: order.get(e, (10**6, e)))
+
+
+def _primary(t: Tournament) -> dict[int, float]:
+    """The score groups of Swiss: each entrant's first criterion."""
+    first = criteria(t)[0]
+    return {int(r.entrant): float(r.values[first]) for r in standings(t)}  # type: ignore[call-overload]
+
+
+def _met(t: Tournament) -> dict[Hashable, dict[Hashable, int]]:
+    met: dict[Hashable, dict[Hashable, int]] = defaultdict(lambda: defaultdict(int))
+    for rnd in t.rounds:
+        for table in rnd.tables:
+            for a in table.entrants:
+                for b in table.entrants:
+                    if a != b:
+                        met[a][b] += 1
+    return met
+
+
+def bracket(t: Tournament) -> Any:
+    """The elimination bracket, with every decided match recorded in the order it was played."""
+    from tournaments.pairing.bracket import Bracket
+
+    b = Bracket(
+        t.seeding,
+        double=t.format == "double_elimination",
+        third_place=bool(t.options.get("third_place")),
+        reset=bool(t.options.get("reset", True)),
+    )
+    for rnd in t.rounds:
+        for table in rnd.tables:
+            if table.result is not None:
+                b.record(table.key, winner_of(table.result))
+    return b
+
+
+def winner_of(result: Result) -> int:
+    return min(result.places, key=lambda e: (result.places[e], e))
+
+
+def swiss_rounds(t: Tournament) -> int:
+    count = len(t.active())
+    default = max(1, math.ceil(math.log2(max(2, count))))
+    return int(t.options.get("rounds") or default)
+
+
+def next_round(t: Tournament) -> Pairing | None:
+    """The next round's tables, or None when the tournament is over."""
+    number = len(t.rounds) + 1
+    if t.format in ("single_elimination", "double_elimination"):
+        b = bracket(t)
+        if b.finished():
+            return None
+        return Pairing(number, [(m.id, [int(m.a), int(m.b)]) for m in b.pending()], [])  # type: ignore[call-overload]
+    if t.format == "round_robin":
+        schedule = roundrobin.berger_rounds([e for e in t.seeding if e in t.entrants])
+        if number > len(schedule):
+            return None
+        active = set(t.active())
+        tables, byes = [], []
+        for a, b in schedule[number - 1]:
+            pair = [int(x) for x in (a, b) if x is not None and x in active]  # type: ignore[call-overload]
+            if len(pair) == 2:
+                tables.append((f"R{number}-T{len(tables) + 1}", pair))
+            byes.extend(pair if len(pair) == 1 else [])
+        return Pairing(number, tables, byes)
+    if t.format == "swiss":
+        if number > swiss_rounds(t):
+            return None
+        ranked = ranked_active(t)
+        size = table_size(t)
+        if size == 2:
+            had_bye = {e for rnd in t.rounds for e in rnd.byes}
+            met = {k: set(v) for k, v in _met(t).items()}
+            pairs, bye = swiss.pair_round(ranked, _primary(t), met, had_bye)
+            tables = [(f"R{number}-T{i + 1}", [int(a), int(b)]) for i, (a, b) in enumerate(pairs)]  # type: ignore[call-overload]
+            return Pairing(number, tables, [int(bye)] if bye is not None else [])  # type: ignore[call-overload]
+        seated = swiss.seat_tables(ranked, size, _primary(t), _met(t))
+        return Pairing(
+            number,
+            [(f"R{number}-T{i + 1}", [int(x) for x in tb]) for i, tb in enumerate(seated)],
+            [],  # type: ignore[call-overload]
+        )
+    if t.format == "table_elimination":
+        return _table_elimination(t, number)
+    raise ValueError(f"unknown format {t.format!r}")
+
+
+def _table_elimination(t: Tournament, number: int) -> Pairing | None:
+    size = table_size(t)
+    advance = int(t.options.get("advance", max(1, size // 2)))
+    if not t.rounds:
+        field = ranked_active(t)
+    else:
+        last = t.rounds[-1]
+        if len(last.tables) == 1:
+            return None  # the final table has been played
+        seed_pos = {e: i for i, e in enumerate(t.seeding)}
+        moving = []
+        for table in last.tables:
+            assert table.result is not None
+            places = table.result.places
+            moving += [(places[e], seed_pos.get(e, e), e) for e in table.entrants if places[e] <= advance]
+        field = [e for _p, _s, e in sorted(moving)]
+    if len(field) <= 1:
+        return None
+    sizes = swiss.table_sizes(len(field), size)
+    # Snake the field across the tables so every table gets a fair share of the strong players.
+    tables: list[list[int]] = [[] for _ in sizes]
+    order = list(range(len(sizes)))
+    i = 0
+    while i < len(field):
+        for k in order:
+            if len(tables[k]) < sizes[k] and i < len(field):
+                tables[k].append(field[i])
+                i += 1
+        order.reverse()
+    return Pairing(number, [(f"R{number}-T{k + 1}", tb) for k, tb in enumerate(tables)], [])
+
+
+def final_places(t: Tournament) -> dict[int, int]:
+    """The final ranking once the last round is over."""
+    if t.format in ("single_elimination", "double_elimination"):
+        placed = bracket(t).placings()
+        return {int(e): p for e, p in placed.items()}  # type: ignore[call-overload]
+    if t.format == "table_elimination":
+        return _table_elimination_places(t)
+    return {int(r.entrant): r.rank for r in standings(t)}  # type: ignore[call-overload]
+
+
+def _table_elimination_places(t: Tournament) -> dict[int, int]:
+    places: dict[int, int] = {}
+    seed_pos = {e: i for i, e in enumerate(t.seeding)}
+    for rnd in reversed(t.rounds):
+        out = []
+        for table in rnd.tables:
+            assert table.result is not None
+            out += [
+                (table.result.places[e], seed_pos.get(e, e), e) for e in table.entrants if e not in places
+            ]
+        start = len(places) + 1
+        for place, _s, e in sorted(out):
+            places[e] = start + sum(1 for p, _x, _y in out if p < place)
+    for e in t.entrants:
+        places.setdefault(e, len(t.entrants))
+    return places
+
+
+def decide_match(t: Tournament, table: Table, elimination: bool) -> Result | None:
+    """The match's result once its games settle it; None while another game is needed."""
+    best_of = int(t.options.get("best_of", 1))
+    done = [g for g in table.games if g.places is not None]
+    if not done or table.live_game() is not None:
+        return None
+    scores: dict[int, Fraction] = {e: Fraction(0) for e in table.entrants}
+    for g in done:
+        for e, s in (g.scores or {}).items():
+            scores[e] += s
+    if len(table.entrants) > 2:
+        if len(done) < best_of:
+            return None
+        points: dict[int, Fraction] = defaultdict(Fraction)
+        for g in done:
+            assert g.places is not None
+            for e, p in g.places.items():
+                points[e] += len(table.entrants) - p
+        sign = 1 if lower_wins(t) else -1
+        key = {e: (-points[e], sign * scores[e]) for e in table.entrants}
+        return Result(
+            {e: 1 + sum(1 for o in table.entrants if key[o] < key[e]) for e in table.entrants}, scores
+        )
+    a, b = table.entrants
+    wins = {a: 0, b: 0}
+    for g in done:
+        assert g.places is not None
+        if g.places[a] < g.places[b]:
+            wins[a] += 1
+        elif g.places[b] < g.places[a]:
+            wins[b] += 1
+    need = best_of // 2 + 1
+    for e, other in ((a, b), (b, a)):
+        if wins[e] >= need or (len(done) >= best_of and wins[e] > wins[other]):
+            return Result({e: 1, other: 2}, scores)
+    if len(done) < best_of:
+        return None
+    if not elimination:
+        return Result({a: 1, b: 1}, scores)
+    if len(done) < best_of + EXTRA_GAMES:
+        return None  # a knockout needs a winner: play on
+    seed_pos = {e: i for i, e in enumerate(t.seeding)}
+    first = min((a, b), key=lambda e: seed_pos.get(e, e))
+    return Result({first: 1, (b if first == a else a): 2}, scores)
+
+
+def forfeit_result(table: Table, absent: list[int]) -> Result:
+    present = [e for e in table.entrants if e not in absent]
+    places = {e: 1 for e in present}
+    places.update({e: len(present) + 1 for e in absent})
+    return Result(places, {e: Fraction(0) for e in table.entrants})
+
+
+def random_order(entrants: list[int], seed: int) -> list[int]:
+    order = list(entrants)
+    random.Random(seed).shuffle(order)
+    return order

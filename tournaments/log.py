@@ -1,0 +1,282 @@
+"""A tournament as the fold of its own event stream: pure Python, no Django, no clock.
+
+Every organiser and player action is an event in the tournament's stream (games/streams.py);
+this module folds the stream into a ``Tournament``. The Django models are projections of
+that state (tournaments/projection.py), and the next step to take is decided from it
+(tournaments/formats.py). Event types and their fields: docs/tournaments.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+REGISTRATION, RUNNING, PAUSED, FINISHED = "registration", "running", "paused", "finished"
+FORMATS = ("single_elimination", "double_elimination", "round_robin", "swiss", "table_elimination")
+
+
+class LogError(ValueError):
+    """A stored event the fold cannot take: a corrupt or out-of-order log."""
+
+
+@dataclass
+class Entrant:
+    id: int
+    name: str
+    user_id: int | None = None
+    bot_level: str = ""
+    members: list[str] = field(default_factory=list)  # a partnership's players
+    rating: float | None = None
+    checked_in: bool = False
+    withdrawn: bool = False
+    late: bool = False
+
+
+@dataclass
+class GameRecord:
+    game_id: int
+    number: int  # 1, 2 … within the match
+    seats: list[int]  # entrant at each seat (a partnership fills two)
+    places: dict[int, int] | None = None  # entrant -> place, once the game is over
+    scores: dict[int, Fraction] | None = None
+
+
+@dataclass
+class Result:
+    places: dict[int, int]
+    scores: dict[int, Fraction]
+
+
+@dataclass
+class Table:
+    """One pairing of a round: a two-player match, a multi-player table, or a bracket match."""
+
+    key: str  # "R2-T3", or a bracket match id such as "W1-2"
+    round: int
+    entrants: list[int]
+    games: list[GameRecord] = field(default_factory=list)
+    computed: Result | None = None  # from the games, or a forfeit
+    override: Result | None = None  # the organiser's correction; ``computed`` stays as it was
+    override_reason: str = ""
+    forfeit: list[int] = field(default_factory=list)
+
+    @property
+    def result(self) -> Result | None:
+        return self.override or self.computed
+
+    def live_game(self) -> GameRecord | None:
+        return next((g for g in self.games if g.places is None), None)
+
+
+@dataclass
+class Round:
+    number: int
+    tables: list[Table]
+    byes: list[int] = field(default_factory=list)
+    started: bool = False
+    secret_seed: int | None = None  # duplicate mode: every table of the round is dealt from it
+
+    def complete(self) -> bool:
+        return self.started and all(t.result is not None for t in self.tables)
+
+
+@dataclass
+class Tournament:
+    name: str = ""
+    game: str = ""
+    format: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    club_id: int | None = None
+    created_by: int | None = None
+    status: str = REGISTRATION
+    entrants: dict[int, Entrant] = field(default_factory=dict)
+    seeding: list[int] = field(default_factory=list)
+    rounds: list[Round] = field(default_factory=list)
+    secret_seed: int = 0
+    seq: int = 0
+    final_places: dict[int, int] = field(default_factory=dict)
+
+    def active(self) -> list[int]:
+        """Entrants still in: registered, checked in when check-in is asked, not withdrawn."""
+        need_check_in = self.options.get("check_in", False) and self.status == REGISTRATION
+        return [
+            e.id
+            for e in self.entrants.values()
+            if not e.withdrawn and (e.checked_in or not need_check_in or e.late)
+        ]
+
+    def table(self, key: str) -> Table:
+        for rnd in self.rounds:
+            for table in rnd.tables:
+                if table.key == key:
+                    return table
+        raise LogError(f"no table {key!r}")
+
+    def table_of_game(self, game_id: int) -> Table | None:
+        for rnd in self.rounds:
+            for table in rnd.tables:
+                if any(g.game_id == game_id for g in table.games):
+                    return table
+        return None
+
+    @property
+    def current(self) -> Round | None:
+        return self.rounds[-1] if self.rounds else None
+
+
+def _fraction(value: Any) -> Fraction:
+    return Fraction(value) if not isinstance(value, str) else Fraction(value)
+
+
+def _result(data: dict[str, Any]) -> Result:
+    return Result(
+        {int(k): int(v) for k, v in data["places"].items()},
+        {int(k): _fraction(v) for k, v in data.get("scores", {}).items()},
+    )
+
+
+def apply(t: Tournament, event: dict[str, Any]) -> Tournament:
+    """Fold one event into ``t`` (in place, and returned)."""
+    kind = event["type"]
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise LogError(f"unknown tournament event {kind!r}")
+    if kind != "tournament.created" and not t.game:
+        raise LogError("the log does not start with tournament.created")
+    handler(t, event)
+    t.seq += 1
+    return t
+
+
+def fold(events: list[dict[str, Any]]) -> Tournament:
+    t = Tournament()
+    for event in events:
+        apply(t, event)
+    return t
+
+
+def _created(t: Tournament, e: dict[str, Any]) -> None:
+    if t.game:
+        raise LogError("a tournament is created once")
+    t.name, t.game, t.format = e["name"], e["game"], e["format"]
+    t.options = dict(e["options"])
+    t.club_id, t.created_by = e.get("club_id"), e.get("by")
+    t.secret_seed = int(e["secret_seed"])
+
+
+def _registered(t: Tournament, e: dict[str, Any]) -> None:
+    entrant = Entrant(
+        id=e["entrant"],
+        name=e["name"],
+        user_id=e.get("user_id"),
+        bot_level=e.get("bot_level", ""),
+        members=list(e.get("members", [])),
+        rating=e.get("rating"),
+        late=t.status != REGISTRATION,
+    )
+    if entrant.id in t.entrants:
+        raise LogError(f"entrant {entrant.id} registered twice")
+    t.entrants[entrant.id] = entrant
+    if t.status != REGISTRATION:
+        t.seeding.append(entrant.id)
+
+
+def _checked_in(t: Tournament, e: dict[str, Any]) -> None:
+    t.entrants[e["entrant"]].checked_in = True
+
+
+def _withdrawn(t: Tournament, e: dict[str, Any]) -> None:
+    t.entrants[e["entrant"]].withdrawn = True
+
+
+def _seeded(t: Tournament, e: dict[str, Any]) -> None:
+    t.seeding = list(e["order"])
+
+
+def _started(t: Tournament, e: dict[str, Any]) -> None:
+    t.status = RUNNING
+    t.seeding = list(e["order"])
+
+
+def _paired(t: Tournament, e: dict[str, Any]) -> None:
+    rnd = Round(
+        number=e["round"],
+        tables=[Table(key=x["key"], round=e["round"], entrants=list(x["entrants"])) for x in e["tables"]],
+        byes=list(e.get("byes", [])),
+    )
+    if t.rounds and t.rounds[-1].number == rnd.number:
+        if t.rounds[-1].started:
+            raise LogError(f"round {rnd.number} was paired again after it started")
+        t.rounds[-1] = rnd  # a re-pairing before the round starts replaces the first one
+    else:
+        t.rounds.append(rnd)
+
+
+def _round_started(t: Tournament, e: dict[str, Any]) -> None:
+    rnd = t.rounds[-1]
+    if rnd.number != e["round"]:
+        raise LogError(f"round {e['round']} is not the current round")
+    rnd.started = True
+    rnd.secret_seed = e.get("secret_seed")
+
+
+def _game_started(t: Tournament, e: dict[str, Any]) -> None:
+    table = t.table(e["table"])
+    table.games.append(GameRecord(e["game_id"], len(table.games) + 1, list(e["seats"])))
+
+
+def _game_finished(t: Tournament, e: dict[str, Any]) -> None:
+    table = t.table(e["table"])
+    record = next(g for g in table.games if g.game_id == e["game_id"])
+    result = _result(e)
+    record.places, record.scores = result.places, result.scores
+
+
+def _match_decided(t: Tournament, e: dict[str, Any]) -> None:
+    t.table(e["table"]).computed = _result(e)
+
+
+def _forfeited(t: Tournament, e: dict[str, Any]) -> None:
+    table = t.table(e["table"])
+    table.forfeit = list(e["absent"])
+    table.computed = _result(e)
+
+
+def _overridden(t: Tournament, e: dict[str, Any]) -> None:
+    table = t.table(e["table"])
+    table.override = _result(e)
+    table.override_reason = e["reason"]
+
+
+def _paused(t: Tournament, e: dict[str, Any]) -> None:
+    t.status = PAUSED
+
+
+def _resumed(t: Tournament, e: dict[str, Any]) -> None:
+    t.status = RUNNING
+
+
+def _finished(t: Tournament, e: dict[str, Any]) -> None:
+    t.status = FINISHED
+    t.final_places = {int(k): v for k, v in e["places"].items()}
+
+
+_HANDLERS = {
+    "tournament.created": _created,
+    "entrant.registered": _registered,
+    "entrant.checked_in": _checked_in,
+    "entrant.withdrawn": _withdrawn,
+    "tournament.seeded": _seeded,
+    "tournament.started": _started,
+    "round.paired": _paired,
+    "round.started": _round_started,
+    "game.started": _game_started,
+    "game.finished": _game_finished,
+    "match.decided": _match_decided,
+    "result.forfeited": _forfeited,
+    "result.overridden": _overridden,
+    "tournament.paused": _paused,
+    "tournament.resumed": _resumed,
+    "tournament.finished": _finished,
+}

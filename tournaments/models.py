@@ -1,0 +1,150 @@
+"""Clubs, and the projections of tournament logs: every row below ``Club`` is rebuilt from a stream.
+
+``rebuild_tournaments`` deletes and rewrites the projection rows from the logs; nothing else
+writes them but ``tournaments.projection`` (inside the transaction that appends the event).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=100)
+    slug = models.SlugField(unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", _("Registration open")
+        RUNNING = "running", _("Playing")
+        PAUSED = "paused", _("Paused")
+        FINISHED = "finished", _("Finished")
+
+    stream_id = models.BigIntegerField(unique=True)  # the tournament's event stream in games.streams
+    name = models.CharField(max_length=120)
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
+    )
+    game = models.CharField(max_length=32)
+    format = models.CharField(max_length=32)
+    options = models.JSONField(default=dict)
+    status = models.CharField(max_length=16, choices=Status.choices)
+    round = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    seq = models.PositiveIntegerField(default=0)  # the last event folded
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    number = models.PositiveIntegerField()
+    name = models.CharField(max_length=120)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    bot_level = models.CharField(max_length=16, blank=True, default="")
+    members = models.JSONField(default=list)
+    checked_in = models.BooleanField(default=False)
+    withdrawn = models.BooleanField(default=False)
+    seed = models.PositiveIntegerField(null=True)
+    rank = models.PositiveIntegerField(null=True)
+    values = models.JSONField(default=dict)  # tie-break name -> value, as text ("7", "5/2")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="entry_number_unique")]
+        ordering = ["rank", "seed", "number"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Match(models.Model):
+    """A table of a round: a two-player match, a multi-player table or a bracket match."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="matches")
+    round = models.PositiveIntegerField()
+    key = models.CharField(max_length=16)
+    entrants = models.JSONField(default=list)
+    result = models.JSONField(null=True)  # {"places": {...}, "scores": {...}} as it counts
+    computed = models.JSONField(null=True)  # from the games; differs from result after an override
+    override_reason = models.TextField(blank=True, default="")
+    forfeit = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="match_key_unique")]
+        ordering = ["round", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}:{self.key}"
+
+
+class MatchGame(models.Model):
+    """A game played for a match: how a finished game finds its tournament."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    game_id = models.BigIntegerField(unique=True)
+    number = models.PositiveIntegerField()
+    seats = models.JSONField(default=list)
+    finished = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} of {self.match_id}"
+
+
+class Rating(models.Model):
+    """An OpenSkill rating per player, game and club (club null: everyone's ladder)."""
+
+    player = models.CharField(max_length=150)  # "user:ID" or "bot:LEVEL"
+    name = models.CharField(max_length=150)
+    game = models.CharField(max_length=32)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game", "club"], name="rating_unique"),
+            models.UniqueConstraint(
+                fields=["player", "game"], condition=models.Q(club__isnull=True), name="rating_unique_global"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.game})"
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+class RatingHistory(models.Model):
+    """One rated game's change to one rating: the chart on a player's page."""
+
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="history")
+    game_id = models.BigIntegerField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["rating", "game_id"], name="rating_history_once")]
+        ordering = ["at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.rating_id} after game {self.game_id}"

@@ -1,0 +1,107 @@
+"""The Django rows of a tournament, written from its folded state (and only from it).
+
+Each change rewrites the tournament's rows inside the transaction that appended the event, so
+the rows never disagree with the log; ``rebuild`` does the same for every stream.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from games import streams
+from tournaments import formats, log
+from tournaments.models import Entry, Match, MatchGame, Tournament
+
+STREAM = "tournament"
+
+
+def _text(values: dict[str, Fraction]) -> dict[str, str]:
+    return {k: str(v) for k, v in values.items()}
+
+
+def result_json(result: log.Result | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {
+        "places": {str(e): p for e, p in result.places.items()},
+        "scores": {str(e): str(s) for e, s in result.scores.items()},
+    }
+
+
+def write(stream_id: int, t: log.Tournament) -> Tournament:
+    row, _created = Tournament.objects.update_or_create(
+        stream_id=stream_id,
+        defaults={
+            "name": t.name,
+            "club_id": t.club_id,
+            "game": t.game,
+            "format": t.format,
+            "options": t.options,
+            "status": t.status,
+            "round": len(t.rounds),
+            "created_by_id": t.created_by,
+            "seq": t.seq,
+        },
+    )
+    row.entries.all().delete()
+    row.matches.all().delete()
+    seed = {e: i + 1 for i, e in enumerate(t.seeding)}
+    rank: dict[int, tuple[int, dict[str, str]]] = {}
+    if any(r.tables for r in t.rounds):
+        for r in formats.standings(t):
+            rank[int(r.entrant)] = (r.rank, _text(r.values))  # type: ignore[call-overload]
+    if t.final_places:
+        rank = {e: (t.final_places.get(e, len(t.entrants)), v) for e, (_r, v) in rank.items()}
+    Entry.objects.bulk_create(
+        Entry(
+            tournament=row,
+            number=e.id,
+            name=e.name,
+            user_id=e.user_id,
+            bot_level=e.bot_level,
+            members=e.members,
+            checked_in=e.checked_in,
+            withdrawn=e.withdrawn,
+            seed=seed.get(e.id),
+            rank=rank.get(e.id, (None, {}))[0],
+            values=rank.get(e.id, (None, {}))[1],
+        )
+        for e in t.entrants.values()
+    )
+    for rnd in t.rounds:
+        for table in rnd.tables:
+            match = Match.objects.create(
+                tournament=row,
+                round=rnd.number,
+                key=table.key,
+                entrants=table.entrants,
+                result=result_json(table.result),
+                computed=result_json(table.computed),
+                override_reason=table.override_reason,
+                forfeit=table.forfeit,
+            )
+            MatchGame.objects.bulk_create(
+                MatchGame(
+                    match=match,
+                    game_id=g.game_id,
+                    number=g.number,
+                    seats=g.seats,
+                    finished=g.places is not None,
+                )
+                for g in table.games
+            )
+    return row
+
+
+def load(stream_id: int) -> log.Tournament:
+    return log.fold([e.as_dict() for e in streams.read(stream_id)])
+
+
+def rebuild() -> int:
+    """Rewrite every tournament's rows from its log; the number of tournaments."""
+    count = 0
+    for stream_id in streams.ids(STREAM):
+        write(stream_id, load(stream_id))
+        count += 1
+    return count

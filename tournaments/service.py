@@ -1,0 +1,606 @@
+"""Tournament commands: every organiser and player action is an event appended to the tournament's stream.
+
+A command loads the stream, folds it (``log.fold``), checks the action, appends its events
+with the stream's seq as the expected one (a lost race is retried on the new state), and
+rewrites the projection rows in the same transaction. ``advance`` then takes every step the
+state calls for — start a round, start a game, decide a match, pair the next round, finish —
+each appended with the command id ``auto-SEQ``, so two processes advancing at once append
+each step once. Games are created through ``games.service``; a finished game comes back
+through the ``game_finished`` signal (``on_game_finished``), never by reading the event table.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from datetime import datetime
+from fractions import Fraction
+from functools import partial
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop as _
+
+from games import engines, streams
+from games import service as games
+from games.engines.base import IllegalAction
+from games.errors import Conflict, NotFound, ServiceError
+from tournaments import formats, log, projection, publish
+from tournaments.log import FINISHED, PAUSED, REGISTRATION, RUNNING
+from tournaments.models import MatchGame, Tournament
+from tournaments.standings import CRITERIA
+
+log_ = logging.getLogger(__name__)
+Build = Callable[[log.Tournament], list[dict[str, Any]]]
+RETRIES = 50
+PARTNERSHIP_GAMES = frozenset({"dominoes", "pitch"})
+BOT_LEVELS = ("random", "greedy", "strong")
+
+
+class _Rollback(Exception):
+    """Undo a transaction whose append turned out to be a duplicate (its games must go too)."""
+
+
+def _run(stream_id: int, command_id: str, actor: str, build: Build) -> log.Tournament:
+    for _attempt in range(RETRIES):
+        try:
+            with transaction.atomic():
+                t = projection.load(stream_id)
+                events = build(t)
+                if not events:
+                    return t
+                appended = streams.append(stream_id, t.seq, events, command_id=command_id, actor=actor)
+                if appended.duplicate:
+                    raise _Rollback
+                for event in events:
+                    log.apply(t, event)
+                row = projection.write(stream_id, t)
+                transaction.on_commit(partial(publish.changed, row.pk, t.seq))
+                return t
+        except Conflict:
+            continue  # another command got there first: decide again on the new state
+        except _Rollback:
+            return projection.load(stream_id)
+    raise ServiceError("busy", _("The tournament is very busy; please try again."))
+
+
+def get(tournament_id: Any) -> Tournament:
+    try:
+        return Tournament.objects.get(pk=int(tournament_id))
+    except (Tournament.DoesNotExist, TypeError, ValueError):
+        raise NotFound("unknown_tournament", _("There is no such tournament.")) from None
+
+
+# --- Creating ------------------------------------------------------------------------------------
+
+
+def validate_options(game: str, fmt: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The tournament's options, normalised, or a ServiceError saying what is wrong."""
+    if game not in engines.names():
+        raise ServiceError("unknown_game", _("There is no game called {game}."), game=game)
+    if fmt not in log.FORMATS:
+        raise ServiceError("unknown_format", _("There is no tournament format called {format}."), format=fmt)
+    if not isinstance(options, dict):
+        raise ServiceError("bad_options", _("A tournament's options must be given as named values."))
+    known = {
+        "table_size", "best_of", "rounds", "tiebreaks", "third_place", "reset", "advance", "duplicate",
+        "partnerships", "game_config", "spectator_delay", "check_in", "late_entry", "auto_start",
+        "registration_closes", "bots",
+    }  # fmt: skip
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ServiceError("bad_options", _("Unknown tournament option: {name}."), name=unknown[0])
+    out = dict(options)
+    out.setdefault("table_size", 2)
+    out.setdefault("best_of", 1)
+    out.setdefault("auto_start", True)
+    for name, low, high in (("table_size", 2, 8), ("best_of", 1, 9), ("spectator_delay", 0, 50)):
+        value = out.get(name, low)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise ServiceError(
+                "bad_options",
+                _("{name} must be a whole number from {low} to {high}."),
+                name=name,
+                low=low,
+                high=high,
+            )
+    if fmt in ("single_elimination", "double_elimination", "round_robin") and out["table_size"] != 2:
+        raise ServiceError("bad_options", _("This format is for two-player matches."))
+    if fmt == "table_elimination" and out["table_size"] < 3:
+        raise ServiceError("bad_options", _("Table elimination needs tables of three players or more."))
+    if out.get("partnerships") and (game not in PARTNERSHIP_GAMES or out["table_size"] != 2):
+        raise ServiceError(
+            "bad_options", _("Partnerships are two pairs at one table, in dominoes and Pitch only.")
+        )
+    for name in out.get("tiebreaks") or []:
+        if name not in CRITERIA:
+            raise ServiceError("bad_options", _("There is no tie-break called {name}."), name=name)
+    if out.get("rounds") is not None and (not isinstance(out["rounds"], int) or not 1 <= out["rounds"] <= 30):
+        raise ServiceError(
+            "bad_options", _("rounds must be a whole number from {low} to {high}."), low=1, high=30
+        )
+    _game_config(game, out)  # a table must be possible with these options
+    return out
+
+
+def seats_per_table(options: dict[str, Any]) -> int:
+    return 4 if options.get("partnerships") else int(options["table_size"])
+
+
+def _game_config(game: str, options: dict[str, Any], players: int | None = None) -> dict[str, Any]:
+    engine = engines.get(game)
+    players = players or seats_per_table(options)
+    try:
+        config = engine.default_config(players)
+        config.update(options.get("game_config") or {})
+        config["players"] = players
+        if options.get("partnerships"):
+            config["partnerships"] = True
+        return engine.validate_config(config)
+    except IllegalAction as exc:
+        raise ServiceError.from_illegal(exc) from None
+
+
+def create(
+    name: str, game: str, fmt: str, options: dict[str, Any] | None = None, *, club: Any = None, by: Any = None
+) -> Tournament:
+    name = (name or "").strip()
+    if not name or len(name) > 120:
+        raise ServiceError("bad_name", _("A tournament needs a name of at most 120 characters."))
+    options = validate_options(game, fmt, options or {})
+    with transaction.atomic():
+        stream_id = streams.open_stream(projection.STREAM, created_by=by)
+        event = {
+            "type": "tournament.created",
+            "name": name,
+            "game": game,
+            "format": fmt,
+            "options": options,
+            "club_id": getattr(club, "pk", None),
+            "by": getattr(by, "pk", None),
+            "secret_seed": secrets.randbits(62),
+        }
+        _run(stream_id, "create", _actor(by), lambda t: [event])
+    return Tournament.objects.get(stream_id=stream_id)
+
+
+def _actor(user: Any) -> str:
+    return f"user:{user.pk}" if getattr(user, "pk", None) else "system"
+
+
+def check_organiser(row: Tournament, by: Any) -> None:
+    if by is None:
+        return  # the system itself (management commands, the demo)
+    if not (by.is_staff or row.created_by_id == by.pk):
+        raise ServiceError("not_organiser", _("Only the organiser can do this."))
+
+
+# --- Entrants ------------------------------------------------------------------------------------
+
+
+def register(
+    row: Tournament,
+    name: str,
+    *,
+    user: Any = None,
+    bot_level: str = "",
+    members: list[str] | None = None,
+    rating: float | None = None,
+    by: Any = None,
+    command_id: str | None = None,
+) -> int:
+    """A new entrant (a player, a computer player or a partnership); its number."""
+    name = (name or "").strip()
+    if not name or len(name) > 120:
+        raise ServiceError("bad_name", _("An entrant needs a name of at most 120 characters."))
+    if bot_level and bot_level not in BOT_LEVELS:
+        raise ServiceError("bad_bot", _("There is no computer level called {level}."), level=bot_level)
+    members = list(members or [])
+    entrant: list[int] = []
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        if t.status == FINISHED:
+            raise ServiceError("finished", _("This tournament is over."))
+        if t.status != REGISTRATION and not (t.options.get("late_entry") and t.format == "swiss"):
+            raise ServiceError("registration_closed", _("Registration for this tournament is closed."))
+        closes = t.options.get("registration_closes")
+        if closes and timezone.now() > datetime.fromisoformat(closes):
+            raise ServiceError("registration_closed", _("Registration for this tournament is closed."))
+        if user is not None and any(e.user_id == user.pk and not e.withdrawn for e in t.entrants.values()):
+            raise ServiceError("already_registered", _("You are already registered."))
+        if t.options.get("partnerships") and len(members) != 2:
+            raise ServiceError("bad_members", _("A partnership is two players: give both names."))
+        entrant[:] = [max(t.entrants, default=0) + 1]
+        event: dict[str, Any] = {"type": "entrant.registered", "entrant": entrant[0], "name": name}
+        if user is not None:
+            event["user_id"] = user.pk
+        if bot_level:
+            event["bot_level"] = bot_level
+        if members:
+            event["members"] = members
+        if rating is not None:
+            event["rating"] = rating
+        return [event]
+
+    _run(row.stream_id, command_id or f"register-{secrets.token_hex(8)}", _actor(by or user), build)
+    advance(row.stream_id)
+    return entrant[0]
+
+
+def _entrant_command(row: Tournament, kind: str, entrant: int, by: Any, states: tuple[str, ...]) -> None:
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        e = t.entrants.get(entrant)
+        if e is None:
+            raise ServiceError("unknown_entrant", _("There is no such entrant."))
+        if by is not None and e.user_id != by.pk:
+            check_organiser(row, by)
+        if t.status not in states:
+            raise ServiceError("wrong_time", _("That cannot be done at this stage of the tournament."))
+        if e.withdrawn:
+            raise ServiceError("withdrawn", _("This entrant has withdrawn."))
+        if kind == "entrant.checked_in" and e.checked_in:
+            return []
+        return [{"type": kind, "entrant": entrant}]
+
+    _run(row.stream_id, f"{kind}-{entrant}", _actor(by), build)
+    advance(row.stream_id)
+
+
+def check_in(row: Tournament, entrant: int, *, by: Any = None) -> None:
+    _entrant_command(row, "entrant.checked_in", entrant, by, (REGISTRATION,))
+
+
+def withdraw(row: Tournament, entrant: int, *, by: Any = None) -> None:
+    """The entrant plays no further round; a match of theirs still open is forfeited."""
+    _entrant_command(row, "entrant.withdrawn", entrant, by, (REGISTRATION, RUNNING, PAUSED))
+
+
+def seed(row: Tournament, method: str, order: list[int] | None = None, *, by: Any = None) -> None:
+    """Seeding before the start: ``manual`` (the given order), ``random`` or ``rating``."""
+    check_organiser(row, by)
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        if t.status != REGISTRATION:
+            raise ServiceError("wrong_time", _("Seeding is done before the tournament starts."))
+        return [{"type": "tournament.seeded", "method": method, "order": _seeding(t, method, order)}]
+
+    _run(row.stream_id, f"seed-{secrets.token_hex(8)}", _actor(by), build)
+
+
+def _seeding(t: log.Tournament, method: str, order: list[int] | None) -> list[int]:
+    entrants = sorted(t.entrants)
+    if method == "manual":
+        if order is None or sorted(order) != entrants:
+            raise ServiceError("bad_seeding", _("A manual seeding lists every entrant exactly once."))
+        return list(order)
+    if method == "random":
+        return formats.random_order(entrants, t.secret_seed)
+    if method == "rating":
+        return sorted(entrants, key=lambda e: (-(t.entrants[e].rating or 0.0), e))
+    raise ServiceError("bad_seeding", _("Seeding is manual, random or by rating."))
+
+
+def start(row: Tournament, *, by: Any = None) -> None:
+    """Close registration, drop who did not check in (when asked), and pair the first round."""
+    check_organiser(row, by)
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        if t.status != REGISTRATION:
+            raise ServiceError("wrong_time", _("This tournament has already started."))
+        active = t.active()
+        if len(active) < 2:
+            raise ServiceError("too_few", _("A tournament needs at least two entrants."))
+        if formats.table_size(t) > 2 and len(active) < 3:
+            raise ServiceError("too_few", _("Tables need at least three entrants."))
+        order = [e for e in (t.seeding or sorted(t.entrants)) if e in active]
+        order += [e for e in sorted(active) if e not in order]
+        return [{"type": "tournament.started", "order": order}]
+
+    _run(row.stream_id, "start", _actor(by), build)
+    advance(row.stream_id)
+
+
+def pause(row: Tournament, *, by: Any = None) -> None:
+    """No new round or game starts while paused; games under way play on."""
+    check_organiser(row, by)
+    _status_command(row, "tournament.paused", RUNNING, by)
+
+
+def resume(row: Tournament, *, by: Any = None) -> None:
+    check_organiser(row, by)
+    _status_command(row, "tournament.resumed", PAUSED, by)
+    advance(row.stream_id)
+
+
+def _status_command(row: Tournament, kind: str, needed: str, by: Any) -> None:
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        if t.status != needed:
+            raise ServiceError("wrong_time", _("That cannot be done at this stage of the tournament."))
+        return [{"type": kind}]
+
+    _run(row.stream_id, f"{kind}-{secrets.token_hex(8)}", _actor(by), build)
+
+
+def start_round(row: Tournament, *, by: Any = None) -> None:
+    """Start the paired round (when rounds do not start by themselves)."""
+    check_organiser(row, by)
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        rnd = t.current
+        if t.status != RUNNING or rnd is None or rnd.started:
+            raise ServiceError("wrong_time", _("There is no paired round waiting to start."))
+        return [_round_started(t)]
+
+    _run(row.stream_id, f"start-round-{row.round}", _actor(by), build)
+    advance(row.stream_id)
+
+
+def repair(row: Tournament, *, by: Any = None) -> None:
+    """Pair the current round again (after a withdrawal or a late entry), before it starts."""
+    check_organiser(row, by)
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        rnd = t.current
+        if t.status not in (RUNNING, PAUSED) or rnd is None or rnd.started:
+            raise ServiceError("wrong_time", _("Only a round that has not started can be paired again."))
+        t.rounds.pop()
+        pairing = formats.next_round(t)
+        if pairing is None:
+            raise ServiceError("wrong_time", _("Only a round that has not started can be paired again."))
+        return [_paired(pairing)]
+
+    _run(row.stream_id, f"repair-{secrets.token_hex(8)}", _actor(by), build)
+
+
+# --- Results -------------------------------------------------------------------------------------
+
+
+def _check_result(t: log.Tournament, key: str, places: Any, scores: Any) -> log.Table:
+    try:
+        table = t.table(key)
+    except log.LogError:
+        raise ServiceError("unknown_match", _("There is no such match.")) from None
+    names = {str(e) for e in table.entrants}
+    if not isinstance(places, dict) or set(map(str, places)) != names:
+        raise ServiceError("bad_result", _("Give a place for every entrant of the match, and no one else."))
+    for value in places.values():
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= len(names):
+            raise ServiceError("bad_result", _("Places are whole numbers from 1 to the number of entrants."))
+    if scores is not None:
+        if not isinstance(scores, dict) or not set(map(str, scores)) <= names:
+            raise ServiceError("bad_result", _("Scores are given per entrant of the match."))
+        try:
+            [Fraction(str(v)) for v in scores.values()]
+        except (ValueError, ZeroDivisionError):
+            raise ServiceError("bad_result", _("A score must be a number.")) from None
+    return table
+
+
+def override(row: Tournament, key: str, places: Any, scores: Any, reason: str, *, by: Any = None) -> None:
+    """The organiser's correction of a result, with a reason; the original result stays in the log."""
+    check_organiser(row, by)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("no_reason", _("A correction needs a reason."))
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        table = _check_result(t, key, places, scores)
+        knockout = t.format in ("single_elimination", "double_elimination", "table_elimination")
+        if knockout and (t.current is None or table.round != t.current.number):
+            raise ServiceError(
+                "too_late", _("In a knockout, only a result of the current round can be corrected.")
+            )
+        if scores is None:  # a correction of places only keeps the points scored
+            kept = table.result.scores if table.result else {}
+            given = {str(e): str(v) for e, v in kept.items()}
+        else:
+            given = {str(e): str(Fraction(str(v))) for e, v in scores.items()}
+        return [
+            {
+                "type": "result.overridden",
+                "table": key,
+                "places": {str(k): v for k, v in places.items()},
+                "scores": given,
+                "reason": reason,
+                "by": getattr(by, "pk", None),
+            }
+        ]
+
+    _run(row.stream_id, f"override-{secrets.token_hex(8)}", _actor(by), build)
+    advance(row.stream_id)
+
+
+def forfeit(row: Tournament, key: str, absent: list[int], reason: str = "", *, by: Any = None) -> None:
+    """A no-show: the absent entrants lose the match, the others win it."""
+    check_organiser(row, by)
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        try:
+            table = t.table(key)
+        except log.LogError:
+            raise ServiceError("unknown_match", _("There is no such match.")) from None
+        if not absent or not set(absent) < set(table.entrants):
+            raise ServiceError("bad_result", _("Name the absent entrants of the match (not all of them)."))
+        if table.result is not None:
+            raise ServiceError("decided", _("This match already has a result; correct it instead."))
+        return [_forfeit_event(table, absent, reason or "no-show")]
+
+    _run(row.stream_id, f"forfeit-{key}", _actor(by), build)
+    advance(row.stream_id)
+
+
+def _forfeit_event(table: log.Table, absent: list[int], reason: str) -> dict[str, Any]:
+    result = formats.forfeit_result(table, absent)
+    return {
+        "type": "result.forfeited",
+        "table": table.key,
+        "absent": sorted(absent),
+        "reason": reason,
+        **(projection.result_json(result) or {}),
+    }
+
+
+def on_game_finished(game_id: int, outcome: dict[str, Any]) -> None:
+    """The games service says a game ended: record it in its tournament and move on."""
+    found = MatchGame.objects.filter(game_id=game_id).select_related("match__tournament").first()
+    if found is None:
+        return  # not a tournament game
+    stream_id = found.match.tournament.stream_id
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        table = t.table_of_game(game_id)
+        if table is None:
+            return []
+        record = next(g for g in table.games if g.game_id == game_id)
+        if record.places is not None:
+            return []
+        places, scores = entrant_results(record.seats, outcome)
+        return [
+            {
+                "type": "game.finished",
+                "table": table.key,
+                "game_id": game_id,
+                "places": places,
+                "scores": scores,
+            }
+        ]
+
+    _run(stream_id, f"result-{game_id}", "system", build)
+    advance(stream_id)
+
+
+def entrant_results(seats: list[int], outcome: dict[str, Any]) -> tuple[dict[str, int], dict[str, str]]:
+    """Places and scores per entrant from a game's outcome (a partnership's seats share theirs)."""
+    scale = int(outcome.get("score_scale") or 1)
+    teams = outcome.get("teams")
+    places: dict[str, int] = {}
+    scores: dict[str, str] = {}
+    for seat, entrant in enumerate(seats):
+        where = seat
+        if len(outcome["scores"]) != len(seats) and teams:
+            where = next(i for i, team in enumerate(teams) if seat in team)
+        places[str(entrant)] = int(
+            outcome["places"][seat] if len(outcome["places"]) == len(seats) else outcome["places"][where]
+        )
+        scores[str(entrant)] = str(Fraction(outcome["scores"][where]) / scale)
+    return places, scores
+
+
+# --- Moving on -----------------------------------------------------------------------------------
+
+
+def _paired(p: formats.Pairing) -> dict[str, Any]:
+    return {
+        "type": "round.paired",
+        "round": p.round,
+        "tables": [{"key": key, "entrants": entrants} for key, entrants in p.tables],
+        "byes": p.byes,
+    }
+
+
+def _round_started(t: log.Tournament) -> dict[str, Any]:
+    assert t.current is not None
+    event: dict[str, Any] = {"type": "round.started", "round": t.current.number}
+    if t.options.get("duplicate"):
+        event["secret_seed"] = secrets.randbits(62)
+    return event
+
+
+def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
+    """Create the table's next game (inside the caller's transaction) and the event that records it."""
+    users = get_user_model().objects.in_bulk(
+        [e for e in (t.entrants[x].user_id for x in table.entrants) if e]
+    )
+    seats: list[int] = []
+    specs: list[games.SeatSpec] = []
+    if t.options.get("partnerships"):
+        a, b = table.entrants
+        order = [(a, 0), (b, 0), (a, 1), (b, 1)]  # partners sit opposite: seats 0 and 2, 1 and 3
+    else:
+        order = [(e, 0) for e in table.entrants]
+        # Alternate who sits first from game to game of a match.
+        if len(table.games) % 2:
+            order = order[1:] + order[:1]
+    for entrant_id, member in order:
+        entrant = t.entrants[entrant_id]
+        name = entrant.members[member] if entrant.members else entrant.name
+        specs.append(
+            games.SeatSpec(
+                display_name=name[:64],
+                user=users.get(entrant.user_id) if entrant.user_id else None,
+                bot_level=entrant.bot_level,
+                team=(order.index((entrant_id, 0)) if t.options.get("partnerships") else None),
+            )
+        )
+        seats.append(entrant_id)
+    assert t.current is not None
+    seed = t.current.secret_seed if t.options.get("duplicate") else None
+    game = games.create_game(
+        t.game,
+        _game_config(t.game, t.options, len(specs)),
+        specs,
+        seed=seed,
+        kind="tournament",
+        spectator_delay=int(t.options.get("spectator_delay", 0)),
+    )
+    return {"type": "game.started", "table": table.key, "game_id": game.pk, "seats": seats}
+
+
+def _next_steps(t: log.Tournament) -> list[dict[str, Any]]:
+    """Everything the state calls for now, as events (games are created on the way)."""
+    if t.status != RUNNING:
+        return []
+    rnd = t.current
+    if rnd is None or rnd.complete():
+        pairing = formats.next_round(t)
+        if pairing is None:
+            places = formats.final_places(t)
+            return [{"type": "tournament.finished", "places": {str(e): p for e, p in places.items()}}]
+        return [_paired(pairing)]
+    if not rnd.started:
+        return [_round_started(t)] if t.options.get("auto_start", True) else []
+    events: list[dict[str, Any]] = []
+    elimination = t.format in ("single_elimination", "double_elimination", "table_elimination")
+    for table in rnd.tables:
+        if table.result is not None:
+            continue
+        gone = [e for e in table.entrants if t.entrants[e].withdrawn]
+        if gone and len(gone) < len(table.entrants) and not table.games:
+            events.append(_forfeit_event(table, gone, "withdrawn"))
+            continue
+        if table.live_game() is not None:
+            continue
+        result = formats.decide_match(t, table, elimination) if table.games else None
+        if result is not None:
+            events.append(
+                {"type": "match.decided", "table": table.key, **(projection.result_json(result) or {})}
+            )
+        else:
+            events.append(_start_game(t, table))  # the first game, or one more the match needs
+    return events
+
+
+def advance(stream_id: int) -> log.Tournament:
+    """Take every step the tournament's state calls for, one command per step."""
+    while True:
+        t = projection.load(stream_id)
+        before = t.seq
+        t = _run(stream_id, f"auto-{before}", "system", _next_steps)
+        if t.seq == before:
+            return t
+
+
+def reconcile(stream_id: int) -> None:
+    """Catch up after a restart: record any game that ended while nobody was told (signals are not durable)."""
+    t = projection.load(stream_id)
+    for rnd in t.rounds:
+        for table in rnd.tables:
+            for record in table.games:
+                if record.places is None:
+                    outcome = games.result(record.game_id)
+                    if outcome is not None:
+                        on_game_finished(record.game_id, outcome)
+    advance(stream_id)

@@ -1,0 +1,81 @@
+"""A whole tournament of computer players through the real pipeline (simulate_tournament, tests, demo)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+
+from games import autoplay
+from games import service as games
+from games.errors import ServiceError
+from tournaments import service
+from tournaments.log import FINISHED
+from tournaments.models import MatchGame, Tournament
+
+
+def setup(
+    game: str,
+    fmt: str,
+    entrants: int,
+    options: dict[str, Any],
+    bots: str = "greedy",
+    name: str | None = None,
+    club: Any = None,
+) -> Tournament:
+    """A tournament of ``entrants`` computer players, registered and seeded, not yet started."""
+    row = service.create(name or f"{game} {fmt} ({entrants})", game, fmt, options, club=club)
+    for n in range(1, entrants + 1):
+        members = [f"Bot {n}a", f"Bot {n}b"] if options.get("partnerships") else None
+        service.register(
+            row, f"Bot {n} ({bots})", bot_level=bots, members=members, command_id=f"register-{n}"
+        )
+    service.seed(row, "random")
+    return row
+
+
+def drive(
+    row: Tournament, *, timeout: float = 3600, progress: Callable[[str], None] | None = None
+) -> Tournament:
+    """Start the tournament and play it to the end: by hand here when no worker plays the bots."""
+    row.refresh_from_db()
+    if row.status == "registration":
+        service.start(row)
+    deadline = time.monotonic() + timeout
+    last = ""
+    while True:
+        row.refresh_from_db()
+        if row.status == FINISHED:
+            return row
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"tournament {row.pk} did not finish within {timeout:.0f} s")
+        if settings.AI_WORKER == "off":
+            if not _play_one_round_of_moves(row):
+                service.reconcile(row.stream_id)
+        else:
+            time.sleep(0.5)
+        note = f"round {row.round}: {row.matches.filter(round=row.round, result__isnull=False).count()}/{row.matches.filter(round=row.round).count()} matches done"
+        if progress and note != last:
+            progress(note)
+            last = note
+
+
+def _play_one_round_of_moves(row: Tournament) -> bool:
+    """One move at every running game of the tournament whose turn is a computer's."""
+    moved = False
+    for game_id in MatchGame.objects.filter(match__tournament=row, finished=False).values_list(
+        "game_id", flat=True
+    ):
+        try:
+            table = games.load_table(game_id)
+        except ServiceError:
+            continue
+        if table.outcome() is not None:
+            continue
+        for seat in table.to_act():
+            if autoplay.play_bot_turn(game_id, table.seq, seat) == "played":
+                moved = True
+                break
+    return moved
