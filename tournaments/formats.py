@@ -68,7 +68,7 @@ def standings(t: Tournament) -> list[ranking.Row]:
     # Duplicate: matchpoints against the field rank first; the usual criteria break their ties.
     points = duplicate_points(t)
     for row in rows:
-        row.values["matchpoints"] = points.get(int(row.entrant), Fraction(0))  # type: ignore[call-overload]
+        row.values["matchpoints"] = points.get(int(row.entrant), Fraction(0))
     order = sorted(rows, key=lambda r: (-r.values["matchpoints"], r.rank))
     ranked: list[ranking.Row] = []
     for i, row in enumerate(order):
@@ -81,19 +81,19 @@ def duplicate_points(t: Tournament) -> dict[int, Fraction]:
     """Each entrant's matchpoints: its seat's score against the same seat at every other table."""
     totals: dict[int, Fraction] = defaultdict(Fraction)
     for rnd in t.rounds:
-        by_size: dict[int, dict[str, Table]] = defaultdict(dict)
+        by_size: dict[int, dict[str, tuple[Table, Result]]] = defaultdict(dict)
         for table in rnd.tables:
             if table.result is not None and table.games:
-                by_size[len(table.entrants)][table.key] = table
+                by_size[len(table.entrants)][table.key] = (table, table.result)
         for group in by_size.values():
             if len(group) < 2:
                 continue
             scores = {
-                key: [table.result.scores.get(e, Fraction(0)) for e in table.entrants]  # type: ignore[union-attr]
-                for key, table in group.items()
+                key: [result.scores.get(e, Fraction(0)) for e in table.entrants]
+                for key, (table, result) in group.items()
             }
             for key, points in matchpoints(scores, lower_score_wins=lower_wins(t)).items():
-                for entrant, p in zip(group[key].entrants, points, strict=True):
+                for entrant, p in zip(group[key][0].entrants, points, strict=True):
                     totals[entrant] += Fraction(p)
     return totals
 
@@ -104,14 +104,14 @@ def ranked_active(t: Tournament) -> list[int]:
     seed_pos = {e: i for i, e in enumerate(t.seeding)}
     if not any(rnd.tables for rnd in t.rounds):
         return sorted(active, key=lambda e: seed_pos.get(e, len(seed_pos) + e))
-    order = {int(row.entrant): (row.rank, seed_pos.get(int(row.entrant), 0)) for row in standings(t)}  # type: ignore[call-overload]
+    order = {int(row.entrant): (row.rank, seed_pos.get(int(row.entrant), 0)) for row in standings(t)}
     return sorted(active, key=lambda e: order.get(e, (10**6, e)))
 
 
 def _primary(t: Tournament) -> dict[int, float]:
     """The score groups of Swiss: each entrant's first criterion."""
     first = criteria(t)[0]
-    return {int(r.entrant): float(r.values[first]) for r in standings(t)}  # type: ignore[call-overload]
+    return {int(r.entrant): float(r.values[first]) for r in standings(t)}
 
 
 def _met(t: Tournament) -> dict[Hashable, dict[Hashable, int]]:
@@ -159,15 +159,16 @@ def next_round(t: Tournament) -> Pairing | None:
         b = bracket(t)
         if b.finished():
             return None
-        return Pairing(number, [(m.id, [int(m.a), int(m.b)]) for m in b.pending()], [])  # type: ignore[call-overload]
+        return Pairing(number, [(m.id, [int(m.a), int(m.b)]) for m in b.pending()], [])
     if t.format == "round_robin":
         schedule = roundrobin.berger_rounds([e for e in t.seeding if e in t.entrants])
         if number > len(schedule):
             return None
         active = set(t.active())
-        tables, byes = [], []
+        tables: list[tuple[str, list[int]]] = []
+        byes: list[int] = []
         for a, b in schedule[number - 1]:
-            pair = [int(x) for x in (a, b) if x is not None and x in active]  # type: ignore[call-overload]
+            pair = [int(x) for x in (a, b) if x is not None and x in active]
             if len(pair) == 2:
                 tables.append((f"R{number}-T{len(tables) + 1}", pair))
             byes.extend(pair if len(pair) == 1 else [])
@@ -181,13 +182,13 @@ def next_round(t: Tournament) -> Pairing | None:
             had_bye = {e for rnd in t.rounds for e in rnd.byes}
             met = {k: set(v) for k, v in _met(t).items()}
             pairs, bye = swiss.pair_round(ranked, _primary(t), met, had_bye)
-            tables = [(f"R{number}-T{i + 1}", [int(a), int(b)]) for i, (a, b) in enumerate(pairs)]  # type: ignore[call-overload]
-            return Pairing(number, tables, [int(bye)] if bye is not None else [])  # type: ignore[call-overload]
+            tables = [(f"R{number}-T{i + 1}", [int(a), int(b)]) for i, (a, b) in enumerate(pairs)]
+            return Pairing(number, tables, [int(bye)] if bye is not None else [])
         seated = swiss.seat_tables(ranked, size, _primary(t), _met(t))
         return Pairing(
             number,
             [(f"R{number}-T{i + 1}", [int(x) for x in tb]) for i, tb in enumerate(seated)],
-            [],  # type: ignore[call-overload]
+            [],
         )
     if t.format == "table_elimination":
         return _table_elimination(t, number)
@@ -230,10 +231,10 @@ def final_places(t: Tournament) -> dict[int, int]:
     """The final ranking once the last round is over."""
     if t.format in ("single_elimination", "double_elimination"):
         placed = bracket(t).placings()
-        return {int(e): p for e, p in placed.items()}  # type: ignore[call-overload]
+        return {int(e): p for e, p in placed.items()}
     if t.format == "table_elimination":
         return _table_elimination_places(t)
-    return {int(r.entrant): r.rank for r in standings(t)}  # type: ignore[call-overload]
+    return {int(r.entrant): r.rank for r in standings(t)}
 
 
 def _table_elimination_places(t: Tournament) -> dict[int, int]:

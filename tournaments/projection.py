@@ -50,7 +50,7 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
     rank: dict[int, tuple[int, dict[str, str]]] = {}
     if any(r.tables for r in t.rounds):
         for r in formats.standings(t):
-            rank[int(r.entrant)] = (r.rank, _text(r.values))  # type: ignore[call-overload]
+            rank[int(r.entrant)] = (r.rank, _text(r.values))
     if t.final_places:
         rank = {e: (t.final_places.get(e, len(t.entrants)), v) for e, (_r, v) in rank.items()}
     Entry.objects.bulk_create(
