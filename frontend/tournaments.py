@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from frontend.bracket_svg import bracket_svg
 from frontend.catalogue import titles
+from frontend.seats import computer_name
 from games import streams
 from games.errors import ServiceError
 from tournaments import formats, projection, service
@@ -150,7 +151,7 @@ def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
             service.check_organiser(row, by)
             level = post.get("level", "greedy")
             service.register(
-                row, post.get("name") or _("Computer (%(level)s)") % {"level": level}, bot_level=level, by=by
+                row, post.get("name") or computer_name(row.entries.count(), level), bot_level=level, by=by
             )
         elif action == "check_in":
             service.check_in(row, _int(post.get("entrant"), 0), by=by)

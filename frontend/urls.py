@@ -1,6 +1,6 @@
 from django.urls import path
 
-from frontend import tables, tournaments, views
+from frontend import ratings, tables, tournaments, views
 
 app_name = "frontend"
 
@@ -14,6 +14,9 @@ urlpatterns = [
     path("tables/<int:game_id>/hint", tables.hint, name="hint"),
     path("rules/<str:game>/", tables.rules, name="rules"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("ratings/", ratings.leaderboard, name="leaderboard"),
+    path("clubs/<slug:slug>/", ratings.club, name="club"),
+    path("players/<path:key>/", ratings.player, name="player"),
     path("tournaments/new/", tournaments.new_tournament, name="new_tournament"),
     path("tournaments/<int:tournament_id>/", tournaments.tournament, name="tournament"),
     path("tournaments/<int:tournament_id>/act", tournaments.act, name="tournament_act"),

@@ -59,6 +59,9 @@ def _run(stream_id: int, command_id: str, actor: str, build: Build) -> log.Tourn
                     log.apply(t, event)
                 row = projection.write(stream_id, t)
                 transaction.on_commit(partial(publish.changed, row.pk, t.seq))
+                just_finished = any(e["type"] == "tournament.finished" for e in events)
+                if just_finished and t.options.get("repeat"):
+                    transaction.on_commit(partial(_repeat, row.pk))
                 return t
         except Conflict:
             continue  # another command got there first: decide again on the new state
@@ -88,7 +91,7 @@ def validate_options(game: str, fmt: str, options: dict[str, Any]) -> dict[str, 
     known = {
         "table_size", "best_of", "rounds", "tiebreaks", "third_place", "reset", "advance", "duplicate",
         "partnerships", "game_config", "spectator_delay", "check_in", "late_entry", "auto_start",
-        "registration_closes", "bots",
+        "registration_closes", "bots", "repeat",
     }  # fmt: skip
     unknown = sorted(set(options) - known)
     if unknown:
@@ -604,3 +607,15 @@ def reconcile(stream_id: int) -> None:
                     if outcome is not None:
                         on_game_finished(record.game_id, outcome)
     advance(stream_id)
+
+
+def _repeat(tournament_id: int) -> None:
+    """A tournament with ``repeat`` (the demo club's) starts again with the same entrants when it ends."""
+    row = Tournament.objects.get(pk=tournament_id)
+    t = projection.load(row.stream_id)
+    again = create(t.name, t.game, t.format, t.options, club=row.club)
+    for e in t.entrants.values():
+        if e.bot_level and not e.withdrawn:
+            register(again, e.name, bot_level=e.bot_level, members=e.members, rating=e.rating, command_id=f"register-{e.id}")
+    seed(again, "random")
+    start(again)

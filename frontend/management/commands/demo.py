@@ -1,4 +1,4 @@
-"""demo: make sure a few tables of computer players are running, so the site has something to watch."""
+"""demo: make sure a few tables and a club tournament of computer players are running, so the site has something to watch."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from django.core.management.base import BaseCommand
 
 from games import engines, service
 from games.models import Game
+from tournaments import service as tournaments
+from tournaments import simulate
+from tournaments.models import Club, Tournament
 
 # (game, players, options): one live table of each game, computer players only.
 DEMO_TABLES: list[tuple[str, int, dict[str, Any]]] = [
@@ -17,6 +20,8 @@ DEMO_TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("pitch", 4, {}),
 ]
 LEVELS = ["greedy", "strong", "greedy", "strong"]
+#: The demo club's tournament: a Swiss of computer players that starts again when it ends.
+DEMO_TOURNAMENT = ("kazino", "swiss", 8, {"rounds": 3, "game_config": {"match": "single"}, "repeat": True})
 
 
 class Command(BaseCommand):
@@ -35,3 +40,11 @@ class Command(BaseCommand):
             ]
             game = service.create_game(name, config, seats, is_demo=True)
             self.stdout.write(f"{name}: demo table {game.pk} created")
+        club, _ = Club.objects.get_or_create(slug="demo", defaults={"name": "Demo club"})
+        if Tournament.objects.filter(club=club).exclude(status="finished").exists():
+            self.stdout.write("the demo club's tournament is already playing")
+            return
+        game, fmt, entrants, options_ = DEMO_TOURNAMENT
+        row = simulate.setup(game, fmt, entrants, options_, "greedy", name="Demo club Swiss", club=club)
+        tournaments.start(row)
+        self.stdout.write(f"demo club tournament {row.pk} started")
