@@ -49,7 +49,9 @@ def chart(points: list[float]) -> str:
     low, high = min(points), max(points)
     span = (high - low) or 1.0
     step = CHART_W / (len(points) - 1)
-    return " ".join(f"{i * step:.1f},{CHART_H - (p - low) / span * (CHART_H - 10) - 5:.1f}" for i, p in enumerate(points))
+    return " ".join(
+        f"{i * step:.1f},{CHART_H - (p - low) / span * (CHART_H - 10) - 5:.1f}" for i, p in enumerate(points)
+    )
 
 
 def player(request: HttpRequest, key: str) -> HttpResponse:

@@ -616,6 +616,13 @@ def _repeat(tournament_id: int) -> None:
     again = create(t.name, t.game, t.format, t.options, club=row.club)
     for e in t.entrants.values():
         if e.bot_level and not e.withdrawn:
-            register(again, e.name, bot_level=e.bot_level, members=e.members, rating=e.rating, command_id=f"register-{e.id}")
+            register(
+                again,
+                e.name,
+                bot_level=e.bot_level,
+                members=e.members,
+                rating=e.rating,
+                command_id=f"register-{e.id}",
+            )
     seed(again, "random")
     start(again)

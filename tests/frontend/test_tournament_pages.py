@@ -30,7 +30,14 @@ def act(client, row, **data):
 def test_an_organiser_sets_up_and_starts_a_tournament_from_the_pages(client, organiser):
     response = client.post(
         "/tournaments/new/",
-        {"name": "Friday Kazino", "game": "kazino", "format": "swiss", "table_size": "2", "best_of": "1", "rounds": "2"},
+        {
+            "name": "Friday Kazino",
+            "game": "kazino",
+            "format": "swiss",
+            "table_size": "2",
+            "best_of": "1",
+            "rounds": "2",
+        },
     )
     row = Tournament.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/tournaments/{row.pk}/"
@@ -51,9 +58,13 @@ def test_an_organiser_sets_up_and_starts_a_tournament_from_the_pages(client, org
 def test_bad_form_input_says_why_and_creates_nothing(client, organiser):
     response = client.post("/tournaments/new/", {"name": "", "game": "kazino", "format": "swiss"})
     assert response.status_code == 200 and b'class="error"' in response.content
-    response = client.post("/tournaments/new/", {"name": "X", "game": "kazino", "format": "swiss", "table_size": "four"})
+    response = client.post(
+        "/tournaments/new/", {"name": "X", "game": "kazino", "format": "swiss", "table_size": "four"}
+    )
     assert response.status_code == 302  # a number that is not one falls back to the default table size
-    response = client.post("/tournaments/new/", {"name": "Y", "game": "skyjo", "format": "round_robin", "table_size": "4"})
+    response = client.post(
+        "/tournaments/new/", {"name": "Y", "game": "skyjo", "format": "round_robin", "table_size": "4"}
+    )
     assert b'class="error"' in response.content
     assert Tournament.objects.count() == 1
 
