@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from games import autoplay, signals, store, streams
 from games import service as games
-from games import store, streams
 from games.errors import ServiceError
 from games.models import Game
 from tournaments import projection, service, simulate
@@ -243,3 +243,39 @@ def test_every_format_of_every_game_completes(game, fmt):
     assert places[0] == 1
     call_command("verify_events")
     assert projection.load(row.stream_id).status == "finished"
+
+
+def test_a_repeating_tournament_starts_again_with_the_same_computer_players():
+    row = run("kazino", "round_robin", 3, repeat=True)
+    again = Tournament.objects.exclude(pk=row.pk).get()
+    assert again.status == "running" and again.name == row.name
+    names = sorted(Entry.objects.filter(tournament=again).values_list("name", flat=True))
+    assert names == sorted(Entry.objects.filter(tournament=row).values_list("name", flat=True))
+
+
+def test_a_game_that_ended_unnoticed_is_recorded_by_reconcile(monkeypatch):
+    row = simulate.setup("kazino", "swiss", 2, {"game_config": QUICK["kazino"], "rounds": 1}, "random")
+    service.start(row)
+    game_id = MatchGame.objects.get(match__tournament=row).game_id
+    monkeypatch.setattr(signals.game_finished, "send_robust", lambda **kwargs: [])  # the signal is lost
+    while games.result(game_id) is None:
+        table = games.load_table(game_id)
+        autoplay.play_bot_turn(game_id, table.seq, table.to_act()[0])
+    row.refresh_from_db()
+    assert row.status == "running", "nobody told the tournament"
+    monkeypatch.undo()
+    service.reconcile(row.stream_id)
+    row.refresh_from_db()
+    assert row.status == "finished"
+    service.reconcile(row.stream_id)  # twice changes nothing
+    assert [e.type for e in streams.read(row.stream_id)].count("game.finished") == 1
+
+
+def test_simulate_tournament_prints_the_final_standings(capsys):
+    call_command(
+        "simulate_tournament", "--game", "skyjo", "--format", "swiss", "--entrants", "6",
+        "--table-size", "3", "--duplicate", "--rounds", "2", "--bots", "random", "--option", "target=10",
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert "finished in" in out and "matchpoints=" in out
+    assert out.strip().splitlines()[-6].split()[0] == "1"
