@@ -91,7 +91,7 @@ def validate_options(game: str, fmt: str, options: dict[str, Any]) -> dict[str, 
     known = {
         "table_size", "best_of", "rounds", "tiebreaks", "third_place", "reset", "advance", "duplicate",
         "partnerships", "game_config", "spectator_delay", "check_in", "late_entry", "auto_start",
-        "registration_closes", "bots", "repeat",
+        "registration_closes", "repeat",
     }  # fmt: skip
     unknown = sorted(set(options) - known)
     if unknown:
@@ -540,7 +540,12 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
         )
         seats.append(entrant_id)
     assert t.current is not None
-    seed = t.current.secret_seed if t.options.get("duplicate") else None
+    # Duplicate: game n of every table of the round is dealt from the same seed.
+    seed = (
+        t.current.secret_seed + len(table.games)
+        if t.options.get("duplicate") and t.current.secret_seed
+        else None
+    )
     game = games.create_game(
         t.game,
         _game_config(t.game, t.options, len(specs)),
