@@ -14,7 +14,7 @@ from tournaments.models import Club, Rating, RatingHistory, Tournament
 CHART_W, CHART_H = 560, 160
 
 
-def _boards(club: Club | None) -> list[tuple[str, str, list[Rating]]]:
+def _boards(club: Club | None) -> list[tuple[str, Any, list[Rating]]]:
     names = titles()
     boards = []
     for game, title in names.items():

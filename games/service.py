@@ -10,6 +10,8 @@ import contextlib
 import logging
 import re
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,15 +53,78 @@ def _rows(events: list[Event]) -> list[timeline.Row]:
     return [timeline.Row(e.seq, e.type, e.data, e.actor, e.command_id) for e in events]
 
 
+@dataclass(frozen=True)
+class _Fold:
+    """A folded log kept between loads: never changed once cached (engine states are immutable)."""
+
+    version: int
+    events: list[Event]
+    timeline: timeline.Timeline
+    state: Any
+
+
+_folds: OrderedDict[int, _Fold] = OrderedDict()
+_folds_lock = threading.Lock()
+FOLDS_KEPT = 256
+
+
 def load_table(game: Game | int, upto: int | None = None) -> Table:
-    """Fold a game's log (up to ``upto`` when given) into its current table."""
+    """Fold a game's log (up to ``upto`` when given) into its current table.
+
+    Every move loads its table several times (the bot, the submit, the publish), so the last
+    fold of each recent game is kept in this process and only the events stored since are
+    read and folded — after checking that the last one folded is still there with its hash.
+    A table event (undo, restart…) or any doubt folds the whole log again.
+    """
     if not isinstance(game, Game):
         game = get_game(game)
     engine = engines.get(game.engine)
+    if upto is None:
+        with _folds_lock:
+            cached = _folds.get(game.pk)
+        if cached is not None and cached.version == engine.VERSION:
+            table = _extend(game, engine, cached)
+            if table is not None:
+                return table
     events = store.load(game.pk, upto)
     folded = timeline.fold(_rows(events))
     state = engine.replay(folded.engine_events())
+    if upto is None:
+        _keep(game.pk, _Fold(engine.VERSION, events, folded, state))
     return Table(game, engine, events, folded, state)
+
+
+def _extend(game: Game, engine: Engine, cached: _Fold) -> Table | None:
+    last = cached.events[-1] if cached.events else None
+    rows = store.load_from(game.pk, last.seq if last else 1)
+    if last is not None and (not rows or rows[0].seq != last.seq or rows[0].hash != last.hash):
+        return None  # the log is not the one folded (a test database flushed, say)
+    new = rows[1:] if last is not None else rows
+    if not new:
+        return Table(game, engine, list(cached.events), cached.timeline, cached.state)
+    folded = timeline.extend(cached.timeline, _rows(new))
+    if folded is None:
+        return None
+    state = cached.state
+    for row in _rows(new):
+        state = engine.apply(state, {"type": row.type, **row.data})
+    events = cached.events + new
+    _keep(game.pk, _Fold(cached.version, events, folded, state))
+    return Table(game, engine, list(events), folded, state)
+
+
+def _keep(game_id: int, fold: _Fold) -> None:
+    with _folds_lock:
+        current = _folds.get(game_id)
+        if (
+            current is None
+            or not current.events
+            or (fold.events and fold.events[-1].seq >= current.events[-1].seq)
+        ):
+            _folds[game_id] = fold
+        _folds.move_to_end(game_id)
+        while len(_folds) > FOLDS_KEPT:
+            _folds.popitem(last=False)
 
 
 def get_game(game_id: Any) -> Game:

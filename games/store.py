@@ -190,6 +190,11 @@ def load(game_id: int, upto: int | None = None) -> list[Event]:
     return list(events.order_by("seq"))
 
 
+def load_from(game_id: int, seq: int) -> list[Event]:
+    """A game's events from ``seq`` on (that one included)."""
+    return list(Event.objects.filter(game_id=game_id, seq__gte=seq).order_by("seq"))
+
+
 def as_engine_event(event: Event) -> dict[str, Any]:
     return {"type": event.type, **event.data}
 

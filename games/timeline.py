@@ -113,3 +113,27 @@ def _take_back(groups: list[Group]) -> list[Group]:
             del groups[index:]
             return taken
     return []
+
+
+def extend(timeline: Timeline, rows: Iterable[Row]) -> Timeline | None:
+    """``timeline`` followed by ``rows``, as a new Timeline that shares what did not change.
+
+    Only plain engine rows can be added this way; a table event (undo, restart…) changes
+    which earlier events count, so the answer is None and the caller folds from the start.
+    """
+    groups = list(timeline.groups)
+    undone = timeline.undone
+    seq = timeline.seq
+    for row in rows:
+        if row.type in TABLE_EVENTS:
+            return None
+        seq = row.seq
+        event = {"type": row.type, **row.data}
+        last = groups[-1] if groups else None
+        if last is not None and last.command_id == row.command_id:
+            groups[-1] = Group(last.command_id, last.actor, [*last.events, event], [*last.seqs, row.seq])
+        else:
+            if row.actor != "system":
+                undone = []
+            groups.append(Group(row.command_id, row.actor, [event], [row.seq]))
+    return Timeline(groups, undone, timeline.paused, timeline.game_number, seq)

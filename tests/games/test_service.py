@@ -8,7 +8,7 @@ from django.db import transaction
 from games import publish, service, store, worker
 from games.autoplay import play_bot_turn
 from games.errors import ServiceError
-from games.models import Game
+from games.models import Event, Game
 
 from .factories import play, tiny_game
 
@@ -278,3 +278,43 @@ def test_pause_and_resume_apply_to_the_table_as_it_is_even_after_a_computer_move
     assert service.load_table(game.pk).timeline.paused
     service.resume(game.pk, "r", seq, by="seat:0")
     assert not service.load_table(game.pk).timeline.paused
+
+
+def test_a_kept_fold_is_extended_and_always_equals_a_fold_from_scratch(monkeypatch):
+    """load_table keeps each game's last fold; every load must equal folding the whole log again."""
+    from games import timeline as tl
+
+    game = _cached_game()
+    for _ in range(12):
+        table = service.load_table(game.pk)
+        if table.outcome() is not None:
+            break
+        seat = table.to_act()[0]
+        action = table.engine.legal_actions(table.state, seat)[0]
+        service.submit(game.pk, seat, action, f"c{table.seq}", table.seq)
+        fresh_events = store.load(game.pk)
+        kept = service.load_table(game.pk)
+        assert [e.seq for e in kept.events] == [e.seq for e in fresh_events]
+        assert kept.state == kept.engine.replay(tl.fold(service._rows(fresh_events)).engine_events())
+    # A fold that does not match the stored log (another database, a rewritten test log) is not used.
+    stale = service._folds[game.pk]
+    bogus = Event(game_id=game.pk, seq=stale.events[-1].seq, type="x", data={}, hash="0" * 64)
+    service._folds[game.pk] = service._Fold(stale.version, [*stale.events[:-1], bogus], stale.timeline, None)
+    assert service.load_table(game.pk).state == stale.state
+
+
+def test_undo_refolds_the_whole_log_rather_than_extending():
+    game = _cached_game()
+    table = service.load_table(game.pk)
+    seat = table.to_act()[0]
+    service.submit(game.pk, seat, table.engine.legal_actions(table.state, seat)[0], "m1", table.seq)
+    service.undo(game.pk, "u1", table.seq + 1, by=f"seat:{seat}")
+    after = service.load_table(game.pk)
+    assert after.state == table.state and after.timeline.can_redo
+
+
+def _cached_game() -> Game:
+    from games import engines
+
+    config = {**engines.get("kazino").default_config(2), "match": "single"}
+    return service.create_game("kazino", config, [service.SeatSpec("A"), service.SeatSpec("B")], seed=7)

@@ -44,7 +44,7 @@ class Command(BaseCommand):
         if Tournament.objects.filter(club=club).exclude(status="finished").exists():
             self.stdout.write("the demo club's tournament is already playing")
             return
-        game, fmt, entrants, options_ = DEMO_TOURNAMENT
-        row = simulate.setup(game, fmt, entrants, options_, "greedy", name="Demo club Swiss", club=club)
+        kind, fmt, entrants, settings_ = DEMO_TOURNAMENT
+        row = simulate.setup(kind, fmt, entrants, settings_, "greedy", name="Demo club Swiss", club=club)
         tournaments.start(row)
         self.stdout.write(f"demo club tournament {row.pk} started")
