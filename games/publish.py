@@ -109,11 +109,18 @@ def table_changed(table: Table) -> None:
     delay = table.game.spectator_delay
     public_since = _moves_back(table.events[:since], delay) if since else 0
     messages.append((public_group(table.game.pk), table_message(public, None, public_since)))
-    send = async_to_sync(layer.group_send)
-    for group, message in messages:
-        # Encoded once here, not once per socket: consumers forward the text as it is.
-        text = json.dumps({"type": "update", **message}, separators=(",", ":"))
-        try:
-            send(group, {"type": "table.update", "text": text})
-        except Exception:  # a full or unreachable layer must not undo a committed move
-            log.exception("could not publish game %s seq %s to %s", table.game.pk, table.seq, group)
+    # Encoded once here, not once per socket: consumers forward the text as it is.
+    texts = [
+        (group, json.dumps({"type": "update", **message}, separators=(",", ":")))
+        for group, message in messages
+    ]
+
+    async def send_all() -> None:
+        # One trip into the event loop for every audience: each async_to_sync call costs a thread hop.
+        for group, text in texts:
+            try:
+                await layer.group_send(group, {"type": "table.update", "text": text})
+            except Exception:  # a full or unreachable layer must not undo a committed move
+                log.exception("could not publish game %s seq %s to %s", table.game.pk, table.seq, group)
+
+    async_to_sync(send_all)()
