@@ -119,3 +119,20 @@ def test_leaderboards_and_player_pages_follow_the_rated_games(client):
     assert player.status_code == 200 and b"<polyline" in player.content
     assert client.get("/players/user:999/").status_code == 404
     assert client.get("/clubs/nowhere/").status_code == 404
+
+
+def test_points_are_written_as_players_write_them():
+    from django.utils import translation
+
+    from frontend.templatetags.points import points
+
+    assert [points(v) for v in ("11/2", "5", "-1/2", "0", "7/3", "1250")] == [
+        "5½",
+        "5",
+        "−½",
+        "0",
+        "2.33",
+        "1,250",
+    ]
+    with translation.override("ht"):
+        assert points("2501/2") == "1\xa0250½" and points("7/3") == "2,33"
