@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from fractions import Fraction
 from functools import partial
 from typing import Any
@@ -125,6 +125,16 @@ def validate_options(game: str, fmt: str, options: dict[str, Any]) -> dict[str, 
         raise ServiceError(
             "bad_options", _("rounds must be a whole number from {low} to {high}."), low=1, high=30
         )
+    if out.get("registration_closes") is not None:
+        try:
+            closes = datetime.fromisoformat(str(out["registration_closes"]))
+        except ValueError:
+            raise ServiceError(
+                "bad_options", _("The registration deadline must be a date and time.")
+            ) from None
+        if closes.tzinfo is None:
+            closes = closes.replace(tzinfo=UTC)
+        out["registration_closes"] = closes.isoformat()
     _game_config(game, out)  # a table must be possible with these options
     return out
 
@@ -202,7 +212,6 @@ def register(
     if bot_level and bot_level not in BOT_LEVELS:
         raise ServiceError("bad_bot", _("There is no computer level called {level}."), level=bot_level)
     members = list(members or [])
-    entrant: list[int] = []
 
     def build(t: log.Tournament) -> list[dict[str, Any]]:
         if t.status == FINISHED:
@@ -216,8 +225,11 @@ def register(
             raise ServiceError("already_registered", _("You are already registered."))
         if t.options.get("partnerships") and len(members) != 2:
             raise ServiceError("bad_members", _("A partnership is two players: give both names."))
-        entrant[:] = [max(t.entrants, default=0) + 1]
-        event: dict[str, Any] = {"type": "entrant.registered", "entrant": entrant[0], "name": name}
+        event: dict[str, Any] = {
+            "type": "entrant.registered",
+            "entrant": max(t.entrants, default=0) + 1,
+            "name": name,
+        }
         if user is not None:
             event["user_id"] = user.pk
         if bot_level:
@@ -228,9 +240,11 @@ def register(
             event["rating"] = rating
         return [event]
 
-    _run(row.stream_id, command_id or f"register-{secrets.token_hex(8)}", _actor(by or user), build)
+    command_id = command_id or f"register-{secrets.token_hex(8)}"
+    _run(row.stream_id, command_id, _actor(by or user), build)
     advance(row.stream_id)
-    return entrant[0]
+    # The entrant this command registered (for a repeated command, the first time's).
+    return int(next(e.data["entrant"] for e in streams.read(row.stream_id) if e.command_id == command_id))
 
 
 def _entrant_command(row: Tournament, kind: str, entrant: int, by: Any, states: tuple[str, ...]) -> None:

@@ -279,3 +279,29 @@ def test_simulate_tournament_prints_the_final_standings(capsys):
     out = capsys.readouterr().out
     assert "finished in" in out and "matchpoints=" in out
     assert out.strip().splitlines()[-6].split()[0] == "1"
+
+
+def test_registration_closes_at_its_deadline_and_a_repeated_registration_is_one():
+    row = service.create("Late", "kazino", "swiss", {"registration_closes": "2000-01-01T00:00"})
+    with pytest.raises(ServiceError) as exc:
+        service.register(row, "Too late", bot_level="random")
+    assert exc.value.code == "registration_closed"
+    with pytest.raises(ServiceError):
+        service.create("Bad", "kazino", "swiss", {"registration_closes": "next Friday"})
+    row = service.create("Open", "kazino", "swiss", {"registration_closes": "2999-01-01T00:00+00:00"})
+    first = service.register(row, "Ana", bot_level="random", command_id="ana")
+    again = service.register(row, "Ana", bot_level="random", command_id="ana")
+    assert first == again and Entry.objects.filter(tournament=row).count() == 1
+
+
+def test_a_late_entry_joins_the_next_swiss_round():
+    row = simulate.setup(
+        "kazino", "swiss", 4, {"game_config": QUICK["kazino"], "rounds": 2, "late_entry": True}, "greedy"
+    )
+    service.start(row)
+    late = service.register(row, "Late bot", bot_level="greedy")
+    row = simulate.drive(row, timeout=600)
+    second = {e for m in Match.objects.filter(tournament=row, round=2) for e in m.entrants}
+    byes = projection.load(row.stream_id).rounds[1].byes
+    assert late in second | set(byes)
+    assert late not in {e for m in Match.objects.filter(tournament=row, round=1) for e in m.entrants}
