@@ -70,6 +70,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             "table_size": _int(post.get("table_size"), 2),
             "best_of": _int(post.get("best_of"), 1),
             "spectator_delay": _int(post.get("spectator_delay"), 0),
+            "no_show_after": 60 * _int(post.get("no_show_minutes"), 0),
         }
         if post.get("rounds"):
             options["rounds"] = _int(post.get("rounds"), 0)

@@ -24,7 +24,12 @@ def play_bot_turn(game_id: int, seq: int, seat: int) -> str:
         return "gone"
     if table.seq != seq:
         return "stale"
-    if table.timeline.paused or table.outcome() is not None or seat not in table.to_act():
+    if (
+        table.timeline.paused
+        or table.timeline.abandoned
+        or table.outcome() is not None
+        or seat not in table.to_act()
+    ):
         return "idle"
     seat_row = table.game.seats.filter(number=seat).first()
     if seat_row is None or not seat_row.is_bot:

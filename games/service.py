@@ -305,6 +305,8 @@ def _update_status(table: Table, events: list[dict[str, Any]]) -> None:
             state = table.engine.apply(state, event)
     finished = table.engine.outcome(state) is not None
     status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
+    if any(e["type"] == timeline.ABANDON for e in events):
+        status, finished = Game.Status.ABORTED, True
     if table.game.is_demo and finished:
         status = Game.Status.ACTIVE  # a demo table deals again at once (see _after_commit)
     if status != table.game.status:
@@ -413,6 +415,27 @@ def pause(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Resul
     )
 
 
+def abandon(game_id: int, command_id: Any, *, reason: str, by: str) -> Result:
+    """Stop a game for good (a no-show forfeit): no move is taken after it; the log stays."""
+
+    def build(table: Table) -> list[dict[str, Any]]:
+        if table.game.status != Game.Status.ACTIVE:
+            raise ServiceError("game_over", _("This game is over."))
+        return [{"type": timeline.ABANDON, "reason": reason, "by": by}]
+
+    seq = load_table(game_id).seq
+    return _table_command(game_id, command_id, seq, "system", build, casual_only=False, positional=False)
+
+
+def seats_that_moved(game_id: int) -> set[int]:
+    """The seats that have made at least one move in a game (a no-show has made none)."""
+    return {
+        int(group.actor.split(":", 1)[1])
+        for group in load_table(game_id).timeline.groups
+        if group.actor.startswith("seat:")
+    }
+
+
 def resume(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
     def build(table: Table) -> list[dict[str, Any]]:
         if not table.timeline.paused:
@@ -439,7 +462,7 @@ def _after_commit(game_id: int) -> None:
         with contextlib.suppress(ServiceError):
             new_game(game_id, f"demo-next-{table.seq}", table.seq, by="system")
         return
-    if table.timeline.paused or outcome is not None:
+    if table.timeline.paused or table.timeline.abandoned or outcome is not None:
         return
     bots = {s.number for s in table.game.seats.all() if s.is_bot}
     for seat in table.to_act():

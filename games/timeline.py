@@ -14,7 +14,8 @@ TABLE_PREFIX = "table."
 UNDO, REDO = "table.undo", "table.redo"
 RESTART, NEW_GAME = "table.restart", "table.new_game"
 PAUSE, RESUME = "table.pause", "table.resume"
-TABLE_EVENTS = {UNDO, REDO, RESTART, NEW_GAME, PAUSE, RESUME}
+ABANDON = "table.abandon"  # the game stops for good (a tournament's no-show forfeit); nothing is erased
+TABLE_EVENTS = {UNDO, REDO, RESTART, NEW_GAME, PAUSE, RESUME, ABANDON}
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Timeline:
     groups: list[Group] = field(default_factory=list)
     undone: list[list[Group]] = field(default_factory=list)
     paused: bool = False
+    abandoned: bool = False
     game_number: int = 1
     seq: int = 0
 
@@ -85,6 +87,8 @@ def fold(rows: Iterable[Row]) -> Timeline:
             timeline.groups, timeline.undone = [], []
             if row.type == NEW_GAME:
                 timeline.game_number += 1
+        elif row.type == ABANDON:
+            timeline.abandoned = True
         elif row.type == PAUSE:
             timeline.paused = True
         elif row.type == RESUME:
@@ -136,4 +140,4 @@ def extend(timeline: Timeline, rows: Iterable[Row]) -> Timeline | None:
             if row.actor != "system":
                 undone = []
             groups.append(Group(row.command_id, row.actor, [event], [row.seq]))
-    return Timeline(groups, undone, timeline.paused, timeline.game_number, seq)
+    return Timeline(groups, undone, timeline.paused, timeline.abandoned, timeline.game_number, seq)

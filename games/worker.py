@@ -12,6 +12,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.db import close_old_connections, connections
@@ -31,6 +32,14 @@ def schedule_bot_turn(game_id: int, seq: int, seat: int) -> None:
 
         inprocess().schedule(settings.BOT_DELAY, run, game_id, seq, seat)
     # AI_WORKER == "off": nothing plays the computer seats (some tests drive them by hand).
+
+
+def schedule_call(delay: float, task: Any, fn: Callable[..., object], *args: object) -> None:
+    """Run ``fn(*args)`` after ``delay`` seconds: as the Celery ``task`` in production, else in-process."""
+    if settings.AI_WORKER == "celery":
+        task.apply_async(args, countdown=delay, queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+    elif settings.AI_WORKER == "inprocess":
+        inprocess().schedule(delay, fn, *args)
 
 
 def resume_pending() -> int:

@@ -302,9 +302,10 @@ def decide_match(t: Tournament, table: Table, elimination: bool) -> Result | Non
 
 
 def forfeit_result(table: Table, absent: list[int]) -> Result:
+    """Who came shares first place, who did not shares last (when nobody came, nobody wins)."""
     present = [e for e in table.entrants if e not in absent]
     places = {e: 1 for e in present}
-    places.update({e: len(present) + 1 for e in absent})
+    places.update({e: len(present) + 1 if present else len(table.entrants) for e in absent})
     return Result(places, {e: Fraction(0) for e in table.entrants})
 
 

@@ -11,6 +11,7 @@ through the ``game_finished`` signal (``on_game_finished``), never by reading th
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop as _
 
-from games import engines, streams
+from games import engines, streams, worker
 from games import service as games
 from games.engines.base import IllegalAction
 from games.errors import Conflict, NotFound, ServiceError
@@ -58,16 +59,24 @@ def _run(stream_id: int, command_id: str, actor: str, build: Build) -> log.Tourn
                 for event in events:
                     log.apply(t, event)
                 row = projection.write(stream_id, t)
-                transaction.on_commit(partial(publish.changed, row.pk, t.seq))
-                just_finished = any(e["type"] == "tournament.finished" for e in events)
-                if just_finished and t.options.get("repeat"):
-                    transaction.on_commit(partial(_repeat, row.pk))
+                _on_commit(stream_id, row.pk, t, events)
                 return t
         except Conflict:
             continue  # another command got there first: decide again on the new state
         except _Rollback:
             return projection.load(stream_id)
     raise ServiceError("busy", _("The tournament is very busy; please try again."))
+
+
+def _on_commit(stream_id: int, tournament_id: int, t: log.Tournament, events: list[dict[str, Any]]) -> None:
+    """What follows an append once it is durable: the pages, the no-show watch, a repeat."""
+    transaction.on_commit(partial(publish.changed, tournament_id, t.seq))
+    wait = float(t.options.get("no_show_after") or 0)
+    for event in events:
+        if wait and event["type"] == "game.started" and _has_humans(t, event["seats"]):
+            transaction.on_commit(partial(_watch_for_no_show, stream_id, event["game_id"], wait))
+        if event["type"] == "tournament.finished" and t.options.get("repeat"):
+            transaction.on_commit(partial(_repeat, tournament_id))
 
 
 def get(tournament_id: Any) -> Tournament:
@@ -91,7 +100,7 @@ def validate_options(game: str, fmt: str, options: dict[str, Any]) -> dict[str, 
     known = {
         "table_size", "best_of", "rounds", "tiebreaks", "third_place", "reset", "advance", "duplicate",
         "partnerships", "game_config", "spectator_delay", "check_in", "late_entry", "auto_start",
-        "registration_closes", "repeat",
+        "registration_closes", "repeat", "no_show_after",
     }  # fmt: skip
     unknown = sorted(set(options) - known)
     if unknown:
@@ -100,7 +109,8 @@ def validate_options(game: str, fmt: str, options: dict[str, Any]) -> dict[str, 
     out.setdefault("table_size", 2)
     out.setdefault("best_of", 1)
     out.setdefault("auto_start", True)
-    for name, low, high in (("table_size", 2, 8), ("best_of", 1, 9), ("spectator_delay", 0, 50)):
+    limits = (("table_size", 2, 8), ("best_of", 1, 9), ("spectator_delay", 0, 50), ("no_show_after", 0, 7200))
+    for name, low, high in limits:
         value = out.get(name, low)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise ServiceError(
@@ -645,3 +655,50 @@ def _repeat(tournament_id: int) -> None:
             )
     seed(again, "random")
     start(again)
+
+
+# --- No-shows ------------------------------------------------------------------------------------
+
+
+def _has_humans(t: log.Tournament, seats: list[int]) -> bool:
+    return any(t.entrants[e].user_id is not None for e in seats)
+
+
+def _watch_for_no_show(stream_id: int, game_id: int, delay: float) -> None:
+    from tournaments import tasks
+
+    worker.schedule_call(delay, tasks.check_no_show, check_no_show, stream_id, game_id)
+
+
+def check_no_show(stream_id: int, game_id: int) -> str:
+    """``no_show_after`` seconds after a game started: a player asked to move who never has forfeits.
+
+    The match is recorded as a forfeit (``result.forfeited``, reason ``no-show``) and the game is
+    abandoned through the games service, so nobody waits at that table any more.
+    """
+    t = projection.load(stream_id)
+    table = t.table_of_game(game_id)
+    if table is None or table.result is not None or games.result(game_id) is not None:
+        return "decided"
+    record = next(g for g in table.games if g.game_id == game_id)
+    moved = games.seats_that_moved(game_id)
+    waiting = set(games.load_table(game_id).to_act())
+    absent = sorted(
+        {
+            entrant
+            for seat, entrant in enumerate(record.seats)
+            if seat in waiting and seat not in moved and t.entrants[entrant].user_id is not None
+        }
+    )
+    if not absent:
+        return "present"
+
+    def build(state: log.Tournament) -> list[dict[str, Any]]:
+        current = state.table(table.key)
+        return [] if current.result is not None else [_forfeit_event(current, absent, "no-show")]
+
+    _run(stream_id, f"no-show-{game_id}", "system", build)
+    with contextlib.suppress(ServiceError):
+        games.abandon(game_id, f"no-show-{game_id}", reason="no-show", by="tournament")
+    advance(stream_id)
+    return "forfeited"

@@ -305,3 +305,56 @@ def test_a_late_entry_joins_the_next_swiss_round():
     byes = projection.load(row.stream_id).rounds[1].byes
     assert late in second | set(byes)
     assert late not in {e for m in Match.objects.filter(tournament=row, round=1) for e in m.entrants}
+
+
+def _human_against_bot(no_show_after: int = 60):
+    human = get_user_model().objects.create_user("ana")
+    row = service.create(
+        "No-shows",
+        "kazino",
+        "swiss",
+        {"game_config": QUICK["kazino"], "rounds": 1, "no_show_after": no_show_after},
+    )
+    service.register(row, "Ana", user=human)
+    service.register(row, "Bot", bot_level="random")
+    service.start(row)
+    game_id = MatchGame.objects.get(match__tournament=row).game_id
+    table = games.load_table(game_id)
+    seats = {s.number: s for s in table.game.seats.all()}
+    human_seat = next(n for n, s in seats.items() if s.user_id == human.pk)
+    while human_seat not in games.load_table(game_id).to_act():
+        table = games.load_table(game_id)
+        autoplay.play_bot_turn(game_id, table.seq, table.to_act()[0])
+    return row, game_id, human_seat
+
+
+def test_a_no_show_forfeits_and_the_game_is_abandoned():
+    row, game_id, human_seat = _human_against_bot()
+    assert service.check_no_show(row.stream_id, game_id) == "forfeited"
+    match = Match.objects.get(tournament=row)
+    human_entry = Entry.objects.get(tournament=row, name="Ana").number
+    assert match.forfeit == [human_entry] and match.result["places"][str(human_entry)] == 2
+    assert Game.objects.get(pk=game_id).status == "aborted"
+    table = games.load_table(game_id)
+    with pytest.raises(ServiceError) as exc:
+        games.submit(
+            game_id, human_seat, table.engine.legal_actions(table.state, human_seat)[0], "late", table.seq
+        )
+    assert exc.value.code == "game_over"
+    row.refresh_from_db()
+    assert row.status == "finished"
+    assert service.check_no_show(row.stream_id, game_id) == "decided"  # a second check changes nothing
+    call_command("verify_events")
+
+
+def test_a_player_who_moved_is_not_a_no_show():
+    row, game_id, human_seat = _human_against_bot()
+    table = games.load_table(game_id)
+    games.submit(
+        game_id, human_seat, table.engine.legal_actions(table.state, human_seat)[0], "here", table.seq
+    )
+    while human_seat not in games.load_table(game_id).to_act() and games.result(game_id) is None:
+        table = games.load_table(game_id)
+        autoplay.play_bot_turn(game_id, table.seq, table.to_act()[0])
+    assert service.check_no_show(row.stream_id, game_id) == "present"
+    assert Game.objects.get(pk=game_id).status == "active"
