@@ -292,12 +292,32 @@ def seed(row: Tournament, method: str, order: list[int] | None = None, *, by: An
     def build(t: log.Tournament) -> list[dict[str, Any]]:
         if t.status != REGISTRATION:
             raise ServiceError("wrong_time", _("Seeding is done before the tournament starts."))
-        return [{"type": "tournament.seeded", "method": method, "order": _seeding(t, method, order)}]
+        rated = _ratings(t) if method == "rating" else {}
+        return [{"type": "tournament.seeded", "method": method, "order": _seeding(t, method, order, rated)}]
 
     _run(row.stream_id, f"seed-{secrets.token_hex(8)}", _actor(by), build)
 
 
-def _seeding(t: log.Tournament, method: str, order: list[int] | None) -> list[int]:
+def _ratings(t: log.Tournament) -> dict[int, float]:
+    """Each entrant's rating for seeding: the one given at registration, else their OpenSkill rating
+    for this game (μ − 3σ, the club's ladder first, then everyone's)."""
+    from tournaments.models import Rating
+
+    out: dict[int, float] = {}
+    for e in t.entrants.values():
+        if e.rating is not None:
+            out[e.id] = e.rating
+            continue
+        key = f"user:{e.user_id}" if e.user_id else f"bot:{e.name}" if e.bot_level else None
+        found = Rating.objects.filter(player=key, game=t.game, club_id__in=[t.club_id]).first() or (
+            Rating.objects.filter(player=key, game=t.game, club__isnull=True).first()
+        )
+        if found is not None:
+            out[e.id] = found.ordinal
+    return out
+
+
+def _seeding(t: log.Tournament, method: str, order: list[int] | None, rated: dict[int, float]) -> list[int]:
     entrants = sorted(t.entrants)
     if method == "manual":
         if order is None or sorted(order) != entrants:
@@ -306,7 +326,8 @@ def _seeding(t: log.Tournament, method: str, order: list[int] | None) -> list[in
     if method == "random":
         return formats.random_order(entrants, t.secret_seed)
     if method == "rating":
-        return sorted(entrants, key=lambda e: (-(t.entrants[e].rating or 0.0), e))
+        # The unrated go after the rated, in the order they registered.
+        return sorted(entrants, key=lambda e: (e not in rated, -rated.get(e, 0.0), e))
     raise ServiceError("bad_seeding", _("Seeding is manual, random or by rating."))
 
 

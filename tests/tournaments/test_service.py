@@ -358,3 +358,17 @@ def test_a_player_who_moved_is_not_a_no_show():
         autoplay.play_bot_turn(game_id, table.seq, table.to_act()[0])
     assert service.check_no_show(row.stream_id, game_id) == "present"
     assert Game.objects.get(pk=game_id).status == "active"
+
+
+def test_seeding_by_rating_uses_openskill_ratings_then_registration_order():
+    played = run("kazino", "round_robin", 3)
+    ladder = {r.player: r.ordinal for r in Rating.objects.filter(game="kazino", club__isnull=True)}
+    row = service.create("Seeded", "kazino", "swiss", {})
+    for n in (1, 2, 3):
+        service.register(row, f"Bot {n} (greedy)", bot_level="greedy")
+    service.register(row, "Newcomer", bot_level="greedy")
+    service.seed(row, "rating")
+    order = projection.load(row.stream_id).seeding
+    best_first = sorted((1, 2, 3), key=lambda n: -ladder[f"bot:Bot {n} (greedy)"])
+    assert order == [*best_first, 4]
+    assert played.status == "finished"
