@@ -63,7 +63,13 @@ def _int(value: Any, default: int) -> int:
 
 @login_required
 def new_tournament(request: HttpRequest) -> HttpResponse:
-    context: dict[str, Any] = {"titles": titles(), "formats": FORMAT_NAMES, "values": request.POST}
+    context: dict[str, Any] = {
+        "titles": titles(),
+        "formats": FORMAT_NAMES,
+        "values": request.POST,
+        "criteria": [(c, CRITERION_NAMES[c]) for c in CRITERIA],
+        "tiebreak_slots": range(1, 5),
+    }
     if request.method == "POST":
         post = request.POST
         options: dict[str, Any] = {
@@ -78,6 +84,11 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             if post.get(flag):
                 options[flag] = True
         options["reset"] = bool(post.get("reset"))
+        tiebreaks = [c for c in post.getlist("tiebreak") if c]
+        if tiebreaks and post.getlist("tiebreak")[0]:
+            options["tiebreaks"] = list(dict.fromkeys(tiebreaks))
+        if post.get("registration_closes"):
+            options["registration_closes"] = post["registration_closes"]
         options["auto_start"] = not post.get("manual_rounds")
         try:
             row = service.create(
@@ -159,7 +170,13 @@ def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
         elif action == "withdraw":
             service.withdraw(row, _int(post.get("entrant"), 0), by=by)
         elif action == "seed":
-            service.seed(row, post.get("method", "random"), by=by)
+            method = post.get("method", "random")
+            order = (
+                [_int(n, 0) for n in post.get("order", "").replace(",", " ").split()]
+                if method == "manual"
+                else None
+            )
+            service.seed(row, method, order, by=by)
         elif action == "start":
             service.start(row, by=by)
         elif action == "start_round":

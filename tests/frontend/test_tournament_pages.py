@@ -136,3 +136,27 @@ def test_points_are_written_as_players_write_them():
     ]
     with translation.override("ht"):
         assert points("2501/2") == "1\xa0250½" and points("7/3") == "2,33"
+
+
+def test_the_form_sets_tie_breaks_and_the_deadline_and_the_page_seeds_by_hand(client, organiser):
+    client.post(
+        "/tournaments/new/",
+        {
+            "name": "Ordered",
+            "game": "kazino",
+            "format": "round_robin",
+            "tiebreak": ["wins", "buchholz", "", "wins"],
+            "registration_closes": "2999-05-01T19:30",
+        },
+    )
+    row = Tournament.objects.get()
+    assert row.options["tiebreaks"] == ["wins", "buchholz"]
+    assert row.options["registration_closes"].startswith("2999-05-01T19:30")
+    for _n in range(3):
+        act(client, row, action="add_bot", level="random")
+    act(client, row, action="seed", method="manual", order="3, 1 2")
+    from tournaments import projection
+
+    assert projection.load(row.stream_id).seeding == [3, 1, 2]
+    page = act(client, row, action="seed", method="manual", order="3 3 1")
+    assert b"A manual seeding lists every entrant exactly once." in page.content
