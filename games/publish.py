@@ -123,4 +123,7 @@ def table_changed(table: Table) -> None:
             except Exception:  # a full or unreachable layer must not undo a committed move
                 log.exception("could not publish game %s seq %s to %s", table.game.pk, table.seq, group)
 
-    async_to_sync(send_all)()
+    try:
+        async_to_sync(send_all)()
+    except Exception:  # e.g. called from a thread that runs an event loop: the move stands regardless
+        log.exception("could not publish game %s seq %s", table.game.pk, table.seq)
