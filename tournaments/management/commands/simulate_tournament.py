@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
@@ -13,6 +14,18 @@ from games.errors import ServiceError
 from games.management.commands.botmatch import parse_options
 from tournaments import simulate
 from tournaments.log import FORMATS
+
+
+def points(value: str) -> str:
+    """11/2 as 5½; other fractions to two places (the standings keep exact fractions as text)."""
+    number = Fraction(value)
+    whole, part = divmod(abs(number), 1)
+    sign = "-" if number < 0 else ""
+    if part == 0:
+        return f"{sign}{whole}"
+    if part == Fraction(1, 2):
+        return f"{sign}{whole or ''}½"
+    return f"{float(number):.2f}"
 
 
 class Command(BaseCommand):
@@ -63,5 +76,5 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         self.stdout.write(f"finished in {time.monotonic() - started:.1f} s after {row.round} rounds")
         for entry in row.entries.order_by("rank", "number"):
-            values = "  ".join(f"{k}={v}" for k, v in entry.values.items())
+            values = "  ".join(f"{k}={points(v)}" for k, v in entry.values.items())
             self.stdout.write(f"{entry.rank or '-':>4}  {entry.name:<24} {values}")
