@@ -40,6 +40,9 @@ class Command(BaseCommand):
             ]
             game = service.create_game(name, config, seats, is_demo=True)
             self.stdout.write(f"{name}: demo table {game.pk} created")
+        # A game that ended while the server was down never sent its signal: catch up first.
+        for running in Tournament.objects.filter(status="running"):
+            tournaments.reconcile(running.stream_id)
         club, _ = Club.objects.get_or_create(slug="demo", defaults={"name": "Demo club"})
         if Tournament.objects.filter(club=club).exclude(status="finished").exists():
             self.stdout.write("the demo club's tournament is already playing")
