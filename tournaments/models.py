@@ -69,6 +69,21 @@ class Entry(models.Model):
         return self.name
 
 
+class Round(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    started = models.BooleanField(default=False)
+    complete = models.BooleanField(default=False)
+    byes = models.JSONField(default=list)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")]
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id}: round {self.number}"
+
+
 class Match(models.Model):
     """A table of a round: a two-player match, a multi-player table or a bracket match."""
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from games import streams
 from tournaments import formats, log
-from tournaments.models import Entry, Match, MatchGame, Tournament
+from tournaments.models import Entry, Match, MatchGame, Round, Tournament
 
 STREAM = "tournament"
 
@@ -46,6 +46,7 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
     )
     row.entries.all().delete()
     row.matches.all().delete()
+    row.rounds.all().delete()
     seed = {e: i + 1 for i, e in enumerate(t.seeding)}
     rank: dict[int, tuple[int, dict[str, str]]] = {}
     if any(r.tables for r in t.rounds):
@@ -68,6 +69,10 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
             values=rank.get(e.id, (None, {}))[1],
         )
         for e in t.entrants.values()
+    )
+    Round.objects.bulk_create(
+        Round(tournament=row, number=r.number, started=r.started, complete=r.complete(), byes=r.byes)
+        for r in t.rounds
     )
     for rnd in t.rounds:
         for table in rnd.tables:
