@@ -8,14 +8,13 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from tournaments import formats, log
+from tournaments.pairing.bracket import Bracket
 
 BOX_W, BOX_H, GAP_X, GAP_Y = 170, 44, 40, 14
 SECTIONS = ("winners", "losers", "final", "third_place")
 
 
-def bracket_svg(state: log.Tournament, entries: dict[int, Any]) -> SafeString:
-    bracket = formats.bracket(state)
+def bracket_svg(bracket: Bracket, entries: dict[int, Any]) -> SafeString:
     titles = {
         "winners": _("Winners"),
         "losers": _("Losers"),

@@ -18,7 +18,7 @@ from frontend.catalogue import titles
 from frontend.seats import computer_name
 from games import streams
 from games.errors import ServiceError
-from tournaments import formats, projection, service
+from tournaments import formats, service
 from tournaments.models import Entry, Match, Tournament
 from tournaments.standings import CRITERIA
 
@@ -106,32 +106,48 @@ def _organiser(request: HttpRequest, row: Tournament) -> bool:
     return bool(user.is_authenticated and (user.is_staff or row.created_by_id == user.pk))
 
 
+def _criteria(row: Tournament) -> list[str]:
+    return formats.criteria_for(row.format, row.options) + (
+        ["matchpoints"] if row.options.get("duplicate") else []
+    )
+
+
+def _bracket(row: Tournament, entries: dict[int, Entry], matches: list[Match]) -> str:
+    """The bracket drawn from the projection rows (a page view never folds the tournament's log)."""
+    seeding = [e.number for e in sorted(entries.values(), key=lambda e: e.seed or 0) if e.seed is not None]
+    if row.format not in ("single_elimination", "double_elimination") or not seeding:
+        return ""
+    decided = [(m.key, _winner(m.entrants, m.result["places"])) for m in matches if m.result]
+    return bracket_svg(formats.bracket_of(row.format, row.options, seeding, decided), entries)
+
+
+def _winner(entrants: list[int], places: dict[str, int]) -> int:
+    return min(entrants, key=lambda e: (places[str(e)], e))
+
+
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
     row = _get(tournament_id)
-    state = projection.load(row.stream_id)
     entries = {e.number: e for e in Entry.objects.filter(tournament=row)}
     rounds: dict[int, list[Match]] = {}
-    for match in Match.objects.filter(tournament=row).prefetch_related("games"):
+    matches = list(Match.objects.filter(tournament=row).prefetch_related("games"))
+    for match in matches:
         match.names = [entries[e].name for e in match.entrants]  # type: ignore[attr-defined]
         places = (match.result or {}).get("places", {})
         match.places = [places.get(str(e)) for e in match.entrants]  # type: ignore[attr-defined]
         match.live = [g for g in match.games.all() if not g.finished]  # type: ignore[attr-defined]
         rounds.setdefault(match.round, []).append(match)
-    criteria = formats.criteria(state) + (["matchpoints"] if state.options.get("duplicate") else [])
     standings = sorted(entries.values(), key=lambda e: (e.rank is None, e.rank or 0, e.seed or 0, e.number))
     user: Any = request.user
     mine = next((e for e in entries.values() if user.is_authenticated and e.user_id == user.pk), None)
     context = {
         "t": row,
-        "state": state,
+        "current_round": row.rounds.last(),
         "titles": titles(),
         "format_name": FORMAT_NAMES.get(row.format, row.format),
         "standings": standings,
-        "columns": [(c, CRITERION_NAMES.get(c, c)) for c in criteria],
+        "columns": [(c, CRITERION_NAMES.get(c, c)) for c in _criteria(row)],
         "rounds": sorted(rounds.items(), reverse=True),
-        "bracket": bracket_svg(state, entries)
-        if row.format.endswith("_elimination") and row.format != "table_elimination" and state.seeding
-        else "",
+        "bracket": _bracket(row, entries, matches),
         "organiser": _organiser(request, row),
         "mine": mine,
         "can_register": user.is_authenticated and mine is None and row.status == "registration",
@@ -207,8 +223,7 @@ def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     row = _get(tournament_id)
-    state = projection.load(row.stream_id)
-    criteria = formats.criteria(state) + (["matchpoints"] if state.options.get("duplicate") else [])
+    criteria = _criteria(row)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{row.pk}-standings.csv"'
     writer = csv.writer(response)

@@ -13,12 +13,13 @@ from collections import defaultdict
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from tournaments import standings as ranking
 from tournaments.duplicate import matchpoints
 from tournaments.log import Result, Table, Tournament
 from tournaments.pairing import roundrobin, swiss
+from tournaments.pairing.bracket import Bracket
 
 #: Games where the lowest score wins.
 LOWER_SCORE_WINS = frozenset({"skyjo"})
@@ -58,7 +59,12 @@ def meetings(t: Tournament) -> list[ranking.Meeting]:
 
 
 def criteria(t: Tournament) -> list[str]:
-    return list(t.options.get("tiebreaks") or DEFAULT_TIEBREAKS[t.format])
+    return criteria_for(t.format, t.options)
+
+
+def criteria_for(fmt: str, options: dict[str, Any]) -> list[str]:
+    """The standings' columns: the tie-breaks in order (and matchpoints first in duplicate mode)."""
+    return list(options.get("tiebreaks") or DEFAULT_TIEBREAKS[fmt])
 
 
 def standings(t: Tournament) -> list[ranking.Row]:
@@ -125,20 +131,29 @@ def _met(t: Tournament) -> dict[Hashable, dict[Hashable, int]]:
     return met
 
 
-def bracket(t: Tournament) -> Any:
+def bracket(t: Tournament) -> Bracket:
     """The elimination bracket, with every decided match recorded in the order it was played."""
-    from tournaments.pairing.bracket import Bracket
+    decided = [
+        (table.key, winner_of(table.result))
+        for rnd in t.rounds
+        for table in rnd.tables
+        if table.result is not None
+    ]
+    return bracket_of(t.format, t.options, t.seeding, decided)
 
+
+def bracket_of(
+    fmt: str, options: dict[str, Any], seeding: list[int], decided: list[tuple[str, int]]
+) -> Bracket:
+    """The bracket from its seeding and the winners of its decided matches, in playing order."""
     b = Bracket(
-        t.seeding,
-        double=t.format == "double_elimination",
-        third_place=bool(t.options.get("third_place")),
-        reset=bool(t.options.get("reset", True)),
+        seeding,
+        double=fmt == "double_elimination",
+        third_place=bool(options.get("third_place")),
+        reset=bool(options.get("reset", True)),
     )
-    for rnd in t.rounds:
-        for table in rnd.tables:
-            if table.result is not None:
-                b.record(table.key, winner_of(table.result))
+    for key, winner in decided:
+        b.record(key, winner)
     return b
 
 
@@ -156,10 +171,11 @@ def next_round(t: Tournament) -> Pairing | None:
     """The next round's tables, or None when the tournament is over."""
     number = len(t.rounds) + 1
     if t.format in ("single_elimination", "double_elimination"):
-        b = bracket(t)
-        if b.finished():
+        knockout = bracket(t)
+        if knockout.finished():
             return None
-        return Pairing(number, [(m.id, [int(m.a), int(m.b)]) for m in b.pending()], [])
+        pending = [(m.id, [cast(int, m.a), cast(int, m.b)]) for m in knockout.pending()]
+        return Pairing(number, pending, [])
     if t.format == "round_robin":
         schedule = roundrobin.berger_rounds([e for e in t.seeding if e in t.entrants])
         if number > len(schedule):
@@ -230,8 +246,7 @@ def _table_elimination(t: Tournament, number: int) -> Pairing | None:
 def final_places(t: Tournament) -> dict[int, int]:
     """The final ranking once the last round is over."""
     if t.format in ("single_elimination", "double_elimination"):
-        placed = bracket(t).placings()
-        return {int(e): p for e, p in placed.items()}
+        return {cast(int, e): p for e, p in bracket(t).placings().items()}
     if t.format == "table_elimination":
         return _table_elimination_places(t)
     return {int(r.entrant): r.rank for r in standings(t)}
