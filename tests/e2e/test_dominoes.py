@@ -138,7 +138,13 @@ def play_to_the_end(page, touch: bool = False, shot: str | None = None) -> int:
         page.wait_for_function(READY, timeout=20000)
         if "The game is over." in page.inner_text("#turn"):
             return moves
+        before = page.evaluate(SEQ)
         kind = preview_a_move(page, touch)
+        # A computer player may act first (both may start the next round): the page then shows the new
+        # position and drops the preview, and the player looks again, as a person would.
+        page.wait_for_function(f"() => !document.querySelector('#preview').hidden || ({SEQ})() > {before}")
+        if page.locator("#preview").is_hidden():
+            continue
         # The most telling picture: a spinner with open branches, else a spinner, else any table.
         branches = page.locator("[data-end-spot=up], [data-ghost-end=up]").count() > 0
         level = 2 if branches else int(page.locator("[data-spinner=true]").count() > 0)
