@@ -75,8 +75,13 @@ def _moves_back(events: list[Event], delay: int) -> int:
     return ends[-1 - delay] if len(ends) > delay else ends[0]
 
 
+def spectator_cut(table: Table) -> int:
+    """The seq spectators may see of this table now."""
+    return _moves_back(table.events, table.game.spectator_delay)
+
+
 def spectator_table(table: Table) -> Table:
-    cut = _moves_back(table.events, table.game.spectator_delay)
+    cut = spectator_cut(table)
     if cut == table.seq:
         return table
     from games.service import load_table

@@ -510,3 +510,33 @@ def finished_games() -> list[int]:
         .order_by("finished_at", "pk")
         .values_list("pk", flat=True)
     )
+
+
+def spectator_seq(table: Table) -> int:
+    """The last seq spectators see of this table now (its spectator delay counted in moves)."""
+    return publish.spectator_cut(table)
+
+
+def deal_still_secret(game_id: int) -> bool:
+    """Whether another table still plays this game's deal (a duplicate round dealt from one seed).
+
+    Until every table of that deal has finished, this game's hands stay as secret as a live game's.
+    """
+    game = get_game(game_id)
+    if game.kind != Game.Kind.TOURNAMENT:
+        return False
+    opening = Event.objects.filter(game=game, seq=1).values_list("data", flat=True).first()
+    seed = opening.get("seed") if isinstance(opening, dict) else None
+    if seed is None:
+        return False
+    return (
+        Event.objects.filter(
+            seq=1,
+            game__kind=Game.Kind.TOURNAMENT,
+            game__engine=game.engine,
+            game__status=Game.Status.ACTIVE,
+            data__seed=seed,
+        )
+        .exclude(game=game)
+        .exists()
+    )

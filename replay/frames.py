@@ -1,0 +1,158 @@
+"""A game's log as a row of moments, and what any audience saw at each one.
+
+Everything here is computed from the log by the engine: a seat's picture at a moment is
+``engine.view(state, seat)`` of the state after that event, which is exactly what that seat
+was sent live after the command the event ended; "all cards open" is ``engine.reveal``.
+Who may look from where is decided in one place, ``allowed``.
+
+A replay follows the events in effect at the end (an undone move is not replayed; a casual
+table's restart or new game replays the game being played since). Tournament games never undo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import service
+from games.engines.base import Engine
+
+ALL, PUBLIC = "all", "public"
+
+
+@dataclass(frozen=True)
+class Moment:
+    """One engine event in effect: where it was stored and what hand it belongs to."""
+
+    index: int  # 0-based position in the replay
+    seq: int  # the event's seq in the game's log (links name this)
+    type: str
+    actor: str
+    hand: int  # the hand (round, deal) number shown in every view
+    command_end: bool  # the last event of its command: live audiences were sent this moment
+
+
+@dataclass
+class Replay:
+    game_id: int
+    engine: Engine
+    config: dict[str, Any]
+    seats: list[dict[str, Any]]
+    kind: str
+    finished: bool  # the game is over and nothing of it is still secret elsewhere (duplicate)
+    moments: list[Moment]
+    states: list[Any] = field(repr=False)
+    public_upto: int  # the last index spectators may see now (spectator delay of a live game)
+    events: list[dict[str, Any]] = field(repr=False)  # the engine events, one per moment
+
+    @property
+    def players(self) -> int:
+        return int(self.config["players"])
+
+    def index_of(self, seq: int) -> int:
+        """The moment at or just before ``seq`` (a link may name any stored seq)."""
+        best = 0
+        for moment in self.moments:
+            if moment.seq > seq:
+                break
+            best = moment.index
+        return best
+
+    def hands(self) -> list[tuple[int, int, int]]:
+        """(hand number, first index, last index) of every hand in the replay."""
+        out: list[tuple[int, int, int]] = []
+        for moment in self.moments:
+            if out and out[-1][0] == moment.hand:
+                out[-1] = (moment.hand, out[-1][1], moment.index)
+            else:
+                out.append((moment.hand, moment.index, moment.index))
+        return out
+
+    def hand_over(self, index: int) -> bool:
+        """Whether the hand of this moment has ended (a later hand began, or the game is over)."""
+        if self.finished:
+            return True
+        hand = self.moments[index].hand
+        return any(m.hand > hand for m in self.moments[index + 1 :])
+
+    def picture(self, index: int, perspective: str | int) -> dict[str, Any]:
+        """The view of ``perspective`` (a seat, "public" or "all") after moment ``index``.
+
+        Call ``allowed`` first: this only computes.
+        """
+        state = self.states[index]
+        if perspective == ALL:
+            return self.engine.reveal(state)
+        return self.engine.view(state, None if perspective == PUBLIC else int(perspective))
+
+
+class NotAllowed(Exception):
+    """This viewer may not look from there (yet)."""
+
+
+def allowed(replay: Replay, perspective: str | int, index: int, my_seats: frozenset[int]) -> None:
+    """Raise NotAllowed unless a viewer playing ``my_seats`` may see ``perspective`` at ``index``.
+
+    A finished game: every seat, spectators, and all cards open. A game still being played (or a
+    duplicate deal other tables still play): only your own seats, up to now, and the spectators'
+    picture, up to what spectators see live (the spectator delay holds for replays too).
+    """
+    if not 0 <= index < len(replay.moments):
+        raise NotAllowed("no_such_moment")
+    if perspective == PUBLIC:
+        if not replay.finished and index > replay.public_upto:
+            raise NotAllowed("not_public_yet")
+        return
+    if perspective == ALL:
+        if not replay.finished or not replay.hand_over(index):
+            raise NotAllowed("hand_not_over")
+        return
+    seat = perspective
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < replay.players:
+        raise NotAllowed("no_such_seat")
+    if not replay.finished and seat not in my_seats:
+        raise NotAllowed("not_your_seat")
+
+
+def load(game_id: int) -> Replay:
+    """Fold a game's log once, keeping the state after every engine event in effect."""
+    table = service.load_table(game_id)
+    engine = table.engine
+    rows = {e.seq: e for e in table.events}
+    moments: list[Moment] = []
+    states: list[Any] = []
+    events: list[dict[str, Any]] = []
+    state = engine.replay([])
+    for group in table.timeline.groups:
+        for position, (seq, event) in enumerate(zip(group.seqs, group.events, strict=True)):
+            state = engine.apply(state, event)
+            hand = engine.view(state, None).get("hand", 1)
+            moments.append(
+                Moment(
+                    index=len(moments),
+                    seq=seq,
+                    type=event["type"],
+                    actor=rows[seq].actor if seq in rows else group.actor,
+                    hand=int(hand) if isinstance(hand, int) else 1,
+                    command_end=position == len(group.seqs) - 1,
+                )
+            )
+            states.append(state)
+            events.append(event)
+    info = service.seating(game_id)
+    over = table.outcome() is not None or table.timeline.abandoned
+    finished = over and not service.deal_still_secret(game_id)
+    public_seq = service.spectator_seq(table)
+    public_upto = max((m.index for m in moments if m.seq <= public_seq), default=0)
+    return Replay(
+        game_id=table.game.pk,
+        engine=engine,
+        config=dict(table.game.config),
+        seats=info["seats"],
+        kind=table.game.kind,
+        finished=finished,
+        moments=moments,
+        states=states,
+        public_upto=public_upto,
+        events=events,
+    )
