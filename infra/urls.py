@@ -11,5 +11,6 @@ urlpatterns = [
     path("jsi18n/", JavaScriptCatalog.as_view(packages=["frontend", "games"]), name="javascript-catalog"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include("games.urls")),
+    path("", include("replay.urls")),
     path("", include("frontend.urls")),
 ]

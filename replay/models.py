@@ -83,3 +83,18 @@ class Review(models.Model):
 
     def __str__(self) -> str:
         return f"review of game {self.game_id} ({self.status})"
+
+
+class RoomMember(models.Model):
+    """A signed-in user who joined a room: the driver may hand the wheel to any of them."""
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["room", "user"], name="room_member_unique")]
+        ordering = ["room", "joined_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in room {self.room_id}"

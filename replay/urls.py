@@ -1,0 +1,13 @@
+from django.urls import path
+
+from replay import views
+
+app_name = "replay"
+
+urlpatterns = [
+    path("games/<int:game_id>/replay/", views.page, name="page"),
+    path("games/<int:game_id>/replay/rooms/", views.open_room, name="open_room"),
+    path("games/<int:game_id>/replay/comments/", views.comment_list, name="comments"),
+    path("games/<int:game_id>/replay/comments/<int:note_id>/", views.comment_hide, name="moderate"),
+    path("replays/rooms/<str:key>/", views.room, name="room"),
+]

@@ -1,0 +1,149 @@
+"""Replay pages, replay rooms and the comments of a game (JSON).
+
+The page carries no picture: the client loads them hand by hand over the replay socket, where every
+index is checked for this viewer. The page says only where to start, what to offer and who sits
+where.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from frontend.catalogue import titles
+from frontend.seats import seat_name
+from games.errors import ServiceError
+from games.models import Game
+from replay import access, comments, frames, rooms
+from replay.access import Position, Viewer
+from replay.frames import Replay
+from replay.models import Room
+
+
+def _game(game_id: int) -> Game:
+    return get_object_or_404(Game.objects.tables(), pk=game_id)
+
+
+def _client(
+    request: HttpRequest, game: Game, replay: Replay, viewer: Viewer, position: Position, room: Room | None
+) -> dict[str, Any]:
+    page = reverse("replay:page", args=[game.pk])
+    return {
+        "game": game.pk,
+        "engine": game.engine,
+        "finished": replay.finished,
+        "socket": f"/ws/replays/rooms/{room.key}/" if room else f"/ws/replays/{game.pk}/",
+        "seats": [
+            {"number": s.number, "name": seat_name(s), "bot": s.bot_level or None, "team": s.team}
+            for s in game.seats.order_by("number")
+        ],
+        "mine": sorted(viewer.seats),
+        "hands": [list(h) for h in access.visible_hands(replay, viewer)],
+        "last": access.last_visible(replay, viewer),
+        "perspectives": access.offered(replay, viewer),
+        "position": {
+            "index": position.index,
+            "seq": position.seq(replay),
+            "hand": position.hand(replay),
+            "perspective": position.perspective,
+        },
+        "notice": access.notice_text(position.notice),
+        "link": request.build_absolute_uri(page),
+        "comments": reverse("replay:comments", args=[game.pk]),
+        "can_comment": comments.may_comment(replay, viewer),
+        "moderator": viewer.moderates(game),
+        "user": viewer.user_id,
+        "csrf": get_token(request),
+        "room": {"key": room.key, "url": request.build_absolute_uri(reverse("replay:room", args=[room.key]))}
+        if room
+        else None,
+        "open_room": reverse("replay:open_room", args=[game.pk]) if viewer.user_id else None,
+    }
+
+
+def _render(
+    request: HttpRequest, game: Game, replay: Replay, viewer: Viewer, position: Position, room: Room | None
+) -> HttpResponse:
+    context = {
+        "game": game,
+        "title": titles().get(game.engine, game.engine),
+        "client": _client(request, game, replay, viewer, position, room),
+        "room": room,
+    }
+    return render(request, "replay/replay.html", context)
+
+
+def page(request: HttpRequest, game_id: int) -> HttpResponse:
+    """``/games/ID/replay/[?at=SEQ&as=PERSPECTIVE]``: lands on that moment, or as near as allowed."""
+    game = _game(game_id)
+    replay = frames.load(game.pk)
+    viewer = access.viewer_of(request, game)
+    position = access.land(replay, viewer, request.GET.get("at"), request.GET.get("as"))
+    return _render(request, game, replay, viewer, position, None)
+
+
+@require_POST
+def open_room(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _game(game_id)
+    if not request.user.is_authenticated:
+        page_url = reverse("replay:page", args=[game.pk])
+        return redirect(f"{reverse('login')}?{urlencode({'next': page_url})}")
+    replay = frames.load(game.pk)
+    viewer = access.viewer_of(request, game)
+    room = rooms.open_room(game, replay, viewer, request.POST.get("at"), request.POST.get("as"))
+    return redirect("replay:room", key=room.key)
+
+
+def room(request: HttpRequest, key: str) -> HttpResponse:
+    """``/replays/rooms/KEY/``: the room's replay, following its driver."""
+    try:
+        row = rooms.get(key)
+    except ServiceError:
+        raise Http404 from None
+    game = row.game
+    replay = frames.load(game.pk)
+    viewer = access.viewer_of(request, game)
+    rooms.join(row, viewer)
+    position = access.settle(replay, viewer, replay.index_of(row.seq), rooms.stored_perspective(row))
+    return _render(request, game, replay, viewer, position, row)
+
+
+def _refused(exc: ServiceError) -> JsonResponse:
+    return JsonResponse({"error": exc.localized()}, status=exc.status)
+
+
+@require_http_methods(["GET", "POST"])
+def comment_list(request: HttpRequest, game_id: int) -> JsonResponse:
+    """GET: the comments this viewer may read. POST (seq, text): a new comment."""
+    game = _game(game_id)
+    replay = frames.load(game.pk)
+    viewer = access.viewer_of(request, game)
+    if request.method == "GET":
+        return JsonResponse({"comments": comments.listing(game, replay, viewer)})
+    try:
+        note = comments.create(game, replay, viewer, request.POST.get("seq"), request.POST.get("text"))
+    except ServiceError as exc:
+        return _refused(exc)
+    return JsonResponse({"comment": note}, status=201)
+
+
+HIDDEN_VALUES = {"1": True, "true": True, "0": False, "false": False}
+
+
+@require_POST
+def comment_hide(request: HttpRequest, game_id: int, note_id: int) -> JsonResponse:
+    """POST hidden=1 hides a comment, hidden=0 shows it again (staff, or whoever made the table)."""
+    game = _game(game_id)
+    viewer = access.viewer_of(request, game)
+    hidden = HIDDEN_VALUES.get(str(request.POST.get("hidden", "")).lower())
+    try:
+        note = comments.moderate(game, viewer, note_id, hidden)
+    except ServiceError as exc:
+        return _refused(exc)
+    return JsonResponse({"comment": note})

@@ -1,0 +1,207 @@
+"""The replay in a real browser: step forward and back, land on a link, change perspective, follow a room."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from games.models import Game
+from replay import frames
+from replay.frames import ALL, PUBLIC
+from tests.replay.play import new_game, play
+
+from .conftest import screenshot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def finished_dominoes() -> tuple[Game, frames.Replay]:
+    game = new_game("dominoes", 2, options={"variant": "block", "target": 10})
+    play(game)
+    return game, frames.load(game.pk)
+
+
+def at(page: Any, index: int, perspective: Any) -> None:
+    """Wait until the replay shows this moment from this perspective, drawn by the table's renderer."""
+    page.wait_for_function(
+        """([index, perspective]) => {
+          const root = document.querySelector('#replay');
+          const drawn = document.querySelector('#board .dom-table');
+          return root && drawn && !root.dataset.loading && root.dataset.index === String(index)
+            && root.dataset.perspective === String(perspective) && drawn.dataset.seq === root.dataset.seq;
+        }""",
+        arg=[index, perspective],
+    )
+
+
+def tiles(page: Any, selector: str, attribute: str) -> list[str]:
+    return list(page.eval_on_selector_all(selector, f"els => els.map(e => e.getAttribute('{attribute}'))"))
+
+
+def mid_round(replay: frames.Replay) -> int:
+    """A moment in the middle of a round, where the hands are still hidden from spectators."""
+    for moment in replay.moments[len(replay.moments) // 3 :]:
+        if moment.command_end and replay.picture(moment.index, PUBLIC)["hands"] == [None, None]:
+            return moment.index
+    raise AssertionError("no moment with hidden hands")
+
+
+def test_stepping_through_a_finished_game_links_and_perspectives(page: Any) -> None:
+    game, replay = finished_dominoes()
+    page.goto(f"/games/{game.pk}/replay/")
+    at(page, 0, PUBLIC)
+    assert page.eval_on_selector("#board .dom-table", "e => e.dataset.seq") == str(replay.moments[0].seq)
+    assert page.locator("#moments .moment").count() > 3
+    assert page.locator("#perspective option").all_inner_texts() == [
+        "Computer 1 (Beginner)",
+        "Computer 2 (Beginner)",
+        "Spectators",
+        "All cards open",
+    ]
+
+    page.click("#forward")
+    at(page, 1, PUBLIC)
+    page.keyboard.press("ArrowRight")
+    at(page, 2, PUBLIC)
+    page.click("#back")
+    at(page, 1, PUBLIC)
+    assert page.eval_on_selector("#board .dom-table", "e => e.dataset.seq") == str(replay.moments[1].seq)
+    assert page.get_attribute("#forward", "disabled") is None
+
+    # A link names the game, the moment and the perspective: opening it lands there.
+    index = mid_round(replay)
+    seq = replay.moments[index].seq
+    page.goto(f"/games/{game.pk}/replay/?at={seq}&as=1")
+    at(page, index, 1)
+    hand = replay.picture(index, 1)["hands"][1]
+    assert tiles(page, ".dom-hand[data-hand='1'] [data-tile]", "data-tile") == hand
+    assert tiles(page, ".dom-seat [data-shown]", "data-shown") == [], "seat 1 does not see seat 0's tiles"
+    assert page.input_value("#perspective") == "1"
+    screenshot(page, "replay-seat")
+
+    # The spectators saw no hand; all cards open shows both.
+    page.select_option("#perspective", PUBLIC)
+    at(page, index, PUBLIC)
+    assert page.locator(".dom-hand").count() == 0 and page.locator("[data-shown]").count() == 0
+    page.select_option("#perspective", ALL)
+    at(page, index, ALL)
+    everything = replay.picture(index, ALL)["hands"]
+    assert tiles(page, ".dom-seat[data-seat='0'] [data-shown]", "data-shown") == everything[0]
+    assert tiles(page, ".dom-seat[data-seat='1'] [data-shown]", "data-shown") == everything[1]
+    assert f"at={seq}" in page.url and "as=all" in page.url, "the address is a link to this moment"
+    screenshot(page, "replay-all-open")
+
+    # A moment in the list jumps there.
+    target = page.locator("#moments .moment").nth(2)
+    jump = int(target.get_attribute("data-index") or "0")
+    target.click()
+    at(page, jump, ALL)
+    assert page.eval_on_selector("#moments .moment.current", "e => e.dataset.index") == str(jump)
+
+
+def test_autoplay_moves_on_by_itself_and_stops_when_asked(page: Any) -> None:
+    game, _replay = finished_dominoes()
+    page.goto(f"/games/{game.pk}/replay/")
+    at(page, 0, PUBLIC)
+    page.select_option("#speed", "400")
+    page.click("#play")
+    page.wait_for_function("() => Number(document.querySelector('#replay').dataset.index) >= 3")
+    page.click("#play")
+    stopped = page.eval_on_selector("#replay", "e => e.dataset.index")
+    page.wait_for_timeout(900)
+    assert page.eval_on_selector("#replay", "e => e.dataset.index") == stopped
+    assert page.get_attribute("#play", "aria-pressed") == "false"
+
+
+def test_on_a_phone_a_link_to_a_moment_and_a_tap_forward(phone: Any) -> None:
+    game, replay = finished_dominoes()
+    index = mid_round(replay)
+    phone.goto(f"/games/{game.pk}/replay/?at={replay.moments[index].seq}&as=0")
+    at(phone, index, 0)
+    phone.tap("#forward")
+    at(phone, index + 1, 0)
+    width = phone.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 390, "nothing wider than the phone"
+    screenshot(phone, "replay-phone")
+
+
+def sign_in(page: Any, name: str) -> None:
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user(name, password=f"pw-{name}-1")
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", f"pw-{name}-1")
+    page.click("form button[type=submit], form input[type=submit]")
+
+
+def test_a_room_member_follows_the_driver_looks_around_alone_and_rejoins(browser: Any, server: str) -> None:
+    game, replay = finished_dominoes()
+    coach_context = browser.new_context(viewport={"width": 1100, "height": 900}, base_url=server)
+    viewer_context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server)
+    coach, viewer = coach_context.new_page(), viewer_context.new_page()
+    try:
+        sign_in(coach, "coach")
+        coach.goto(f"/games/{game.pk}/replay/?at={replay.moments[2].seq}&as=public")
+        at(coach, 2, PUBLIC)
+        coach.click("#open-room button[type=submit]")
+        coach.wait_for_url("**/replays/rooms/*/")
+        at(coach, 2, PUBLIC)
+        coach.wait_for_selector("#room[data-drive='1']")
+        viewer.goto(coach.url)
+        at(viewer, 2, PUBLIC)
+        assert viewer.get_attribute("#room", "data-following") == "1"
+
+        coach.click("#forward")
+        at(viewer, 3, PUBLIC)
+        coach.select_option("#perspective", ALL)
+        at(viewer, 3, ALL)
+
+        # The viewer steps on alone: the driver's moves no longer move them, until they rejoin.
+        viewer.click("#back")
+        at(viewer, 2, ALL)
+        assert viewer.get_attribute("#room", "data-following") == "0"
+        coach.click("#forward")
+        coach.click("#forward")
+        at(coach, 5, ALL)
+        viewer.wait_for_timeout(500)
+        at(viewer, 2, ALL)
+        viewer.click("#rejoin")
+        at(viewer, 5, ALL)
+        assert viewer.get_attribute("#room", "data-following") == "1"
+        screenshot(viewer, "replay-room-viewer")
+    finally:
+        coach_context.close()
+        viewer_context.close()
+
+
+@pytest.mark.parametrize("engine", ["kazino", "skyjo"])
+def test_all_cards_open_lists_what_the_table_drawing_keeps_face_down(page: Any, engine: str) -> None:
+    options = {"match": "single"} if engine == "kazino" else {"target": 10}
+    game = new_game(engine, 2, options=options)
+    play(game)
+    replay = frames.load(game.pk)
+    index = next(m.index for m in replay.moments[len(replay.moments) // 2 :] if m.command_end)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(f"/games/{game.pk}/replay/?at={replay.moments[index].seq}&as=all")
+    page.wait_for_function(
+        "(i) => { const r = document.querySelector('#replay'); return r && !r.dataset.loading && r.dataset.index === String(i) && r.dataset.perspective === 'all'; }",
+        arg=index,
+    )
+    picture = replay.picture(index, ALL)
+    if engine == "kazino":
+        expected = [len(cards) for cards in picture["hands"]]
+    else:
+        expected = [sum(1 for c in grid if c["status"] == "hidden") for grid in picture["grids"]]
+    shown = page.eval_on_selector_all(
+        "#open-hands-list li",
+        "els => els.map(e => e.textContent.split(': ')[1].split(' ').filter(w => w && w !== '–').length)",
+    )
+    assert not errors
+    assert not page.locator("#open-hands").is_hidden()
+    assert shown == expected
+    page.select_option("#perspective", PUBLIC)
+    page.wait_for_function("() => document.querySelector('#replay').dataset.perspective === 'public'")
+    assert page.locator("#open-hands").is_hidden()
