@@ -11,7 +11,7 @@ import random
 import time
 from typing import Any
 
-from games.bots.dominoes_sim import playout, value
+from games.bots.dominoes_sim import WIN, playout, value
 from games.bots.tally import PairedTally
 from games.engines import dominoes as engine
 from games.engines.base import Action, View
@@ -54,15 +54,26 @@ class GreedyBot:
 
 
 class StrongBot:
-    """Perfect-information Monte Carlo: sampled deals × every legal action × a fast playout of the round."""
+    """Perfect-information Monte Carlo: sampled deals × every legal action × a fast playout of the round.
+
+    ``win_bonus`` (half-points) is what ending the game as its winner adds to a playout's margin;
+    the default makes winning come before any margin. ``budget_s=math.inf`` ignores the clock
+    (a reproducible search: the engine review).
+    """
 
     def __init__(
-        self, budget_s: float = 0.15, max_samples: int = 400, min_samples: int = 16, epsilon: float = 0.15
+        self,
+        budget_s: float = 0.15,
+        max_samples: int = 400,
+        min_samples: int = 16,
+        epsilon: float = 0.15,
+        win_bonus: int = WIN,
     ) -> None:
         self.budget_s = budget_s
         self.max_samples = max_samples
         self.min_samples = min(min_samples, max_samples)
         self.epsilon = epsilon
+        self.win_bonus = win_bonus
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:
@@ -74,7 +85,11 @@ class StrongBot:
     def scores(
         self, view: View, legal_actions: list[Action], rng: random.Random
     ) -> list[tuple[float, Action]]:
-        """Each legal action with its mean value over the samples, best first."""
+        """Each legal action with its mean value over the samples, best first.
+
+        A value is my side's margin in half-points at the end of the playout (the round's count,
+        or the game's end, plus or minus ``win_bonus``).
+        """
         deadline = time.perf_counter() + self.budget_s
         seat: int = view["seat"]
         tally = PairedTally(len(legal_actions), min_samples=max(self.min_samples, 24))
@@ -87,7 +102,9 @@ class StrongBot:
                 after: Any = state
                 for event in engine.decide(state, seat, action):
                     after = engine.apply(after, event)
-                values.append(value(playout(after, random.Random(stream), self.epsilon), seat))
+                values.append(
+                    value(playout(after, random.Random(stream), self.epsilon), seat, self.win_bonus)
+                )
             tally.add(values)
             if (tally.samples >= self.min_samples and time.perf_counter() >= deadline) or tally.settled():
                 break

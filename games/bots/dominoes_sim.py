@@ -228,11 +228,11 @@ def _finish(
     )
 
 
-def value(state: State, seat: int) -> int:
-    """My side's score minus the best other side's, plus the game's result if it is over."""
+def value(state: State, seat: int, win: int = WIN) -> int:
+    """My side's score minus the best other side's, plus ``win`` (half-points) if the game is over."""
     mine = state.side(seat)
     others = [s for i, s in enumerate(state.scores) if i != mine]
     margin = state.scores[mine] - max(others)
     if state.phase == "over":
-        return margin + (WIN if margin > 0 else -WIN)
+        return margin + (win if margin > 0 else -win)
     return margin

@@ -107,6 +107,29 @@ class StrongBot:
             raise ValueError("no legal action to choose from")
         if len(legal_actions) == 1:
             return legal_actions[0]
+        totals, done = self._totals(view, legal_actions, rng)
+        if done == 0:
+            return GreedyBot().choose(view, legal_actions, rng)
+        best = max(totals)
+        return next(a for a, t in zip(legal_actions, totals, strict=True) if t == best)
+
+    def scores(
+        self, view: View, legal_actions: list[Action], rng: random.Random
+    ) -> list[tuple[float, Action]]:
+        """Each legal action with its mean value over the samples, best first; [] if no sample finished.
+
+        A value is in cards: my captured worth minus the opponent's over the searched rest of the
+        deal (a King or Ace worth ``1 + BONUS_CARD`` with the bonus on). ``budget_s`` and
+        ``hard_cap_s`` at ``math.inf`` ignore the clock: ``samples`` and ``node_cap`` bound it.
+        """
+        totals, done = self._totals(view, legal_actions, rng)
+        if done == 0:
+            return []
+        order = sorted(range(len(legal_actions)), key=lambda i: (-totals[i], i))
+        return [(totals[i] / done, legal_actions[i]) for i in order]
+
+    def _totals(self, view: View, legal_actions: list[Action], rng: random.Random) -> tuple[list[float], int]:
+        """Each action's summed value over the samples that finished, and how many finished."""
         started = time.perf_counter()
         soft, hard = started + self.budget_s, started + max(self.budget_s, self.hard_cap_s)
         me = view["seat"]
@@ -125,10 +148,7 @@ class StrongBot:
             done += 1
             if time.perf_counter() > (soft if done >= self.min_samples else hard):
                 break
-        if done == 0:
-            return GreedyBot().choose(view, legal_actions, rng)
-        best = max(totals)
-        return next(a for a, t in zip(legal_actions, totals, strict=True) if t == best)
+        return totals, done
 
 
 class _Search:

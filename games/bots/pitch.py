@@ -65,7 +65,8 @@ def _bid_action(kind: str, amount: int, hand: Sequence[str], n: int, legal: list
 class _Table:
     """The fixed facts of one decision: who sits where, the scores and the target."""
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: View, win: float = 25.0) -> None:
+        self.win = win
         self.n: int = view["players"]
         self.me: int = view["seat"]
         self.side = _sides(view)
@@ -88,7 +89,7 @@ class _Table:
         others = [p for s, p in enumerate(points) if s != mine]
         value = points[mine] - sum(others) / len(others)
         if self.scores[pitcher] + points[ps] >= self.target:
-            value += 25 if ps == mine else -25
+            value += self.win if ps == mine else -self.win
         return value
 
     def play_out(
@@ -124,7 +125,16 @@ class _Table:
 class StrongBot:
     """Determinized sampling (PIMC) over the rest of the hand, with a wall-clock budget."""
 
-    def __init__(self, budget_s: float = 0.15, max_samples: int = 300, min_samples: int = 6) -> None:
+    def __init__(
+        self,
+        budget_s: float = 0.15,
+        max_samples: int = 300,
+        min_samples: int = 6,
+        win_bonus: float = 25.0,
+        settle_from: int = 24,
+    ) -> None:
+        self.win_bonus = win_bonus
+        self.settle_from = settle_from
         self.budget_s = budget_s
         self.max_samples = max_samples
         self.min_samples = min_samples
@@ -134,9 +144,26 @@ class StrongBot:
             raise ValueError("no legal action to choose from")
         if len(legal_actions) == 1:
             return legal_actions[0]
-        table = _Table(view)
+        return legal_actions[self._tally(view, legal_actions, rng).best()]
+
+    def scores(
+        self, view: View, legal_actions: list[Action], rng: random.Random
+    ) -> list[tuple[float, Action]]:
+        """Each legal action with its mean value over the samples, best first.
+
+        A value is in points of this hand: my side's points minus the other sides' average (a
+        pitcher short of the bid loses the bid), ± ``win_bonus`` when the hand decides the game.
+        ``budget_s=math.inf`` ignores the clock: ``max_samples`` alone bounds the search.
+        """
+        tally = self._tally(view, legal_actions, rng)
+        values = [total / max(tally.samples, 1) for total in tally.totals]
+        order = sorted(range(len(legal_actions)), key=lambda i: (-values[i], i))
+        return [(values[i], legal_actions[i]) for i in order]
+
+    def _tally(self, view: View, legal_actions: list[Action], rng: random.Random) -> PairedTally:
+        table = _Table(view, self.win_bonus)
         deadline = time.perf_counter() + self.budget_s
-        tally = PairedTally(len(legal_actions))
+        tally = PairedTally(len(legal_actions), min_samples=self.settle_from)
         while tally.samples < self.max_samples and (
             tally.samples < self.min_samples or time.perf_counter() < deadline
         ):
@@ -144,7 +171,7 @@ class StrongBot:
             tally.add([self._evaluate(table, view, state, action) for action in legal_actions])
             if tally.settled():
                 break
-        return legal_actions[tally.best()]
+        return tally
 
     def _evaluate(self, table: _Table, view: View, state: pitch.State, action: Action) -> float:
         hands = [list(h) for h in state.hands]

@@ -291,13 +291,16 @@ def quick_move(state: State, seat: int, mean: float) -> Action:
     return {"type": "turn", "cell": hidden[0]}
 
 
-def rollout(state: State, seat: int, action: Action, mean: float) -> float:
-    """Play ``action`` then the quick policy for everyone to the end of the round; the seat's margin."""
+def rollout(state: State, seat: int, action: Action, mean: float, win: float = 100.0) -> float:
+    """Play ``action`` then the quick policy for everyone to the end of the round; the seat's margin.
+
+    ``win`` is what ending the game as its winner (or loser: minus) adds to the margin.
+    """
     events = skyjo.decide(state, seat, action)
     for _step in range(1_000):
         for event in events:
             if event["type"] == "round_ended":
-                return _round_value(event, seat, state.target)
+                return _round_value(event, seat, state.target, win)
             state = skyjo.apply(state, event)
         mover = skyjo.to_act(state)[0]
         events = skyjo.decide(state, mover, quick_move(state, mover, mean))
@@ -305,14 +308,14 @@ def rollout(state: State, seat: int, action: Action, mean: float) -> float:
     return sum(totals) / (len(totals) - 1) - totals[seat] * len(totals) / (len(totals) - 1)
 
 
-def _round_value(event: dict[str, Any], seat: int, target: int) -> float:
+def _round_value(event: dict[str, Any], seat: int, target: int, win: float = 100.0) -> float:
     points: list[int] = event["points"]
     scores: list[int] = event["scores"]
     others = [p for s, p in enumerate(points) if s != seat]
     value = sum(others) / len(others) - points[seat]
     if max(scores) >= target:  # the game ends: winning is all that counts
         best_other = min(score for s, score in enumerate(scores) if s != seat)
-        value += 100.0 if scores[seat] <= best_other else -100.0
+        value += win if scores[seat] <= best_other else -win
     return value
 
 
@@ -328,8 +331,17 @@ class StrongBot:
     """
 
     def __init__(
-        self, samples: int = 300, budget: float = 0.15, shortlist: int = 4, near: int = 3, margin: float = 2.0
+        self,
+        samples: int = 300,
+        budget: float = 0.15,
+        shortlist: int = 4,
+        near: int = 3,
+        margin: float = 2.0,
+        win_bonus: float = 100.0,
+        settle_from: int = 24,
     ) -> None:
+        self.win_bonus = win_bonus
+        self.settle_from = settle_from
         self.samples = samples
         self.budget = budget
         self.shortlist = shortlist
@@ -352,12 +364,36 @@ class StrongBot:
         return view["closer"] is not None or min(view["hidden"]) <= self.near
 
     def _search(self, view: View, shortlist: list[Action], mean: float, rng: random.Random) -> Action:
+        return shortlist[self._tally(view, shortlist, mean, rng).best()]
+
+    def _tally(self, view: View, actions: list[Action], mean: float, rng: random.Random) -> PairedTally:
         deadline = time.perf_counter() + self.budget
         seat = view["seat"]
-        tally = PairedTally(len(shortlist))
+        tally = PairedTally(len(actions), min_samples=self.settle_from)
         while tally.samples < self.samples and time.perf_counter() < deadline:
             sample = skyjo.determinize(view, rng)
-            tally.add([rollout(sample, seat, action, mean) for action in shortlist])
+            tally.add([rollout(sample, seat, action, mean, self.win_bonus) for action in actions])
             if tally.settled():
                 break
-        return shortlist[tally.best()]
+        return tally
+
+    def scores(
+        self, view: View, legal_actions: list[Action], rng: random.Random
+    ) -> list[tuple[float, Action]]:
+        """Each legal action with its value in points for the seat (higher is better), best first.
+
+        Where ``choose`` would use the evaluator, a value is minus its score (the expected change
+        of the seat's total, planning terms included); where it would search, it is the mean
+        margin of the sampled rollouts of every legal action (the others' average round points
+        minus mine, ± ``win_bonus`` when the round ends the game). An opening reveal is worth 0.
+        ``budget=math.inf`` ignores the clock: ``samples`` alone bounds the search.
+        """
+        pic = Picture.from_view(view)
+        if view["phase"] == OPENING or len(legal_actions) == 1 or not self._near_the_end(view):
+            evaluator = Evaluator(pic, planning=True, margin=self.margin)
+            values = [-evaluator.score(action) for action in legal_actions]
+        else:
+            tally = self._tally(view, legal_actions, pic.mean, rng)
+            values = [total / max(tally.samples, 1) for total in tally.totals]
+        order = sorted(range(len(legal_actions)), key=lambda i: (-values[i], i))
+        return [(values[i], legal_actions[i]) for i in order]

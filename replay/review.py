@@ -1,0 +1,466 @@
+"""Engine review of a finished game: every decision scored by the strong bot from its seat's view.
+
+For each command a seat chose among several legal actions, the strong bot values every one of
+them from ``engine.view(state, seat)`` and the legal actions alone — exactly what it would have
+seen playing that seat — with a search bounded by a sample count (never the clock) and a random
+stream seeded by the decision, so a review is reproducible. The action played is recognised by
+the events it makes; its loss is what it costs against the best option, in the game's points.
+Units, thresholds and settings per engine: docs/review.md.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import random
+import statistics
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass
+from datetime import timedelta
+from typing import Any, Protocol
+
+from django.conf import settings as django_settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy
+
+from games import engines, service
+from games.bots import dominoes as dominoes_bots
+from games.bots import kazino as kazino_bots
+from games.bots import pitch as pitch_bots
+from games.bots import skyjo as skyjo_bots
+from games.engines.base import Action, Engine, Event, View, _
+from games.errors import ServiceError
+from games.worker import InProcessWorker
+from replay import frames
+from replay.models import Review
+
+log = logging.getLogger(__name__)
+
+#: Bumped when the way figures are computed changes (stored with every review's settings).
+REVIEW_VERSION = 1
+
+INACCURACY, MISTAKE = "inaccuracy", "mistake"
+LABELS = {INACCURACY: gettext_lazy("inaccuracy"), MISTAKE: gettext_lazy("mistake")}
+
+#: Per engine (docs/review.md): ``samples`` to find the best option among all; ``measure`` samples
+#: per batch and at most ``batches`` batches to weigh it against the move played; the thresholds
+#: (points lost); ``win``, what ending the game inside the search is worth (points).
+#: ``settings.REVIEW = {"skyjo": {"measure": 128}}`` overrides any of them.
+DEFAULTS: dict[str, dict[str, float]] = {
+    "dominoes": dict(samples=64, measure=100, batches=8, inaccuracy=5.0, mistake=10.0, win=50.0),
+    "skyjo": dict(samples=32, measure=64, batches=8, inaccuracy=3.0, mistake=6.0, win=0.0),
+    "kazino": dict(samples=12, measure=16, batches=6, inaccuracy=2.0, mistake=4.0, win=0.0),
+    "pitch": dict(samples=64, measure=100, batches=8, inaccuracy=0.5, mistake=1.0, win=7.0),
+}
+#: A review queued or running this long was lost (a worker died, a broker restarted): ask again.
+STALE = timedelta(minutes=15)
+
+
+class Scorer(Protocol):
+    def scores(
+        self, view: View, legal_actions: list[Action], rng: random.Random
+    ) -> list[tuple[float, Action]]: ...
+
+
+def settings_for(engine_name: str, overrides: Mapping[str, float] | None = None) -> dict[str, Any]:
+    """The defaults, then ``settings.REVIEW[engine]``, then ``overrides``; checked."""
+    if engine_name not in DEFAULTS:
+        raise ServiceError("not_reviewable", _("Games of this kind cannot be reviewed."))
+    configured = getattr(django_settings, "REVIEW", {}).get(engine_name, {})
+    merged: dict[str, Any] = {**DEFAULTS[engine_name], **configured, **(overrides or {})}
+    for name in ("samples", "measure", "batches"):
+        merged[name] = int(merged[name])
+    if (
+        min(merged["samples"], merged["measure"]) < 1
+        or merged["batches"] < MIN_BATCHES
+        or not 0 <= merged["inaccuracy"] <= merged["mistake"]
+        or merged["win"] < 0
+    ):
+        raise ValueError(f"bad review settings for {engine_name}: {merged}")
+    merged["version"] = REVIEW_VERSION
+    return merged
+
+
+@dataclass(frozen=True)
+class Referee:
+    """The strong bot twice, searching by sample count whatever the clock.
+
+    ``choose`` finds the best option among all the legal ones; ``measure`` values that option and
+    the move played on fresh samples. Picking the highest of many noisy means would inflate the
+    loss of every move among many options; measured apart, the loss is a fair estimate.
+    ``scale`` turns the bot's values into points.
+    """
+
+    engine: Engine
+    choose: Scorer
+    measure: Scorer
+    scale: float
+    settings: Mapping[str, Any]
+
+
+def referee(engine: Engine, settings: Mapping[str, Any]) -> Referee:
+    choose, scale = _strong_bot(engine.NAME, settings["samples"], settings["win"], settle=True)
+    measure, _scale = _strong_bot(engine.NAME, settings["measure"], settings["win"], settle=False)
+    return Referee(engine, choose, measure, scale, settings)
+
+
+def _strong_bot(engine_name: str, samples: int, win: float, *, settle: bool) -> tuple[Scorer, float]:
+    """The engine's strong bot bounded by ``samples`` alone, and its unit in points.
+
+    With ``settle``, the search may stop early once one option clearly leads (enough to find the
+    best); without, every sample is played (a loss measured on fewer would be noisier).
+
+    Dominoes values are half-points; a Kazino value is a card of capture margin, taken as a point
+    (near an even split of the 52 cards, one card more moves the expected score by about one).
+    """
+    settle_from = 24 if settle else samples
+    if engine_name == "dominoes":
+        half_points = round(2 * win)
+        bot = dominoes_bots.StrongBot(
+            budget_s=math.inf, max_samples=samples, min_samples=settle_from, win_bonus=half_points
+        )
+        return bot, 0.5
+    if engine_name == "skyjo":
+        return skyjo_bots.StrongBot(
+            samples=samples, budget=math.inf, win_bonus=win, settle_from=settle_from
+        ), 1.0
+    if engine_name == "kazino":
+        # No clock: only the node cap can cut a sample short, and a dropped sample ends the search.
+        return kazino_bots.StrongBot(
+            samples=samples, budget_s=math.inf, hard_cap_s=math.inf, node_cap=200_000
+        ), 1.0
+    return pitch_bots.StrongBot(
+        budget_s=math.inf, max_samples=samples, win_bonus=win, settle_from=settle_from
+    ), 1.0
+
+
+# --- One decision ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    seq: int  # the first event of the command (the replay's link to the move)
+    seat: int
+    hand: int
+    options: int
+    played: Action
+    best: Action
+    played_value: float  # points, as the bot values them from the seat's view
+    best_value: float
+    loss: float
+    label: str | None
+
+
+def _json(events: list[Event]) -> str:
+    return json.dumps(events, sort_keys=True)
+
+
+def played_action(engine: Engine, state: Any, seat: int, legal: list[Action], logged: list[Event]) -> Action:
+    """The legal action whose events are the ones logged (the first match)."""
+    wanted = _json(logged)
+    for action in legal:
+        if _json(engine.decide(state, seat, action)) == wanted:
+            return action
+    raise ReviewError("the log does not match the engine's moves")
+
+
+def label(loss: float, settings: Mapping[str, Any]) -> str | None:
+    """The label of a loss in points: a mistake, an inaccuracy, or none."""
+    if loss >= settings["mistake"]:
+        return MISTAKE
+    if loss >= settings["inaccuracy"]:
+        return INACCURACY
+    return None
+
+
+def is_decision(engine: Engine, state: Any, seat: int, legal: list[Action]) -> bool:
+    """A real choice: several legal actions, and not Skyjo's opening reveals (every hidden card is alike)."""
+    if len(legal) < 2 or seat not in engine.to_act(state):
+        return False
+    return not (engine.NAME == "skyjo" and legal[0]["type"] == "reveal")
+
+
+def evaluate(
+    ref: Referee, state: Any, seat: int, logged: list[Event], seed: str, *, seq: int = 0, hand: int = 1
+) -> Decision | None:
+    """Score one decision from the seat's view; None when it was no choice (or the bot had no answer)."""
+    engine = ref.engine
+    legal = engine.legal_actions(state, seat)
+    if not is_decision(engine, state, seat, legal):
+        return None
+    played = played_action(engine, state, seat, legal, logged)
+    view = engine.view(state, seat)
+    ranked = ref.choose.scores(view, legal, random.Random(f"{seed}:choose"))
+    if not ranked:
+        return None
+    best = ranked[0][1]
+    if best == played:
+        best_value = played_value = ranked[0][0] * ref.scale
+    else:
+        measured = measure(ref, view, best, played, seed)
+        if measured is None:
+            return None
+        best_value, played_value = measured
+    loss = max(0.0, best_value - played_value)
+    return Decision(
+        seq=seq,
+        seat=seat,
+        hand=hand,
+        options=len(legal),
+        played=played,
+        best=best if loss > 0 else played,
+        played_value=round(played_value, 2),
+        best_value=round(max(best_value, played_value), 2),
+        loss=round(loss, 2),
+        label=label(loss, ref.settings),
+    )
+
+
+#: Batches measured before the spread of their differences may end the measure.
+MIN_BATCHES = 3
+#: Standard errors that must separate the measured loss from each threshold to stop early.
+CLEAR = 2.5
+
+
+def measure(ref: Referee, view: View, best: Action, played: Action, seed: str) -> tuple[float, float] | None:
+    """(best value, played value) in points: the mean over batches of fresh samples.
+
+    Batches go on, up to ``batches``, while the spread of the batches' differences leaves the
+    label in doubt (the loss within ``CLEAR`` standard errors of a threshold): a clear blunder or
+    a sound move costs a few batches, a close call gets every sample.
+    """
+    bests: list[float] = []
+    diffs: list[float] = []
+    key_best, key_played = _key(best), _key(played)
+    for batch in range(ref.settings["batches"]):
+        measured = ref.measure.scores(view, [best, played], random.Random(f"{seed}:measure:{batch}"))
+        if not measured:
+            return None
+        values = {_key(action): value * ref.scale for value, action in measured}
+        bests.append(values[key_best])
+        diffs.append(values[key_best] - values[key_played])
+        if len(diffs) >= MIN_BATCHES and _clear(diffs, ref.settings):
+            break
+    loss = statistics.fmean(diffs)
+    return statistics.fmean(bests), statistics.fmean(bests) - loss
+
+
+def _clear(diffs: list[float], settings: Mapping[str, Any]) -> bool:
+    loss = statistics.fmean(diffs)
+    error = statistics.stdev(diffs) / math.sqrt(len(diffs))
+    return all(abs(loss - settings[name]) >= CLEAR * error for name in ("inaccuracy", "mistake"))
+
+
+def _key(action: Action) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+# --- A whole game ------------------------------------------------------------------------------
+
+
+class ReviewError(Exception):
+    """A review that cannot be made; the text is shown to players, so it never names a card."""
+
+
+def _seat_of(actor: str) -> int | None:
+    kind, _sep, number = actor.partition(":")
+    return int(number) if kind in ("seat", "bot") and number.isdigit() else None
+
+
+def commands(replay: frames.Replay) -> list[tuple[int, int]]:
+    """(first index, last index) of every command after the opening, in replay order."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    for moment in replay.moments:
+        if moment.command_end:
+            out.append((start, moment.index))
+            start = moment.index + 1
+    return [(first, last) for first, last in out if first > 0]
+
+
+Progress = Callable[[int, int], None]  # (commands reviewed so far, commands in all)
+
+
+def review_replay(
+    replay: frames.Replay, settings: Mapping[str, Any], progress: Progress | None = None
+) -> list[Decision]:
+    """Every decision of a game, scored from its seat's view."""
+    ref = referee(replay.engine, settings)
+    decisions: list[Decision] = []
+    steps = commands(replay)
+    for done, (first, last) in enumerate(steps):
+        if progress is not None:
+            progress(done, len(steps))
+        moment = replay.moments[first]
+        seat = _seat_of(moment.actor)
+        if seat is None:
+            continue
+        decision = evaluate(
+            ref,
+            replay.states[first - 1],
+            seat,
+            replay.events[first : last + 1],
+            f"review:{moment.seq}:{seat}",
+            seq=moment.seq,
+            hand=replay.moments[first - 1].hand,
+        )
+        if decision is not None:
+            decisions.append(decision)
+    return decisions
+
+
+def summarize(decisions: list[Decision], players: int) -> list[dict[str, Any]]:
+    """Per seat: decisions, inaccuracies, mistakes, mean and total loss (points)."""
+    out = []
+    for seat in range(players):
+        mine = [d for d in decisions if d.seat == seat]
+        total = sum(d.loss for d in mine)
+        out.append(
+            {
+                "seat": seat,
+                "decisions": len(mine),
+                "inaccuracies": sum(d.label == INACCURACY for d in mine),
+                "mistakes": sum(d.label == MISTAKE for d in mine),
+                "mean_loss": round(total / len(mine), 2) if mine else 0.0,
+                "total_loss": round(total, 2),
+            }
+        )
+    return out
+
+
+# --- Requesting and running ----------------------------------------------------------------------
+
+
+def request(game_id: int, *, force: bool = False, queue: bool = True) -> Review:
+    """Queue a review of a finished game and dispatch it after commit; asking twice changes nothing.
+
+    Unless the last one failed, was lost (``STALE``), the engine has a new version since, or
+    ``force``, a review already queued, running or done is returned as it is. ``queue=False``
+    leaves the running to the caller (``run``: the review_game command).
+    """
+    game = service.get_game(game_id)
+    settings_for(game.engine)  # refuses a kind of game that has no review
+    if not frames.load(game.pk).finished:
+        raise ServiceError("not_finished", _("Only a finished game can be reviewed."))
+    version = engines.get(game.engine).VERSION
+    with transaction.atomic():
+        review, created = Review.objects.select_for_update().get_or_create(
+            game=game, defaults={"engine_version": version}
+        )
+        lost = review.status != Review.Status.DONE and review.requested_at < timezone.now() - STALE
+        current = review.status != Review.Status.FAILED and review.engine_version == version and not lost
+        if not created and current and not force:
+            return review
+        if not created:
+            review.status = Review.Status.QUEUED
+            review.engine_version = version
+            review.decisions, review.summary, review.settings = [], {}, {}
+            review.error, review.finished_at = "", None
+            review.requested_at = timezone.now()
+            review.save()
+        if queue:
+            transaction.on_commit(lambda: dispatch(game.pk))
+    return review
+
+
+def dispatch(game_id: int) -> None:
+    """Celery in production; in embedded mode a thread of its own, so computer turns never wait."""
+    mode = django_settings.AI_WORKER
+    if mode == "celery":
+        from replay.tasks import review_game
+
+        review_game.apply_async((game_id,), queue=django_settings.CELERY_TASK_DEFAULT_QUEUE)
+    elif mode == "inprocess":
+        _reviewer().schedule(0, run, game_id)
+
+
+_worker: InProcessWorker | None = None
+_worker_lock = threading.Lock()
+
+
+def _reviewer() -> InProcessWorker:
+    global _worker
+    with _worker_lock:
+        if _worker is None:
+            _worker = InProcessWorker()
+        return _worker
+
+
+def run(game_id: int, overrides: Mapping[str, float] | None = None, progress: Progress | None = None) -> str:
+    """Make the requested review of ``game_id``: running, then done or failed. Returns the status."""
+    review = Review.objects.filter(game_id=game_id).select_related("game").first()
+    if review is None or review.status == Review.Status.DONE:
+        return "none" if review is None else review.status
+    Review.objects.filter(pk=review.pk).update(status=Review.Status.RUNNING, error="")
+    try:
+        replay = frames.load(game_id)
+        if not replay.finished:
+            raise ReviewError("the game is not finished")
+        settings = settings_for(replay.engine.NAME, overrides)
+        decisions = review_replay(replay, settings, progress)
+        summary = {"seats": summarize(decisions, replay.players), "unit": "points"}
+    except Exception as exc:
+        # The exception's text may quote a card: only its kind is kept and logged.
+        error = str(exc) if isinstance(exc, ReviewError) else f"internal error ({type(exc).__name__})"
+        log.error("review of game %s failed: %s", game_id, error)
+        Review.objects.filter(pk=review.pk).update(
+            status=Review.Status.FAILED, error=error[:200], finished_at=timezone.now()
+        )
+        return Review.Status.FAILED
+    Review.objects.filter(pk=review.pk).update(
+        status=Review.Status.DONE,
+        settings=settings,
+        decisions=[asdict(d) for d in decisions],
+        summary=summary,
+        engine_version=replay.engine.VERSION,
+        finished_at=timezone.now(),
+    )
+    return Review.Status.DONE
+
+
+# --- Reading ---------------------------------------------------------------------------------------
+
+
+def _done(game_id: int) -> Review | None:
+    return Review.objects.filter(game_id=game_id, status=Review.Status.DONE).first()
+
+
+def timeline(game_id: int, *, flagged_only: bool = False) -> list[dict[str, Any]]:
+    """The reviewed decisions in replay order: {seq, seat, label, text, loss, best, played}."""
+    review = _done(game_id)
+    if review is None:
+        return []
+    out = []
+    for d in review.decisions:
+        if flagged_only and d["label"] is None:
+            continue
+        text = str(LABELS[d["label"]]) if d["label"] else ""
+        keys = ("seq", "seat", "label", "loss", "best", "played")
+        out.append({**{k: d[k] for k in keys}, "text": text})
+    return out
+
+
+SUMMARY_LINE = gettext_lazy(
+    "Decisions: {decisions} · inaccuracies: {inaccuracies} · mistakes: {mistakes} · "
+    "points lost per decision: {mean_loss}"
+)
+
+
+def summary(game_id: int) -> dict[str, Any] | None:
+    """The review's state and, once done, each seat's figures with its name and a sentence."""
+    review = Review.objects.filter(game_id=game_id).first()
+    if review is None:
+        return None
+    out: dict[str, Any] = {"status": review.status, "error": review.error, "seats": []}
+    if review.status != Review.Status.DONE:
+        return out
+    names = {s["number"]: s["display_name"] for s in service.seating(game_id)["seats"]}
+    out["settings"] = review.settings
+    out["seats"] = [
+        {**row, "name": names.get(row["seat"], ""), "text": str(SUMMARY_LINE).format(**row)}
+        for row in review.summary.get("seats", [])
+    ]
+    return out
