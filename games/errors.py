@@ -62,6 +62,19 @@ class Forbidden(ServiceError):
     status = 403
 
 
+class CommandReused(ServiceError):
+    """A command id already stored for another command: nothing was appended (a retry must resend
+    the same command)."""
+
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__(
+            "command_reused",
+            _("This command id was already used for another move: send the move with a new id."),
+        )
+
+
 class Conflict(ServiceError):
     """The game moved on since the client's ``expected_seq``: nothing was appended."""
 

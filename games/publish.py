@@ -13,7 +13,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 from games.groups import public_group, seat_group
-from games.timeline import TABLE_EVENTS
+from games.timeline import FAIR_PREFIX, TABLE_EVENTS
 
 if TYPE_CHECKING:
     from games.models import Event
@@ -52,6 +52,8 @@ def last_move(table: Table) -> dict[str, Any] | None:
     for e in reversed(table.events):  # a command's events are contiguous and end the log
         if e.command_id != last.command_id:
             break
+        if e.type.startswith(FAIR_PREFIX):
+            continue  # the fair-deal proof is no move (and its commitment holds a secret)
         shown = e.type in public or e.type in TABLE_EVENTS
         events.append({"type": e.type, **(e.data if shown else {})})
     events.reverse()

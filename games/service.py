@@ -7,23 +7,29 @@ on commit ▶ publish one message per audience ▶ schedule the computer seats t
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import re
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from games import engines, publish, signals, store, timeline, worker
+from games import commitment, engines, publish, signals, store, timeline, worker
 from games.engines.base import Engine, IllegalAction, _
-from games.errors import Conflict, Forbidden, NotFound, ServiceError
+from games.errors import CommandReused, Conflict, Forbidden, NotFound, ServiceError
 from games.models import Event, Game, Seat
 
 COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
+# The ids the system gives its own commands (the opening deal, computer moves, demo deals, no-show
+# forfeits). A client that used one first would make the system's command look like a retry of the
+# client's, and a computer seat would never move: clients may not use them (check_client_command_id).
+SYSTEM_COMMAND_ID = re.compile(r"^(opening|bot-|demo-|no-show-)")
 MAX_ACTION_BYTES = 4096
 log = logging.getLogger(__name__)
 
@@ -107,7 +113,8 @@ def _extend(game: Game, engine: Engine, cached: _Fold) -> Table | None:
         return None
     state = cached.state
     for row in _rows(new):
-        state = engine.apply(state, {"type": row.type, **row.data})
+        if timeline.is_engine_event(row.type):
+            state = engine.apply(state, {"type": row.type, **row.data})
     events = cached.events + new
     _keep(game.pk, _Fold(cached.version, events, folded, state))
     return Table(game, engine, list(events), folded, state)
@@ -131,7 +138,8 @@ def get_game(game_id: Any) -> Game:
     if isinstance(game_id, bool) or not isinstance(game_id, int):
         raise NotFound("unknown_game", _("There is no such game."))
     try:
-        return Game.objects.get(pk=game_id)
+        # Another part's event stream (a tournament's log) is no table: nothing here can fold it.
+        return Game.objects.tables().get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound("unknown_game", _("There is no such game.")) from None
 
@@ -175,7 +183,7 @@ def create_game(
             given=len(seats),
         )
     seed = secrets.randbits(63) if seed is None else seed
-    opening = engine.start(config, seed)
+    opening = commitment.with_commitment(engine, engine.start(config, seed))
     with transaction.atomic():
         game = Game.objects.create(
             engine=engine.NAME,
@@ -243,11 +251,55 @@ def _check_action(action: Any) -> None:
         raise ServiceError("unknown_action", _("This is not a move of the game."))
 
 
-def _existing(game: Game, command_id: str) -> Result | None:
+def check_client_command_id(command_id: Any) -> None:
+    """Refuse a client's command id that the system keeps for its own commands (SYSTEM_COMMAND_ID)."""
+    if isinstance(command_id, str) and SYSTEM_COMMAND_ID.match(command_id):
+        raise ServiceError(
+            "bad_command_id", _("This command id belongs to the table itself: choose another.")
+        )
+
+
+def _existing(
+    game: Game, command_id: str, same: Callable[[list[Event]], bool] | None = None
+) -> Result | None:
+    """The first answer to a command id already stored: a retry appends nothing.
+
+    ``same`` tells whether the stored command is this one. Another command under a used id is
+    refused (``command_reused``): acknowledging it would tell the client a move was stored that
+    never was.
+    """
     stored = store.command_events(game.pk, command_id)
-    if stored:
-        return Result(game.pk, stored[0].seq, stored[-1].seq, True)
-    return None
+    if not stored:
+        return None
+    if same is not None and not same(stored):
+        raise CommandReused()
+    return Result(game.pk, stored[0].seq, stored[-1].seq, True)
+
+
+def _same_action(game: Game, seat: int, action: dict[str, Any], actor: str) -> Callable[[list[Event]], bool]:
+    """Whether stored events are what this seat's action made: the same actor, and the engine's
+    events for this action in the position before them (engines decide without chance or clock)."""
+
+    def same(stored: list[Event]) -> bool:
+        if stored[0].actor != actor:
+            return False
+        before = load_table(game, upto=stored[0].seq - 1)
+        try:
+            events = before.engine.decide(before.state, seat, action)
+        except IllegalAction:
+            return False
+        # Stored data went through JSON: compare in that form.
+        made = json.loads(json.dumps(events))
+        return made == [store.as_engine_event(e) for e in stored[: len(made)]]
+
+    return same
+
+
+def _same_table_command(kind: str, by: str) -> Callable[[list[Event]], bool]:
+    def same(stored: list[Event]) -> bool:
+        return stored[0].type == kind and stored[0].data.get("by") == by
+
+    return same
 
 
 def submit(
@@ -264,11 +316,12 @@ def submit(
     returns the first result and appends nothing."""
     game = get_game(game_id)
     _check_command(command_id, expected_seq)
-    if (done := _existing(game, command_id)) is not None:
-        return done
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.config["players"]:
         raise Forbidden("not_your_seat", _("There is no such seat at this table."))
     _check_action(action)
+    actor = actor or f"seat:{seat}"
+    if (done := _existing(game, command_id, _same_action(game, seat, action, actor))) is not None:
+        return done
     table = load_table(game)
     if table.seq != expected_seq:
         raise Conflict(expected_seq, table.seq)
@@ -278,31 +331,40 @@ def submit(
         events = table.engine.decide(table.state, seat, action)
     except IllegalAction as exc:
         raise ServiceError.from_illegal(exc) from None
-    return _append(table, events, command_id, actor or f"seat:{seat}")
+    return _append(table, events, command_id, actor)
 
 
 def _append(table: Table, events: list[dict[str, Any]], command_id: str, actor: str) -> Result:
     game = table.game
     head_hash = table.events[-1].hash if table.events else None
+    after = _state_after(table, events)
+    # In the same command, so in the same INSERT: a commitment to the next hands, or the game's reveal.
+    events = [*events, *commitment.follow_up(table.engine, table.events, table.timeline, events, after)]
     # The append is one INSERT (atomic by itself); the game's status is a projection of the log that
     # follows it. Side effects wait for the commit (at once, unless the caller holds a transaction).
     appended = store.append(
         game.pk, table.seq, events, command_id=command_id, actor=actor, head_hash=head_hash
     )
     if not appended.duplicate:
-        _update_status(table, events)
+        _update_status(table, events, after)
         transaction.on_commit(lambda: _after_commit(game.pk))
     return Result(game.pk, appended.first_seq, appended.last_seq, appended.duplicate)
 
 
-def _update_status(table: Table, events: list[dict[str, Any]]) -> None:
+def _state_after(table: Table, events: list[dict[str, Any]]) -> Any | None:
+    """The engine state after a command's events; None for a table command (it changes which events
+    count: only a fold of the log can tell)."""
     if any(e["type"] in timeline.TABLE_EVENTS for e in events):
-        # A table command changes which events count: refold the log, new rows included.
-        state = load_table(table.game).state
-    else:
-        state = table.state
-        for event in events:
-            state = table.engine.apply(state, event)
+        return None
+    state = table.state
+    for event in events:
+        state = table.engine.apply(state, event)
+    return state
+
+
+def _update_status(table: Table, events: list[dict[str, Any]], after: Any | None) -> None:
+    # A table command changes which events count: refold the log, new rows included.
+    state = load_table(table.game).state if after is None else after
     finished = table.engine.outcome(state) is not None
     status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
     if any(e["type"] == timeline.ABANDON for e in events):
@@ -327,13 +389,14 @@ def _table_command(
     *,
     casual_only: bool = True,
     positional: bool = True,
+    same: Callable[[list[Event]], bool] | None = None,
 ) -> Result:
     """Append a table event. ``positional`` commands (undo, restart…) refer to the table as the
     client saw it, so a stale ``expected_seq`` refuses them; pause and resume do not depend on the
     position and apply to the table as it is, retrying if a computer move slips in first."""
     game = get_game(game_id)
     _check_command(command_id, expected_seq)
-    if (done := _existing(game, command_id)) is not None:
+    if (done := _existing(game, command_id, same)) is not None:
         return done
     if casual_only and not game.allows_undo:
         raise Forbidden("not_in_tournament", _("Tournament games cannot be undone or restarted."))
@@ -358,7 +421,9 @@ def undo(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result
             raise ServiceError("nothing_to_undo", _("There is no move to take back."))
         return [{"type": timeline.UNDO, "by": by}]
 
-    return _table_command(game_id, command_id, expected_seq, "system", build)
+    return _table_command(
+        game_id, command_id, expected_seq, "system", build, same=_same_table_command(timeline.UNDO, by)
+    )
 
 
 def redo(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
@@ -367,7 +432,9 @@ def redo(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result
             raise ServiceError("nothing_to_redo", _("There is no move to play again."))
         return [{"type": timeline.REDO, "by": by}]
 
-    return _table_command(game_id, command_id, expected_seq, "system", build)
+    return _table_command(
+        game_id, command_id, expected_seq, "system", build, same=_same_table_command(timeline.REDO, by)
+    )
 
 
 def restart(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
@@ -377,7 +444,9 @@ def restart(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Res
         opening = [store.as_engine_event(e) for e in table.events if e.command_id == "opening"]
         return [{"type": timeline.RESTART, "by": by}, *opening]
 
-    return _table_command(game_id, command_id, expected_seq, "system", build)
+    return _table_command(
+        game_id, command_id, expected_seq, "system", build, same=_same_table_command(timeline.RESTART, by)
+    )
 
 
 def new_game(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
@@ -386,9 +455,12 @@ def new_game(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Re
     def build(table: Table) -> list[dict[str, Any]]:
         seed = secrets.randbits(63)
         config = next_game_config(table)
-        return [{"type": timeline.NEW_GAME, "by": by}, *table.engine.start(config, seed)]
+        opening = commitment.with_commitment(table.engine, table.engine.start(config, seed))
+        return [{"type": timeline.NEW_GAME, "by": by}, *opening]
 
-    return _table_command(game_id, command_id, expected_seq, "system", build)
+    return _table_command(
+        game_id, command_id, expected_seq, "system", build, same=_same_table_command(timeline.NEW_GAME, by)
+    )
 
 
 def next_game_config(table: Table) -> dict[str, Any]:
@@ -411,7 +483,14 @@ def pause(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Resul
         return [{"type": timeline.PAUSE, "by": by}]
 
     return _table_command(
-        game_id, command_id, expected_seq, "system", build, casual_only=False, positional=False
+        game_id,
+        command_id,
+        expected_seq,
+        "system",
+        build,
+        casual_only=False,
+        positional=False,
+        same=_same_table_command(timeline.PAUSE, by),
     )
 
 
@@ -443,7 +522,14 @@ def resume(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Resu
         return [{"type": timeline.RESUME, "by": by}]
 
     return _table_command(
-        game_id, command_id, expected_seq, "system", build, casual_only=False, positional=False
+        game_id,
+        command_id,
+        expected_seq,
+        "system",
+        build,
+        casual_only=False,
+        positional=False,
+        same=_same_table_command(timeline.RESUME, by),
     )
 
 

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
@@ -84,6 +85,7 @@ def append(
     command_id: str,
     actor: str,
     head_hash: str | None = None,
+    created_at: datetime | None = None,
 ) -> Appended:
     """Append the events of one command after ``expected_seq``, all or nothing.
 
@@ -93,6 +95,8 @@ def append(
     ``head_hash`` is the hash of event ``expected_seq`` when the caller has just read it (the service
     has): the append then skips reading the head, and the unique (game, seq) constraint and the
     gapless trigger refuse a stale or future ``expected_seq`` inside the INSERT itself.
+
+    ``created_at``: when the command was made, for an imported game (the hash does not cover it).
     """
     if not events:
         raise ValueError("a command appends at least one event")
@@ -105,7 +109,7 @@ def append(
             last_seq, last_hash = expected_seq, head_hash
         rows = []
         previous = last_hash
-        now = timezone.now()
+        now = created_at or timezone.now()
         for index, event in enumerate(events):
             data = {k: v for k, v in event.items() if k != "type"}
             row = Event(

@@ -1,7 +1,8 @@
 """From the stored log to the engine events in effect: undo, redo, restart, new game, pause.
 
 The engines never see table events (type ``table.*``); this fold decides which engine events
-currently count. Nothing is erased: an undo is itself an event, and so is a redo.
+currently count; the fair-deal proof (``fair.*``, games/commitment.py) counts for neither. Nothing
+is erased: an undo is itself an event, and so is a redo.
 """
 
 from __future__ import annotations
@@ -16,6 +17,13 @@ RESTART, NEW_GAME = "table.restart", "table.new_game"
 PAUSE, RESUME = "table.pause", "table.resume"
 ABANDON = "table.abandon"  # the game stops for good (a tournament's no-show forfeit); nothing is erased
 TABLE_EVENTS = {UNDO, REDO, RESTART, NEW_GAME, PAUSE, RESUME, ABANDON}
+# The fair-deal proof (games/commitment.py): stored in the log, seen by neither the fold nor the engines.
+FAIR_PREFIX = "fair."
+
+
+def is_engine_event(kind: str) -> bool:
+    """Whether an event of this type goes to the engine (not a table event, not the fair-deal proof)."""
+    return kind not in TABLE_EVENTS and not kind.startswith(FAIR_PREFIX)
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,8 @@ def fold(rows: Iterable[Row]) -> Timeline:
     timeline = Timeline()
     for row in rows:
         timeline.seq = row.seq
+        if row.type.startswith(FAIR_PREFIX):
+            continue
         if row.type == UNDO:
             taken = _take_back(timeline.groups)
             if taken:
@@ -132,6 +142,8 @@ def extend(timeline: Timeline, rows: Iterable[Row]) -> Timeline | None:
         if row.type in TABLE_EVENTS:
             return None
         seq = row.seq
+        if row.type.startswith(FAIR_PREFIX):
+            continue
         event = {"type": row.type, **row.data}
         last = groups[-1] if groups else None
         if last is not None and last.command_id == row.command_id:

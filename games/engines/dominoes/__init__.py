@@ -30,6 +30,8 @@ __all__ = [
     "State",
     "apply",
     "components",
+    "deal_of",
+    "deals_in",
     "decide",
     "default_config",
     "determinize",
@@ -119,6 +121,14 @@ def determinize(view: View, rng: random.Random) -> State:
 
 def components(state: State) -> list[str]:
     return _views.components(state)
+
+
+def deal_of(config: Config, seed: int, hand: int) -> dict[str, Any]:
+    return _rules.deal_of(config, seed, hand)
+
+
+def deals_in(events: list[Event]) -> dict[int, dict[str, Any]]:
+    return _rules.deals_in(events)
 
 
 def hidden_from(state: State, seat: int | None) -> list[str]:

@@ -70,6 +70,35 @@ def opening_events(config: dict[str, Any], seed: int) -> list[Event]:
     ]
 
 
+def deal_of(config: dict[str, Any], seed: int, round_no: int) -> dict[str, Any]:
+    """Round ``round_no``'s deal as ``deal_event`` will log it: the hands, and the boneyard in draw order.
+
+    For the fair-deal commitment (docs/fair-deals.md): ``open`` becomes known as the round is played,
+    ``stock`` is committed position by position so that only the tiles drawn are ever opened.
+    """
+    if round_no == 1 and config["deck"] is not None:
+        deck = [TILE_ID[t] for t in config["deck"]]
+    else:
+        deck = shuffled_deck(seed, round_no)
+    n = config["players"]
+    k = tiles_per_player(config["variant"], n)
+    hands = [names(sorted(deck[i * k : (i + 1) * k])) for i in range(n)]
+    return {"open": {"hands": hands}, "stock": names(deck[n * k :])}
+
+
+def deals_in(events: list[Event]) -> dict[int, dict[str, Any]]:
+    """Every round dealt in ``events``: its hands as logged, and the tiles drawn from its boneyard."""
+    deals: dict[int, dict[str, Any]] = {}
+    drawn: list[str] | None = None
+    for event in events:
+        if event["type"] == "deal":
+            drawn = []
+            deals[event["hand"]] = {"open": {"hands": event["hands"]}, "drawn": drawn}
+        elif event["type"] == "draw" and drawn is not None:
+            drawn.append(event["tile"])
+    return deals
+
+
 # ---------------------------------------------------------------- apply
 
 

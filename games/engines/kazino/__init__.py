@@ -14,6 +14,7 @@ from typing import Any
 
 from games.engines.base import Action, Config, Event, IllegalAction, View, _
 
+from . import flow as _flow
 from . import views as _views
 from .cards import DECK
 from .checks import check_seat, check_shape, is_int, refusal
@@ -169,6 +170,14 @@ def components(state: State) -> list[str]:
 
 def hidden_from(state: State, seat: int | None) -> list[str]:
     return _views.hidden_from(state, seat)
+
+
+def deal_of(config: Config, seed: int, hand: int) -> dict[str, Any]:
+    return _flow.deal_of(config, seed, hand)
+
+
+def deals_in(events: list[Event]) -> dict[int, dict[str, Any]]:
+    return _flow.deals_in(events)
 
 
 def rematch_config(config: Config) -> Config:

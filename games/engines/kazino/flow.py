@@ -3,24 +3,69 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from games.engines.base import Action, Event
+from games.engines.base import Action, Config, Event
 
-from .cards import DECK, RANK, card_points
+from .cards import DECK, ORDER, RANK, card_points
 from .state import State, apply
 
 HAND_SIZE = 4
 TABLE_SIZE = 4
 
 
+def deck_of(config: Config, seed: int, game: int) -> list[str]:
+    """The order of game ``game``'s deck: shuffled from the seed, or stacked by the config (game 1)."""
+    if game == 1 and "deck" in config:
+        return list(config["deck"])
+    deck = list(DECK)
+    random.Random(f"{seed}:deck:{game}").shuffle(deck)
+    return deck
+
+
 def game_start_event(state: State, game: int, dealer: int) -> Event:
     """A new game: the full order of its shuffled (or, for game 1, stacked) deck."""
-    if game == 1 and "deck" in state.config:
-        deck = list(state.config["deck"])
-    else:
-        deck = list(DECK)
-        random.Random(f"{state.seed}:deck:{game}").shuffle(deck)
-    return {"type": "game_start", "game": game, "dealer": dealer, "deck": deck}
+    return {
+        "type": "game_start",
+        "game": game,
+        "dealer": dealer,
+        "deck": deck_of(state.config, state.seed, game),
+    }
+
+
+def _packets(deck: list[str], dealer: int) -> list[dict[str, Any]]:
+    """The six deals ``deal_event`` makes from a game's deck, each packet in canonical order."""
+    first = 1 - dealer
+    deals: list[dict[str, Any]] = []
+    at = TABLE_SIZE
+    for number in range(len(deck) // (2 * HAND_SIZE)):
+        hands: list[list[str]] = [[], []]
+        hands[first] = sorted(deck[at : at + HAND_SIZE], key=ORDER.__getitem__)
+        hands[dealer] = sorted(deck[at + HAND_SIZE : at + 2 * HAND_SIZE], key=ORDER.__getitem__)
+        table = sorted(deck[:TABLE_SIZE], key=ORDER.__getitem__) if number == 0 else []
+        deals.append({"table": table, "hands": hands})
+        at += 2 * HAND_SIZE
+    return deals
+
+
+def deal_of(config: Config, seed: int, game: int) -> dict[str, Any]:
+    """Game ``game``'s deals, for the fair-deal commitment (docs/fair-deals.md): which cards go to
+    the table and to each hand in each of its six deals. The whole deck is dealt and played, so all
+    of it becomes known; the order inside a packet never matters and is not committed to."""
+    dealer = (config["dealer"] + game - 1) % 2  # the deal alternates from game to game
+    return {"open": {"dealer": dealer, "deals": _packets(deck_of(config, seed, game), dealer)}, "stock": []}
+
+
+def deals_in(events: list[Event]) -> dict[int, dict[str, Any]]:
+    """Every game started in ``events``, as ``deal_of`` describes it, from its logged deck."""
+    return {
+        e["game"]: {
+            "open": {"dealer": e["dealer"], "deals": _packets(list(e["deck"]), e["dealer"])},
+            "drawn": [],
+        }
+        for e in events
+        if e["type"] == "game_start"
+    }
 
 
 def deal_event(state: State) -> Event:

@@ -38,7 +38,7 @@ from games.engines.pitch.config import (
     sides,
     validate_config,
 )
-from games.engines.pitch.rules import decide, legal_actions, start
+from games.engines.pitch.rules import deal_of, deals_in, decide, legal_actions, start
 from games.engines.pitch.state import State, apply, high_bid, replay, to_act
 from games.engines.pitch.views import (
     components,
@@ -69,7 +69,9 @@ __all__ = [
     "State",
     "apply",
     "components",
+    "deal_of",
     "deal_unseen",
+    "deals_in",
     "decide",
     "default_config",
     "determinize",

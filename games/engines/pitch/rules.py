@@ -52,6 +52,25 @@ def _deal_event(config: Config, seed: int | None, hand_no: int) -> Event:
     return {"type": "deal", "hand": hand_no, "dealer": dealer, "hands": [sort_cards(h) for h in hands]}
 
 
+def deal_of(config: Config, seed: int, hand_no: int) -> dict[str, Any]:
+    """Hand ``hand_no``'s deal as it will be logged, for the fair-deal commitment (docs/fair-deals.md).
+
+    Only the dealt hands: every one of their cards is played, while the undealt cards are never
+    shown, so they are not committed to either (the stock is empty).
+    """
+    event = _deal_event(config, seed, hand_no)
+    return {"open": {"dealer": event["dealer"], "hands": event["hands"]}, "stock": []}
+
+
+def deals_in(events: list[Event]) -> dict[int, dict[str, Any]]:
+    """Every hand dealt in ``events``, as ``deal_of`` describes it (nothing is drawn in Pitch)."""
+    return {
+        e["hand"]: {"open": {"dealer": e["dealer"], "hands": e["hands"]}, "drawn": []}
+        for e in events
+        if e["type"] == "deal"
+    }
+
+
 def legal_actions(state: State, seat: int) -> list[Action]:
     if type(seat) is not int or seat not in to_act(state):
         return []

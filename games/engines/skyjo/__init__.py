@@ -11,6 +11,8 @@ implemented, every action, event and view as JSON: ``docs/games/skyjo.md``.
 from __future__ import annotations
 
 from games.engines.skyjo.rules import (
+    deal_of,
+    deals_in,
     decide,
     default_config,
     legal_actions,
@@ -50,6 +52,8 @@ __all__ = [
     "State",
     "apply",
     "components",
+    "deal_of",
+    "deals_in",
     "decide",
     "default_config",
     "determinize",

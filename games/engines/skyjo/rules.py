@@ -120,6 +120,35 @@ def _shuffled_deck(seed: int, hand: int) -> list[int]:
     return order
 
 
+def deal_of(config: Config, seed: int, hand: int) -> dict[str, Any]:
+    """Round ``hand``'s deal as it will be logged, for the fair-deal commitment (docs/fair-deals.md):
+    the grids and the first discard become known as the round is played; the draw pile is committed
+    card by card, so that only the cards drawn from it are ever opened."""
+    order = config["deck"] if hand == 1 and "deck" in config else _shuffled_deck(seed, hand)
+    event = deal_event(config["players"], hand, list(order))
+    return {"open": {"grids": event["grids"], "discard": event["discard"]}, "stock": event["draw_pile"]}
+
+
+def deals_in(events: list[Event]) -> dict[int, dict[str, Any]]:
+    """Every round dealt in ``events``: its grids and first discard, and the cards drawn from its
+    draw pile until a reshuffle (a reshuffled pile comes from the discards, not from the deal)."""
+    deals: dict[int, dict[str, Any]] = {}
+    drawn: list[int] | None = None
+    for event in events:
+        kind = event["type"]
+        if kind == "dealt":
+            drawn = []
+            deals[event["hand"]] = {
+                "open": {"grids": event["grids"], "discard": event["discard"]},
+                "drawn": drawn,
+            }
+        elif kind == "reshuffled":
+            drawn = None
+        elif kind == "drew" and drawn is not None:
+            drawn.append(event["card"])
+    return deals
+
+
 def start(config: Config, seed: int) -> list[Event]:
     config = validate_config(config)
     if not _is_int(seed):
