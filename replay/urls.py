@@ -9,5 +9,6 @@ urlpatterns = [
     path("games/<int:game_id>/replay/rooms/", views.open_room, name="open_room"),
     path("games/<int:game_id>/replay/comments/", views.comment_list, name="comments"),
     path("games/<int:game_id>/replay/comments/<int:note_id>/", views.comment_hide, name="moderate"),
+    path("games/<int:game_id>/replay/review/", views.review_state, name="review"),
     path("replays/rooms/<str:key>/", views.room, name="room"),
 ]

@@ -18,9 +18,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from frontend.catalogue import titles
 from frontend.seats import seat_name
-from games.errors import ServiceError
+from games.engines.base import _
+from games.errors import Forbidden, ServiceError
 from games.models import Game
-from replay import access, comments, frames, rooms
+from replay import access, comments, frames, review, rooms
 from replay.access import Position, Viewer
 from replay.frames import Replay
 from replay.models import Room
@@ -56,6 +57,7 @@ def _client(
         "notice": access.notice_text(position.notice),
         "link": request.build_absolute_uri(page),
         "comments": reverse("replay:comments", args=[game.pk]),
+        "review": reverse("replay:review", args=[game.pk]) if replay.finished else None,
         "can_comment": comments.may_comment(replay, viewer),
         "moderator": viewer.moderates(game),
         "user": viewer.user_id,
@@ -147,3 +149,21 @@ def comment_hide(request: HttpRequest, game_id: int, note_id: int) -> JsonRespon
     except ServiceError as exc:
         return _refused(exc)
     return JsonResponse({"comment": note})
+
+
+@require_http_methods(["GET", "POST"])
+def review_state(request: HttpRequest, game_id: int) -> JsonResponse:
+    """GET: the engine review of a finished game (state, each player's summary, every decision).
+    POST: ask for it (signed-in users); asking again changes nothing while one is queued or done."""
+    game = _game(game_id)
+    replay = frames.load(game.pk)
+    if not replay.finished:
+        return _refused(ServiceError("not_finished", _("Only a finished game can be reviewed.")))
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return _refused(Forbidden("sign_in", _("Sign in to ask for a review.")))
+        try:
+            review.request(game.pk)
+        except ServiceError as exc:
+            return _refused(exc)
+    return JsonResponse({"summary": review.summary(game.pk), "decisions": review.timeline(game.pk)})

@@ -205,3 +205,34 @@ def test_all_cards_open_lists_what_the_table_drawing_keeps_face_down(page: Any, 
     page.select_option("#perspective", PUBLIC)
     page.wait_for_function("() => document.querySelector('#replay').dataset.perspective === 'public'")
     assert page.locator("#open-hands").is_hidden()
+
+
+def test_the_review_is_asked_for_and_shown_beside_the_replay(page: Any, django_user_model: Any) -> None:
+    from replay import review
+    from replay.models import Review
+
+    game = new_game("dominoes", 2, options={"variant": "all_fives", "target": 60})
+    play(game)
+    django_user_model.objects.create_user("coach", password="a long pass phrase")
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", "coach")
+    page.fill("input[name=password]", "a long pass phrase")
+    page.click("form button[type=submit]")
+    page.goto(f"/games/{game.pk}/replay/")
+    page.wait_for_selector("#review:not([hidden]) #review-request")
+    page.click("#review-request")
+    # The server's in-process worker reviews it; the page polls until the figures are there.
+    page.wait_for_selector("#review-body[data-status=done] .review-summary li", timeout=90000)
+    assert Review.objects.get(game=game).status == "done"
+    assert page.locator(".review-summary li").count() == 2
+    replay = frames.load(game.pk)
+    hand_of = {m.seq: max(m.hand, 1) for m in replay.moments}  # the setup belongs to hand 1
+    flagged = {d["seq"] for d in review.timeline(game.pk) if d["label"] and hand_of[d["seq"]] == 1}
+    assert flagged, "random play makes mistakes in the first hand"
+    marks = page.locator("#moments .moment-review")
+    assert marks.count() == len(flagged), "every flagged decision of the hand is marked on the timeline"
+    # On a flagged move, the review says what was better.
+    marks.first.locator("xpath=..").locator("button.moment").click()
+    page.wait_for_selector("#review-body .review-here")
+    assert "Better:" in page.inner_text("#review-body .review-here")
+    screenshot(page, "replay-review")

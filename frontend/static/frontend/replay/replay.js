@@ -4,6 +4,7 @@
 // other members follow the positions it sends back.
 import { ReplaySocket } from "./socket.js";
 import { Comments } from "./comments.js";
+import { Review } from "./review.js";
 import { points } from "../table/numbers.js";
 
 const gettext = window.gettext || ((s) => s);
@@ -29,6 +30,7 @@ let timer = null;
 let lastDriven = "";
 const room = { following: true, youDrive: false, driver: null, members: [], canTake: false };
 let comments = null;
+let review = null;
 
 function seatName(seat) {
   const entry = config.seats[seat];
@@ -211,6 +213,7 @@ function show() {
   scoreSheet(snap);
   markMoment(k);
   renderComments();
+  renderReview();
   if (!config.room) history.replaceState(null, "", `?at=${snap.seq}&as=${encodeURIComponent(loaded.perspective)}`);
 }
 
@@ -283,6 +286,16 @@ function renderMoments() {
       badge.setAttribute("aria-label", interpolate(gettext("Comments: %(n)s"), { n: count }, true));
       item.append(badge);
     }
+    const decision = review ? review.at(seqs) : null;
+    if (decision && decision.label) {
+      const mark = document.createElement("span");
+      mark.className = "moment-review";
+      mark.dataset.label = decision.label;
+      mark.textContent = Review.mark(decision);
+      mark.title = decision.text;
+      mark.setAttribute("aria-label", decision.text);
+      item.append(mark);
+    }
     return item;
   }));
   list.dataset.hand = loaded.hand;
@@ -299,6 +312,25 @@ function markMoment(k) {
     if (here) button.setAttribute("aria-current", "step");
     else button.removeAttribute("aria-current");
   }
+}
+
+function renderReview() {
+  const box = $("review");
+  if (!review || !review.enabled) { box.hidden = true; return; }
+  box.hidden = false;
+  let here = null;
+  if (loaded) {
+    const command = commandAt(index - loaded.first);
+    if (command) here = review.at(loaded.moments.slice(command.start, command.end + 1).map((m) => m.seq));
+  }
+  const describe = (action) => {
+    try {
+      return renderer.describe ? renderer.describe(action, loaded ? snapAt(index) : null) : action.type;
+    } catch {
+      return action.type;
+    }
+  };
+  review.render($("review-body"), { seatName, describe, here });
 }
 
 function renderComments() {
@@ -538,8 +570,11 @@ async function main() {
     },
   });
   comments.load();
+  review = new Review(config, { onChange: () => { if (loaded) renderMoments(); markMomentIfLoaded(); renderReview(); }, onError: showError });
+  review.load();
+  renderReview();
   // For tests and the curious: where the replay is and what it holds.
-  window.replayClient = { get index() { return index; }, get loaded() { return loaded; }, get room() { return room; } };
+  window.replayClient = { get index() { return index; }, get loaded() { return loaded; }, get room() { return room; }, get review() { return review; } };
 }
 
 function markMomentIfLoaded() {
