@@ -21,7 +21,7 @@ from frontend.seats import seat_name
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
 from games.models import Game
-from replay import access, comments, frames, review, rooms
+from replay import access, comments, fair, frames, review, rooms
 from replay.access import Position, Viewer
 from replay.frames import Replay
 from replay.models import Room
@@ -77,6 +77,7 @@ def _render(
         "title": titles().get(game.engine, game.engine),
         "client": _client(request, game, replay, viewer, position, room),
         "room": room,
+        "fair": fair.verify(game.pk),
     }
     return render(request, "replay/replay.html", context)
 

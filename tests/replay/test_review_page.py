@@ -66,3 +66,16 @@ def test_a_game_still_being_played_has_no_review() -> None:
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "not_finished"
     assert not Review.objects.exists()
+
+
+def test_the_replay_page_says_whether_the_deals_were_the_ones_committed_to(finished: Game) -> None:
+    from replay import fair
+
+    verdict = fair.verify(finished.pk)
+    assert verdict.ok
+    html = Client().get(f"/games/{finished.pk}/replay/").content.decode()
+    assert 'data-status="verified"' in html
+    assert verdict.roots[0] in html
+    live = new_game("kazino", 2, options={"match": "single"})
+    html = Client().get(f"/games/{live.pk}/replay/").content.decode()
+    assert 'data-status="pending"' in html
