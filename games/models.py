@@ -39,6 +39,9 @@ class Game(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.CASUAL)
     spectator_delay = models.PositiveIntegerField(default=0)
+    # Tables dealt the same cards (a duplicate tournament round) share a key: until every one of
+    # them has finished, spectators see none of the play and replays stay closed (docs/replay.md).
+    deal_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
     # A demo table deals again when a game ends, so the site always has something to watch.
     is_demo = models.BooleanField(default=False)
     created_by = models.ForeignKey(
@@ -59,6 +62,16 @@ class Game(models.Model):
     @property
     def allows_undo(self) -> bool:
         return self.kind == self.Kind.CASUAL
+
+    def deal_played_elsewhere(self) -> bool:
+        """Whether another table dealt the same cards is still playing them."""
+        if not self.deal_key:
+            return False
+        return (
+            Game.objects.filter(deal_key=self.deal_key, status=Game.Status.ACTIVE)
+            .exclude(pk=self.pk)
+            .exists()
+        )
 
 
 class Seat(models.Model):

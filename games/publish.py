@@ -78,7 +78,14 @@ def _moves_back(events: list[Event], delay: int) -> int:
 
 
 def spectator_cut(table: Table) -> int:
-    """The seq spectators may see of this table now."""
+    """The seq spectators may see of this table now.
+
+    A table whose cards other tables are still playing (a duplicate round) shows spectators only
+    its opening: what they saw played here would tell them the hands over there.
+    """
+    if table.game.deal_played_elsewhere():
+        ends = _command_ends(table.events)
+        return ends[0] if ends else 0
     return _moves_back(table.events, table.game.spectator_delay)
 
 
@@ -112,10 +119,11 @@ def table_changed(table: Table) -> None:
         (seat_group(table.game.pk, n), table_message(table, n, since))
         for n in range(table.game.config["players"])
     ]
-    public = spectator_table(table)
-    delay = table.game.spectator_delay
-    public_since = _moves_back(table.events[:since], delay) if since else 0
-    messages.append((public_group(table.game.pk), table_message(public, None, public_since)))
+    if not table.game.deal_played_elsewhere():  # else spectators keep the opening (spectator_cut)
+        public = spectator_table(table)
+        delay = table.game.spectator_delay
+        public_since = _moves_back(table.events[:since], delay) if since else 0
+        messages.append((public_group(table.game.pk), table_message(public, None, public_since)))
     # Encoded once here, not once per socket: consumers forward the text as it is.
     texts = [
         (group, json.dumps({"type": "update", **message}, separators=(",", ":")))

@@ -168,6 +168,7 @@ def create_game(
     created_by: Any = None,
     spectator_delay: int = 0,
     is_demo: bool = False,
+    deal_key: str = "",
 ) -> Game:
     """Validate the config, store the game, its seats and its opening events, in one transaction."""
     try:
@@ -193,6 +194,7 @@ def create_game(
             created_by=created_by,
             spectator_delay=spectator_delay,
             is_demo=is_demo,
+            deal_key=deal_key,
         )
         Seat.objects.bulk_create(
             Seat(
@@ -608,21 +610,4 @@ def deal_still_secret(game_id: int) -> bool:
 
     Until every table of that deal has finished, this game's hands stay as secret as a live game's.
     """
-    game = get_game(game_id)
-    if game.kind != Game.Kind.TOURNAMENT:
-        return False
-    opening = Event.objects.filter(game=game, seq=1).values_list("data", flat=True).first()
-    seed = opening.get("seed") if isinstance(opening, dict) else None
-    if seed is None:
-        return False
-    return (
-        Event.objects.filter(
-            seq=1,
-            game__kind=Game.Kind.TOURNAMENT,
-            game__engine=game.engine,
-            game__status=Game.Status.ACTIVE,
-            data__seed=seed,
-        )
-        .exclude(game=game)
-        .exists()
-    )
+    return get_game(game_id).deal_played_elsewhere()

@@ -12,6 +12,7 @@ through the ``game_finished`` signal (``on_game_finished``), never by reading th
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -598,6 +599,8 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
         seed=seed,
         kind="tournament",
         spectator_delay=int(t.options.get("spectator_delay", 0)),
+        # Tables dealt from the same seed share a key (kept in the database only, like the seed).
+        deal_key=hashlib.sha256(f"{t.game}:{seed}".encode()).hexdigest()[:40] if seed is not None else "",
     )
     return {"type": "game.started", "table": table.key, "game_id": game.pk, "seats": seats}
 

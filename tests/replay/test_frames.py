@@ -138,8 +138,13 @@ def test_a_finished_game_opens_every_seat_and_all_cards() -> None:
 
 def test_a_duplicate_deal_still_played_elsewhere_keeps_a_finished_game_closed() -> None:
     seed = SEED
-    done = new_game("kazino", 2, options={"match": "single"}, seed=seed, kind=Game.Kind.TOURNAMENT)
-    other = new_game("kazino", 2, options={"match": "single"}, seed=seed, kind=Game.Kind.TOURNAMENT)
+    key = "t1-r1-g0"
+    done = new_game(
+        "kazino", 2, options={"match": "single"}, seed=seed, kind=Game.Kind.TOURNAMENT, deal_key=key
+    )
+    other = new_game(
+        "kazino", 2, options={"match": "single"}, seed=seed, kind=Game.Kind.TOURNAMENT, deal_key=key
+    )
     play(done)
     play(other, moves=3)
     assert service.deal_still_secret(done.pk)

@@ -199,7 +199,26 @@ def test_duplicate_rounds_deal_every_table_the_same_cards():
         for g in game_ids
     ]
     assert deals[0] == deals[1]
+    # What spectators see of one table would tell the hands at the other: while both play the
+    # deal, spectators see only the opening, and the replay stays closed.
+    first, second = game_ids
+    from games import autoplay, publish
+    from games import service as games_service
+    from replay import frames
+
+    for _ in range(6):
+        table = games_service.load_table(first)
+        autoplay.play_bot_turn(first, table.seq, table.to_act()[0])
+    table = games_service.load_table(first)
+    opening_end = max(e.seq for e in table.events if e.command_id == "opening")
+    assert table.seq > opening_end
+    assert publish.spectator_cut(table) == opening_end
+    assert publish.snapshot(table, None)["seq"] == opening_end
+    assert not frames.load(first).finished
     row = simulate.drive(row, timeout=600)
+    table = games_service.load_table(first)
+    assert publish.spectator_cut(table) == table.seq, "once every table has played it, all is shown"
+    assert frames.load(first).finished
     assert all(
         "matchpoints" in v for v in Entry.objects.filter(tournament=row).values_list("values", flat=True)
     )
