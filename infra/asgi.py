@@ -10,10 +10,12 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from games.worker import resume_pending  # noqa: E402
+from infra.limits import BodyLimit, RefuseNulSockets  # noqa: E402
+from infra.metrics import SocketGauge  # noqa: E402
+from infra.origin import SiteOriginValidator  # noqa: E402
 from infra.routing import websocket_urlpatterns  # noqa: E402
 
 if settings.AI_WORKER == "inprocess" and os.environ.get("RESUME_TABLES", "1") == "1":
@@ -22,7 +24,9 @@ if settings.AI_WORKER == "inprocess" and os.environ.get("RESUME_TABLES", "1") ==
 
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "http": BodyLimit(django_asgi_app),
+        "websocket": SocketGauge(
+            SiteOriginValidator(RefuseNulSockets(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))
+        ),
     }
 )

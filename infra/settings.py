@@ -3,11 +3,16 @@
 DATABASE_URL   default: SQLite file var/db.sqlite3 (WAL, busy timeout, immediate transactions)
 REDIS_URL      set: channels-redis layer and Celery broker; unset: in-memory layer, in-process AI worker
 DJANGO_SECRET_KEY, DJANGO_DEBUG, ALLOWED_HOSTS
+ACTION_RATE_LIMIT, HINT_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY   limits (docs/security.md)
+DJANGO_HTTPS   1 behind nginx with TLS: secure cookies, HSTS, redirect to https (docs/deploying.md)
+LOG_FORMAT     json: one JSON object per log line (production); default: plain text
+METRICS_TOKEN  lets /metrics be read from elsewhere than this machine (infra/metrics.py)
 """
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -42,6 +47,23 @@ ALLOWED_HOSTS = [
 ]
 CSRF_TRUSTED_ORIGINS = [o.strip() for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()]
 
+# --- Behind nginx with TLS (DJANGO_HTTPS=1); off by default so bin/run serves plain http on loopback.
+HTTPS = _flag("DJANGO_HTTPS", False)
+if HTTPS:
+    # Only nginx reaches Daphne (bound to loopback or a private network), and nginx sets this header.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = _flag("DJANGO_SSL_REDIRECT", HTTPS)
+# Load balancers and scrapers may ask over plain http inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = _flag("DJANGO_SECURE_COOKIES", HTTPS)
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3600) if HTTPS else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _flag("DJANGO_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = _flag("DJANGO_HSTS_PRELOAD", HTTPS)
+METRICS_TOKEN = os.environ.get("METRICS_TOKEN", "")
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain").strip().lower()
+if LOG_FORMAT not in {"plain", "json"}:
+    raise RuntimeError(f"LOG_FORMAT must be plain or json, not {LOG_FORMAT!r}")
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -55,10 +77,13 @@ INSTALLED_APPS = [
     "tournaments",
     "replay",
     "frontend",
+    "infra.apps.InfraConfig",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # A NUL character in a path, query or form field is refused before anything stores it (400).
+    "infra.limits.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -120,6 +145,33 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The cache holds the rate-limit counts (games/ratelimit.py): in Redis when there is one, so that
+# every Daphne process counts the same actions; else this process's memory (the embedded mode).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "tablehall",
+        }
+    }
+
+# --- Rate limits (docs/security.md) -------------------------------------------------------------------
+# Actions and table commands per seat, "COUNT/PERIOD" (django-ratelimit's syntax: 30/5s, 100/m); "" = off.
+ACTION_RATE_LIMIT = os.environ.get("ACTION_RATE_LIMIT", "30/5s").strip()
+# Hints per seat (each one is a search by the strong computer player), same syntax.
+HINT_RATE_LIMIT = os.environ.get("HINT_RATE_LIMIT", "5/10s").strip()
+for _name, _rate in (("ACTION_RATE_LIMIT", ACTION_RATE_LIMIT), ("HINT_RATE_LIMIT", HINT_RATE_LIMIT)):
+    if _rate and not re.fullmatch(r"[1-9]\d*/([1-9]\d*)?[smhd]", _rate):
+        raise RuntimeError(f"{_name} must look like 30/5s or 100/m, not {_rate!r}")
+# Messages per socket connection: a token bucket of SOCKET_RATE a second, bursts of SOCKET_BURST; 0 = off.
+SOCKET_RATE = float(os.environ.get("SOCKET_RATE", "20"))
+SOCKET_BURST = float(os.environ.get("SOCKET_BURST", "100"))
+# A cache that fails to count lets the action through rather than stopping every table.
+RATELIMIT_FAIL_OPEN = True
+# Request bodies larger than this (bytes) are refused before they are read (infra/limits.py); 0 = off.
+MAX_REQUEST_BODY = int(os.environ.get("MAX_REQUEST_BODY", str(64 * 1024)))
+
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -127,6 +179,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "tablehall")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery replaces the root logger's handlers with its own text format unless told not to.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
 # In-process AI worker when there is no broker (the embedded default).
 AI_WORKER = "celery" if REDIS_URL else "inprocess"
 AI_WORKER = os.environ.get("AI_WORKER", AI_WORKER)
@@ -177,8 +231,15 @@ WHITENOISE_USE_FINDERS = True
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger", "process": "pid"},
+        },
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"daphne": {"level": "WARNING"}, "django.channels.server": {"level": "WARNING"}},
 }

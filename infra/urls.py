@@ -3,8 +3,11 @@ from django.urls import include, path
 from django.views.i18n import JavaScriptCatalog
 
 from frontend.languages import set_language
+from infra import health, metrics
 
 urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
+    path("metrics", metrics.view, name="metrics"),
     path("admin/", admin.site.urls),
     # Django's set_language, which also saves a signed-in player's choice (frontend/languages.py).
     path("i18n/setlang/", set_language, name="set_language"),
