@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -14,7 +15,7 @@ from django.views.decorators.http import require_GET
 from frontend.catalogue import installed, titles
 from frontend.options import GAME_OPTIONS, SEAT_CHOICES, parse_options
 from frontend.seats import computer_name, my_seats, remember
-from games import bots, engines, service
+from games import bots, engines, ratelimit, service
 from games.errors import ServiceError
 from games.models import Game, Seat
 
@@ -79,7 +80,7 @@ def choose_game(request: HttpRequest) -> HttpResponse:
 
 
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+    game = get_object_or_404(Game.objects.tables(), pk=game_id)
     mine = my_seats(request, game)
     invites = []
     if mine:
@@ -127,15 +128,21 @@ def join(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
 @require_GET
 def hint(request: HttpRequest, game_id: int) -> JsonResponse:
     """The strong computer player's choice for one of my seats, from that seat's view only."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = get_object_or_404(Game.objects.tables(), pk=game_id)
     try:
         seat = int(request.GET.get("seat", ""))
     except ValueError:
         seat = -1
-    if seat not in my_seats(request, game):
+    mine = my_seats(request, game)
+    if seat not in mine:
         return JsonResponse(
             {"error": {"code": "not_your_seat", "message": _("You do not play this seat.")}}, status=403
         )
+    try:
+        # A hint is a search by the strong player, the dearest request of the site.
+        ratelimit.check_seat(mine[seat], group=ratelimit.HINT_GROUP, rate=settings.HINT_RATE_LIMIT)
+    except ServiceError as exc:
+        return JsonResponse({"error": exc.localized()}, status=exc.status)
     table_ = service.load_table(game)
     legal = table_.engine.legal_actions(table_.state, seat)
     if not legal:

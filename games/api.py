@@ -1,74 +1,131 @@
 """The HTTP API for scripts and bots: submit an action, read a seat's view.
 
-A caller acts for a seat by being its signed-in user or by sending the seat's token in the
-``X-Seat-Token`` header. Every refusal is JSON: {"error": {"code": ..., "message": ...}}.
+A caller acts for a seat by sending the seat's token in the ``X-Seat-Token`` header, or by being the
+seat's signed-in user. Every refusal is JSON: {"error": {"code": ..., "message": ...}}.
+
+CSRF (docs/security.md): a request with a seat token is authorised by that header alone, which another
+site cannot make a browser send, so it needs no CSRF token. A request without one is authorised by the
+session cookie, which a browser sends along with a request forged by any site: it must carry Django's
+CSRF token like a form (``csrf_failed`` otherwise).
 """
 
 from __future__ import annotations
 
 import json
+import secrets
+from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
 
-from games import publish, service
+from games import publish, ratelimit, service
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
 from games.models import Game, Seat
 
 MAX_BODY = 8192
+TOKEN_HEADER = "X-Seat-Token"
+
+View = Callable[..., HttpResponse]
+
+
+class MethodNotAllowed(ServiceError):
+    status = 405
 
 
 def error_response(exc: ServiceError) -> JsonResponse:
     return JsonResponse({"error": exc.localized()}, status=exc.status)
 
 
-def seat_for(request: HttpRequest, game: Game, seat: Any) -> int:
-    """The seat number the caller may act for; Forbidden otherwise."""
+def only(method: str) -> Callable[[View], View]:
+    """Like require_GET/require_POST, with the refusal in the API's JSON shape."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method != method:
+                refusal = MethodNotAllowed(
+                    "method_not_allowed", _("This address answers only {method} requests."), method=method
+                )
+                response = error_response(refusal)
+                response["Allow"] = method
+                return response
+            return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorate
+
+
+def seat_for(request: HttpRequest, game: Game, seat: Any) -> Seat:
+    """The seat the caller may act for; Forbidden otherwise. With a token header, the token alone
+    decides (the session is not asked: see the module docstring)."""
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise Forbidden("not_your_seat", _("Say which seat you play, as a number."))
     row = Seat.objects.filter(game=game, number=seat).first()
     if row is None:
         raise Forbidden("not_your_seat", _("There is no such seat at this table."))
-    token = request.headers.get("X-Seat-Token", "")
-    if (token and token == row.token) or (
-        request.user.is_authenticated and row.user_id == request.user.pk and not row.is_bot
-    ):
-        return seat
+    token = request.headers.get(TOKEN_HEADER, "")
+    if token:
+        if secrets.compare_digest(token.encode(), row.token.encode()):
+            return row
+    elif request.user.is_authenticated and row.user_id == request.user.pk and not row.is_bot:
+        return row
     raise Forbidden("not_your_seat", _("You do not play this seat."))
 
 
+def _nothing(request: HttpRequest) -> HttpResponse:
+    return HttpResponse()
+
+
+def _check_csrf(request: HttpRequest) -> None:
+    """Django's CSRF check for a caller authorised by its session (the view itself is exempt)."""
+    if request.headers.get(TOKEN_HEADER) or not request.user.is_authenticated:
+        return
+    if CsrfViewMiddleware(_nothing).process_view(request, _nothing, (), {}) is not None:
+        raise Forbidden(
+            "csrf_failed", _("This request did not come from the table's page: reload it and try again.")
+        )
+
+
 def _body(request: HttpRequest) -> dict[str, Any]:
-    if len(request.body) > MAX_BODY:
+    # Read at most one byte past the limit: a large body is refused without being read or parsed.
+    raw = request.read(MAX_BODY + 1)
+    if len(raw) > MAX_BODY:
         raise ServiceError("bad_json", _("The request is too large."))
     try:
-        body = json.loads(request.body or b"null")
-    except (ValueError, UnicodeDecodeError):
+        body = json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError, RecursionError):  # deep nesting overflows the parser
         raise ServiceError("bad_json", _("The request is not valid JSON.")) from None
     if not isinstance(body, dict):
         raise ServiceError("bad_json", _("The request must be a JSON object."))
     return body
 
 
-@csrf_exempt  # authorised by the seat token or the session user, not by a form
-@require_POST
+@csrf_exempt  # checked in the view, only for callers authorised by their session (_check_csrf)
+@only("POST")
 def submit_action(request: HttpRequest, game_id: int) -> JsonResponse:
     """POST {"seat": 0, "action": {...}, "command_id": "...", "expected_seq": 12}."""
     try:
         game = service.get_game(game_id)
+        _check_csrf(request)
         body = _body(request)
         seat = seat_for(request, game, body.get("seat"))
+        ratelimit.check_seat(seat.token)
+        command_id = body.get("command_id")
+        service.check_client_command_id(command_id)
         result = service.submit(
-            game.pk, seat, body.get("action"), body.get("command_id"), body.get("expected_seq")
+            game.pk, seat.number, body.get("action"), command_id, body.get("expected_seq")
         )
     except ServiceError as exc:
         return error_response(exc)
     return JsonResponse(result.as_dict())
 
 
-@require_GET
+@only("GET")
 def game_state(request: HttpRequest, game_id: int) -> JsonResponse:
     """GET ?seat=N (with the seat's token or session) for that seat's view; without, the public view."""
     try:
@@ -79,7 +136,7 @@ def game_state(request: HttpRequest, game_id: int) -> JsonResponse:
                 requested = int(request.GET["seat"])
             except ValueError:
                 raise Forbidden("not_your_seat", _("Say which seat you play, as a number.")) from None
-            seat = seat_for(request, game, requested)
+            seat = seat_for(request, game, requested).number
         table = service.load_table(game)
     except ServiceError as exc:
         return error_response(exc)

@@ -9,20 +9,18 @@ command id and get an ``ack`` or an ``error`` (a code and a sentence); a refused
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.utils import translation
 
-from games import publish, service
+from games import publish, ratelimit, service
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
 from games.groups import public_group, seat_group
 from games.i18n import scope_language
 from games.models import Seat
+from games.sockets import GuardedJsonConsumer
 
 MAX_MESSAGE = 8192
 TABLE_COMMANDS = {
@@ -35,16 +33,14 @@ TABLE_COMMANDS = {
 }
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(GuardedJsonConsumer):
+    """Messages are checked first by GuardedJsonConsumer (rate, size, JSON: games/sockets.py)."""
+
+    max_message = MAX_MESSAGE
     game_id: int
     seat: int | None
+    seat_token: str = ""
     group: str
-    language: str = "en"
-
-    def _message(self, exc: ServiceError) -> dict[str, Any]:
-        """An error in the language of the page that opened the socket."""
-        with translation.override(self.language):
-            return {"type": "error", **exc.localized()}
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Forwarding a pre-computed update touches no database: skip Channels' per-message
@@ -57,7 +53,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.language = scope_language(self.scope)
-        query = parse_qs(self.scope.get("query_string", b"").decode())
+        # Raw bytes in a hand-made handshake must not break the connection: replace what is not UTF-8.
+        query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
         token = (query.get("token") or [""])[0]
         try:
             self.seat = await self._audience(token)
@@ -77,16 +74,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     def _audience(self, token: str) -> int | None:
         game = service.get_game(self.game_id)
         seats = Seat.objects.filter(game=game)
-        if token:
-            row = seats.filter(token=token).first()
-            if row is not None:
-                return row.number
+        row = seats.filter(token=token).first() if token else None
         user = self.scope.get("user")
-        if user is not None and user.is_authenticated:
+        if row is None and user is not None and user.is_authenticated:
             row = seats.filter(user=user, bot_level="").order_by("number").first()
-            if row is not None:
-                return row.number
-        return None
+        if row is None:
+            return None
+        self.seat_token = row.token  # the key of this seat's rate limit (games/ratelimit.py)
+        return row.number
 
     @database_sync_to_async
     def _snapshot(self) -> dict[str, Any]:
@@ -96,24 +91,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _send_state(self) -> None:
         await self.send_json({"type": "state", **await self._snapshot()})
 
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
-    ) -> None:
-        if text_data is None or len(text_data) > MAX_MESSAGE:
-            await self.send_json(
-                self._message(ServiceError("bad_json", _("Send a JSON object of at most 8 KB.")))
-            )
-            return
-        try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self.send_json(self._message(ServiceError("bad_json", _("The message is not valid JSON."))))
-            return
-        await self.receive_json(content)
-
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
-            await self.send_json(self._message(ServiceError("bad_json", _("Send a JSON object."))))
+            await self.send_json(self.error_message(ServiceError("bad_json", _("Send a JSON object."))))
             return
         kind = content.get("type")
         if kind == "resync":
@@ -122,7 +102,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         try:
             result = await self._command(kind, content)
         except ServiceError as exc:
-            await self.send_json({**self._message(exc), "command_id": _safe_id(content.get("command_id"))})
+            await self.send_json(
+                {**self.error_message(exc), "command_id": _safe_id(content.get("command_id"))}
+            )
             return
         await self.send_json({"type": "ack", **result})
 
@@ -130,13 +112,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     def _command(self, kind: Any, content: dict[str, Any]) -> dict[str, Any]:
         if self.seat is None:
             raise Forbidden("spectator", _("Spectators watch; they cannot play."))
+        if kind != "action" and not (isinstance(kind, str) and kind in TABLE_COMMANDS):
+            raise ServiceError("unknown_message", _("The table does not understand this message."))
+        ratelimit.check_seat(self.seat_token)
         command_id, expected_seq = content.get("command_id"), content.get("expected_seq")
+        service.check_client_command_id(command_id)
         if kind == "action":
             result = service.submit(self.game_id, self.seat, content.get("action"), command_id, expected_seq)
-        elif isinstance(kind, str) and kind in TABLE_COMMANDS:
-            result = TABLE_COMMANDS[kind](self.game_id, command_id, expected_seq, by=f"seat:{self.seat}")
         else:
-            raise ServiceError("unknown_message", _("The table does not understand this message."))
+            result = TABLE_COMMANDS[kind](self.game_id, command_id, expected_seq, by=f"seat:{self.seat}")
         return {**result.as_dict(), "command_id": command_id}
 
     async def table_update(self, event: dict[str, Any]) -> None:

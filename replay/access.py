@@ -69,7 +69,8 @@ def parse_perspective(value: Any) -> Perspective:
         return str(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.isdigit() and len(value) <= 2:
+    # isdigit() alone lets "²" through, which int() refuses: only ASCII digits are a seat.
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 2:
         return int(value)
     raise ServiceError("bad_perspective", BAD_PERSPECTIVE)
 

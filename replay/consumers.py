@@ -9,12 +9,10 @@ sent on only to the viewers who may read them. Protocol: docs/replay.md.
 
 from __future__ import annotations
 
-import json
 from types import SimpleNamespace
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
@@ -23,6 +21,7 @@ from games.engines.base import _
 from games.errors import ServiceError
 from games.i18n import scope_language
 from games.models import Game
+from games.sockets import GuardedJsonConsumer
 from replay import access, comments, frames, pictures, rooms
 from replay.access import Viewer
 from replay.frames import Replay
@@ -31,14 +30,17 @@ from replay.groups import game_group, room_group
 MAX_MESSAGE = 2048
 
 
-class ReplayConsumer(AsyncJsonWebsocketConsumer):
+class ReplayConsumer(GuardedJsonConsumer):
+    """Messages are checked first by GuardedJsonConsumer (rate, size, JSON: games/sockets.py)."""
+
+    max_message = MAX_MESSAGE
+    too_large = _("Send a JSON object of at most 2 KB.")
     game_id: int
     room_key: str | None = None
     viewer: Viewer
     replay: Replay
     moderator: bool = False
     following: bool = True
-    language: str = "en"
     groups_joined: list[str]
 
     # --- connecting ----------------------------------------------------------------------------
@@ -112,25 +114,6 @@ class ReplayConsumer(AsyncJsonWebsocketConsumer):
 
     # --- messages from the client --------------------------------------------------------------
 
-    def _error(self, exc: ServiceError) -> dict[str, Any]:
-        with translation.override(self.language):
-            return {"type": "error", **exc.localized()}
-
-    async def receive(
-        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
-    ) -> None:
-        if text_data is None or len(text_data) > MAX_MESSAGE:
-            await self.send_json(
-                self._error(ServiceError("bad_json", _("Send a JSON object of at most 2 KB.")))
-            )
-            return
-        try:
-            content = json.loads(text_data)
-        except ValueError:
-            await self.send_json(self._error(ServiceError("bad_json", _("The message is not valid JSON."))))
-            return
-        await self.receive_json(content)
-
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         try:
             if not isinstance(content, dict):
@@ -144,7 +127,7 @@ class ReplayConsumer(AsyncJsonWebsocketConsumer):
             else:
                 raise ServiceError("unknown_message", _("The replay does not understand this message."))
         except ServiceError as exc:
-            await self.send_json(self._error(exc))
+            await self.send_json(self.error_message(exc))
 
     @database_sync_to_async
     def _load(self, perspective: Any, hand: Any) -> list[dict[str, Any]]:

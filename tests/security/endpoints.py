@@ -1,0 +1,292 @@
+"""Every HTTP endpoint of the site, how to call it, and what each role gets (docs/security.md).
+
+``ENDPOINTS`` is the authorisation matrix: one row per URL name and method (some URLs have a row per
+kind of table). ``test_every_url_is_in_the_matrix`` fails when a URL appears that no row covers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from games import store
+from games.models import Game, Seat
+from replay.models import Annotation, Room, RoomMember
+from tournaments.models import Entry
+
+from .world import ROLES, World, api_headers
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What one role gets: a status; for JSON refusals, the error code; ``login``: a redirect to
+    the sign-in page; ``changes``: whether the row's effect is seen (None: decided by the status)."""
+
+    status: int
+    code: str | None = None
+    login: bool = False
+    changes: bool | None = None
+
+    def should_change(self) -> bool:
+        if self.changes is not None:
+            return self.changes
+        return self.status < 400 and not self.login and self.code is None
+
+
+OK = Expect(200)
+SHOWN = Expect(200, changes=False)  # the page shows, and changes nothing
+CREATED = Expect(201)
+FOUND = Expect(302)
+LOGIN = Expect(302, login=True)
+NOT_FOUND = Expect(404)
+
+
+def refused(status: int, code: str) -> Expect:
+    return Expect(status, code)
+
+
+def cells(default: Expect | None = None, **roles: Expect) -> dict[str, Expect]:
+    """A row of the matrix: ``default`` for every role not named."""
+    assert set(roles) <= set(ROLES), set(roles) - set(ROLES)
+    row = {role: roles.get(role, default) for role in ROLES}
+    assert all(e is not None for e in row.values()), "a row must give every role an outcome"
+    return row  # type: ignore[return-value]
+
+
+SEAT_ONLY = {"owner": OK, "guest": OK}
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    name: str  # the URL's name, with its namespace
+    method: str
+    url: Callable[[World], str]
+    expect: dict[str, Expect]
+    label: str = ""
+    data: Callable[[World], Any] | None = None
+    json_body: bool = False
+    headers: Callable[[World, str], dict[str, str]] = field(default=lambda world, role: {})
+    effect: Callable[[World], Any] | None = None  # a snapshot of what the row may change
+
+    @property
+    def id(self) -> str:
+        return f"{self.method} {self.name}{' ' + self.label if self.label else ''}"
+
+
+def _move(world: World) -> str:
+    game = world.live
+    return json.dumps(
+        {
+            "seat": 0,
+            "action": {"type": "add", "n": 1},
+            "command_id": "m1",
+            "expected_seq": store.head(game.pk)[0],
+        }
+    )
+
+
+def _head(game: Callable[[World], Game]) -> Callable[[World], Any]:
+    return lambda world: store.head(game(world).pk)
+
+
+ENDPOINTS: list[Endpoint] = [
+    # --- The JSON API (games/api.py): a seat's token or its signed-in user ---------------------------
+    Endpoint(
+        "games:submit",
+        "POST",
+        lambda w: f"/api/games/{w.live.pk}/actions",
+        cells(refused(403, "not_your_seat"), **SEAT_ONLY),
+        data=_move,
+        json_body=True,
+        headers=lambda w, role: api_headers(w, role, w.live),
+        effect=_head(lambda w: w.live),
+    ),
+    Endpoint(
+        "games:state",
+        "GET",
+        lambda w: f"/api/games/{w.live.pk}/state?seat=0",
+        cells(refused(403, "not_your_seat"), **SEAT_ONLY),
+        label="of seat 0",
+        headers=lambda w, role: api_headers(w, role, w.live),
+    ),
+    Endpoint("games:state", "GET", lambda w: f"/api/games/{w.live.pk}/state", cells(OK), label="public"),
+    # --- Tables (frontend/tables.py) ---------------------------------------------------------------------
+    Endpoint("frontend:home", "GET", lambda w: "/", cells(OK)),
+    Endpoint("frontend:choose_game", "GET", lambda w: "/new/", cells(OK)),
+    Endpoint("frontend:new_table", "GET", lambda w: "/new/chess/", cells(NOT_FOUND), label="no such game"),
+    Endpoint("frontend:new_table", "GET", lambda w: "/new/dominoes/", cells(OK)),
+    Endpoint(
+        "frontend:new_table",
+        "POST",
+        lambda w: "/new/dominoes/",
+        cells(FOUND),  # guests may play casual tables
+        data=lambda w: {"players": "2", "seat0": "me", "seat1": "bot:random"},
+        effect=lambda w: Game.objects.count(),
+    ),
+    Endpoint("frontend:table", "GET", lambda w: f"/tables/{w.live.pk}/", cells(OK)),
+    Endpoint(
+        "frontend:table",
+        "GET",
+        lambda w: f"/tables/{w.tournament.stream_id}/",
+        cells(NOT_FOUND),
+        label="of a tournament's log",
+    ),
+    Endpoint(
+        "frontend:join",
+        "GET",
+        lambda w: f"/tables/{w.invite.pk}/join/{w.token(w.invite, 1)}/",
+        cells(SHOWN),  # asks first: a link preview must not take the seat
+        effect=lambda w: Seat.objects.get(game=w.invite, number=1).awaiting_player,
+    ),
+    Endpoint(
+        "frontend:join",
+        "POST",
+        lambda w: f"/tables/{w.invite.pk}/join/{w.token(w.invite, 1)}/",
+        cells(FOUND),  # the invite link is the key: whoever holds it takes the seat
+        effect=lambda w: Seat.objects.get(game=w.invite, number=1).awaiting_player,
+    ),
+    Endpoint(
+        "frontend:join",
+        "POST",
+        lambda w: f"/tables/{w.invite.pk}/join/not-the-token/",
+        cells(NOT_FOUND),
+        label="with a wrong token",
+        effect=lambda w: Seat.objects.get(game=w.invite, number=1).awaiting_player,
+    ),
+    Endpoint(
+        "frontend:hint",
+        "GET",
+        lambda w: f"/tables/{w.dominoes.pk}/hint?seat=0",
+        cells(refused(403, "not_your_seat"), **SEAT_ONLY),
+    ),
+    Endpoint("frontend:rules", "GET", lambda w: "/rules/kazino/", cells(OK)),
+    # --- Tournaments (frontend/tournaments.py) ---------------------------------------------------------
+    Endpoint("frontend:tournaments", "GET", lambda w: "/tournaments/", cells(OK)),
+    Endpoint(
+        "frontend:new_tournament",
+        "GET",
+        lambda w: "/tournaments/new/",
+        cells(OK, guest=LOGIN, anonymous=LOGIN),
+    ),
+    Endpoint("frontend:tournament", "GET", lambda w: f"/tournaments/{w.tournament.pk}/", cells(OK)),
+    Endpoint(
+        "frontend:tournament_act",
+        "POST",
+        lambda w: f"/tournaments/{w.tournament.pk}/act",
+        # Every refusal comes back as a message on the page: the effect tells them apart.
+        cells(Expect(302, changes=False), organiser=FOUND, staff=FOUND),
+        label="add a computer player",
+        data=lambda w: {"action": "add_bot", "level": "random"},
+        effect=lambda w: Entry.objects.filter(tournament=w.tournament).count(),
+    ),
+    Endpoint(
+        "frontend:tournament_act",
+        "POST",
+        lambda w: f"/tournaments/{w.tournament.pk}/act",
+        cells(FOUND, guest=Expect(302, changes=False), anonymous=Expect(302, changes=False)),
+        label="register",
+        data=lambda w: {"action": "register"},
+        effect=lambda w: Entry.objects.filter(tournament=w.tournament).count(),
+    ),
+    Endpoint(
+        "frontend:tournament_csv", "GET", lambda w: f"/tournaments/{w.tournament.pk}/standings.csv", cells(OK)
+    ),
+    Endpoint(
+        "frontend:tournament_log", "GET", lambda w: f"/tournaments/{w.tournament.pk}/log.json", cells(OK)
+    ),
+    # --- Ratings (frontend/ratings.py) --------------------------------------------------------------------
+    Endpoint("frontend:leaderboard", "GET", lambda w: "/ratings/", cells(OK)),
+    Endpoint("frontend:club", "GET", lambda w: "/clubs/no-such-club/", cells(NOT_FOUND)),
+    Endpoint("frontend:player", "GET", lambda w: "/players/user:999999/", cells(NOT_FOUND)),
+    # --- Replays (replay/views.py) -------------------------------------------------------------------
+    Endpoint("replay:page", "GET", lambda w: f"/games/{w.live.pk}/replay/", cells(OK)),
+    Endpoint(
+        "replay:open_room",
+        "POST",
+        lambda w: f"/games/{w.finished.pk}/replay/rooms/",
+        cells(FOUND, guest=LOGIN, anonymous=LOGIN),
+        effect=lambda w: Room.objects.count(),
+    ),
+    Endpoint(
+        "replay:room",
+        "GET",
+        lambda w: f"/replays/rooms/{w.room}/",
+        # Opening the room's page makes a signed-in visitor a member (who may be handed the wheel).
+        cells(OK, owner=SHOWN, guest=SHOWN, anonymous=SHOWN),
+        effect=lambda w: RoomMember.objects.count(),
+    ),
+    Endpoint("replay:comments", "GET", lambda w: f"/games/{w.finished.pk}/replay/comments/", cells(OK)),
+    Endpoint(
+        "replay:comments",
+        "POST",
+        lambda w: f"/games/{w.finished.pk}/replay/comments/",
+        cells(CREATED, guest=refused(403, "sign_in"), anonymous=refused(403, "sign_in")),
+        label="on a finished game",
+        data=lambda w: {"seq": str(w.last_moment[w.finished.pk]), "text": "a fine move"},
+        effect=lambda w: Annotation.objects.count(),
+    ),
+    Endpoint(
+        "replay:comments",
+        "POST",
+        lambda w: f"/games/{w.live.pk}/replay/comments/",
+        cells(
+            refused(403, "not_a_player"),
+            owner=CREATED,
+            opponent=CREATED,
+            guest=refused(403, "sign_in"),
+            anonymous=refused(403, "sign_in"),
+        ),
+        label="on a live game",
+        data=lambda w: {"seq": str(w.last_moment[w.live.pk]), "text": "my plan"},
+        effect=lambda w: Annotation.objects.count(),
+    ),
+    Endpoint(
+        "replay:moderate",
+        "POST",
+        lambda w: f"/games/{w.finished.pk}/replay/comments/{w.comment}/",
+        cells(refused(403, "not_moderator"), organiser=OK, staff=OK),
+        data=lambda w: {"hidden": "1"},
+        effect=lambda w: Annotation.objects.get(pk=w.comment).hidden,
+    ),
+    Endpoint("replay:review", "GET", lambda w: f"/games/{w.finished.pk}/replay/review/", cells(OK)),
+    Endpoint(
+        "replay:review",
+        "POST",
+        lambda w: f"/games/{w.finished.pk}/replay/review/",
+        # Signed-in users get past the door, to a game of a kind that has no review.
+        cells(
+            refused(400, "not_reviewable"), guest=refused(403, "sign_in"), anonymous=refused(403, "sign_in")
+        ),
+    ),
+    # --- Accounts and languages -------------------------------------------------------------------------
+    Endpoint("frontend:signup", "GET", lambda w: "/accounts/signup/", cells(OK)),
+    Endpoint("login", "GET", lambda w: "/accounts/login/", cells(OK)),
+    Endpoint("logout", "POST", lambda w: "/accounts/logout/", cells(FOUND)),
+    Endpoint(
+        "password_change",
+        "GET",
+        lambda w: "/accounts/password_change/",
+        cells(OK, guest=LOGIN, anonymous=LOGIN),
+    ),
+    Endpoint(
+        "password_change_done",
+        "GET",
+        lambda w: "/accounts/password_change/done/",
+        cells(OK, guest=LOGIN, anonymous=LOGIN),
+    ),
+    Endpoint("password_reset", "GET", lambda w: "/accounts/password_reset/", cells(OK)),
+    Endpoint("password_reset_done", "GET", lambda w: "/accounts/password_reset/done/", cells(OK)),
+    Endpoint("password_reset_confirm", "GET", lambda w: "/accounts/reset/MQ/not-a-token/", cells(OK)),
+    Endpoint("password_reset_complete", "GET", lambda w: "/accounts/reset/done/", cells(OK)),
+    Endpoint(
+        "set_language", "POST", lambda w: "/i18n/setlang/", cells(FOUND), data=lambda w: {"language": "ht"}
+    ),
+    Endpoint("javascript-catalog", "GET", lambda w: "/jsi18n/", cells(OK)),
+    # --- The admin: staff only (one row stands for every URL of the admin namespace) -----------------
+    Endpoint("admin:index", "GET", lambda w: "/admin/", cells(Expect(302, login=True), staff=OK)),
+]
+
+# Operators' endpoints, owned by infra (health checks, Prometheus): no role may change the answer.
+ROLE_BLIND = ("healthz", "metrics")

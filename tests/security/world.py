@@ -1,0 +1,113 @@
+"""The people and tables the security tests act on, and a client for each role.
+
+Roles (docs/security.md "Who may do what"):
+- ``owner``: the signed-in user of seat 0;
+- ``guest``: a browser that is not signed in but holds seat 0's token (an invite or pass-and-play
+  device), which also sends it as ``X-Seat-Token`` to the API;
+- ``opponent``: the signed-in user of seat 1 (with seat 1's token for the API);
+- ``spectator``: a signed-in user with no seat;
+- ``organiser``: the signed-in user who made the tables and the tournament (no seat, not staff);
+- ``staff``: a staff account with no seat;
+- ``anonymous``: nobody at all.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from frontend.seats import SESSION_KEY
+from games import service, store
+from games.models import Game, Seat
+from replay import access, comments, frames, rooms
+from tournaments import service as tournaments
+
+ROLES = ("owner", "guest", "opponent", "spectator", "organiser", "staff", "anonymous")
+SIGNED_IN = ("owner", "opponent", "spectator", "organiser", "staff")
+_worlds = itertools.count()
+
+
+@dataclass
+class World:
+    users: dict[str, Any]
+    live: Game  # tiny, seat 0 = owner, seat 1 = opponent, seat 0 to move
+    finished: Game  # tiny, played to the end by the same two
+    dominoes: Game  # a real engine (the hint needs the strong player), seat 0 to move
+    invite: Game  # seat 1 open for a friend
+    tournament: Any
+    room: str  # a replay room on the finished game, opened (and driven) by the owner
+    comment: int  # the owner's comment on the finished game
+    tokens: dict[int, dict[int, str]] = field(default_factory=dict)  # game id -> seat -> token
+    last_moment: dict[int, int] = field(default_factory=dict)  # game id -> seq of its last moment
+
+    def token(self, game: Game, seat: int) -> str:
+        return self.tokens[game.pk][seat]
+
+
+def _table(engine: str, config: dict[str, Any], users: list[Any], organiser: Any, **kwargs: Any) -> Game:
+    seats = [
+        service.SeatSpec(getattr(u, "username", "Friend"), user=u, awaiting_player=u is None) for u in users
+    ]
+    return service.create_game(engine, config, seats, created_by=organiser, **kwargs)
+
+
+def build() -> World:
+    model = get_user_model()
+    n = next(_worlds)  # several worlds may live in one test's database
+    users = {
+        # No password: clients sign in with force_login, and hashing one costs a third of a second.
+        role: model.objects.create_user(f"{role}-{n}", is_staff=role == "staff")
+        for role in SIGNED_IN
+    }
+    owner, opponent, organiser = users["owner"], users["opponent"], users["organiser"]
+    live = _table("tiny", {"players": 2, "goal": 50}, [owner, opponent], organiser)
+    finished = _table("tiny", {"players": 2, "goal": 3}, [owner, opponent], organiser)
+    service.submit(finished.pk, 0, {"type": "add", "n": 2}, "f1", store.head(finished.pk)[0])
+    service.submit(finished.pk, 1, {"type": "add", "n": 1}, "f2", store.head(finished.pk)[0])
+    assert service.result(finished.pk) is not None
+    dominoes = next(
+        game
+        for seed in range(50)
+        if service.load_table(
+            game := _table("dominoes", {"players": 2}, [owner, opponent], organiser, seed=seed)
+        ).to_act()
+        == [0]
+    )
+    invite = _table("tiny", {"players": 2, "goal": 50}, [owner, None], organiser)
+    tournament = tournaments.create("Security Cup", "kazino", "swiss", {}, by=organiser)
+
+    replay = frames.load(finished.pk)
+    owner_view = access.Viewer(owner.pk, frozenset({0}))
+    room = rooms.open_room(finished, replay, owner_view, None, None)
+    note = comments.create(finished, replay, owner_view, replay.moments[-1].seq, "well played")
+    tokens = {
+        g.pk: {s.number: s.token for s in Seat.objects.filter(game=g)}
+        for g in (live, finished, dominoes, invite)
+    }
+    last = {g.pk: frames.load(g.pk).moments[-1].seq for g in (live, finished)}
+    return World(users, live, finished, dominoes, invite, tournament, room.key, note["id"], tokens, last)
+
+
+def client_for(world: World, role: str, **kwargs: Any) -> Client:
+    """A test client for ``role``: signed in, or (guest) holding seat 0's token of every table."""
+    client = Client(**kwargs)
+    if role in world.users:
+        client.force_login(world.users[role])
+    elif role == "guest":
+        session = client.session
+        session[SESSION_KEY] = {str(game): {"0": seats[0]} for game, seats in world.tokens.items()}
+        session.save()
+    return client
+
+
+def api_headers(world: World, role: str, game: Game) -> dict[str, str]:
+    """What a role sends to the API: the guest its seat 0 token, the opponent its own seat 1 token."""
+    if role == "guest":
+        return {"HTTP_X_SEAT_TOKEN": world.token(game, 0)}
+    if role == "opponent":
+        return {"HTTP_X_SEAT_TOKEN": world.token(game, 1)}
+    return {}
