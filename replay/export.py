@@ -29,7 +29,7 @@ class Refused(Exception):
 def parse_perspective(text: str) -> str | int:
     if text in (history.ALL, history.PUBLIC):
         return text
-    if text.isdigit():
+    if text.isascii() and text.isdigit():  # "²" is a digit to isdigit(), not to int()
         return int(text)
     raise Refused(f"the perspective is all, public or a seat number, not {text!r}")
 

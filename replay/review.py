@@ -267,7 +267,7 @@ class ReviewError(Exception):
 
 def _seat_of(actor: str) -> int | None:
     kind, _sep, number = actor.partition(":")
-    return int(number) if kind in ("seat", "bot") and number.isdigit() else None
+    return int(number) if kind in ("seat", "bot") and number.isascii() and number.isdigit() else None
 
 
 def commands(replay: frames.Replay) -> list[tuple[int, int]]:
