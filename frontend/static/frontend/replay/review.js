@@ -99,7 +99,7 @@ export class Review {
       const sentence = here.label === "mistake"
         ? gettext("A mistake: it cost %(loss)s points on average. Better: %(best)s.")
         : gettext("An inaccuracy: it cost %(loss)s points on average. Better: %(best)s.");
-      const note = add("p", interpolate(sentence, { loss: formatLoss(here.loss), best: describe(here.best) }, true), "review-here");
+      const note = add("p", interpolate(sentence, { loss: formatLoss(here.loss), best: String(describe(here.best)).replace(/[.\s]+$/, "") }, true), "review-here");
       note.dataset.label = here.label;
     }
   }
