@@ -18,8 +18,7 @@ from games import store
 from games.models import Event, Game
 from replay import fair, frames, history
 from replay.frames import Replay
-
-SECRET_CONFIG = ("deck", "seed")
+from replay.pictures import SECRET_CONFIG, clean
 
 
 class Refused(Exception):
@@ -114,14 +113,6 @@ def _all(game: Game, replay: Replay) -> dict[str, Any]:
     return doc
 
 
-def _clean(value: dict[str, Any]) -> dict[str, Any]:
-    """A config, or a picture's config, without what would show a deal: a stacked deck, a seed."""
-    config = value.get("config")
-    if isinstance(config, dict) and any(k in config for k in SECRET_CONFIG):
-        value = {**value, "config": {k: v for k, v in config.items() if k not in SECRET_CONFIG}}
-    return value
-
-
 def _audience(game: Game, replay: Replay, perspective: str | int) -> dict[str, Any]:
     config = {k: v for k, v in game.config.items() if k not in SECRET_CONFIG}
     doc = _header(game, replay, perspective, config)
@@ -139,7 +130,7 @@ def _audience(game: Game, replay: Replay, perspective: str | int) -> dict[str, A
         }
         if moment.type in public:
             item["data"] = {k: v for k, v in replay.events[moment.index].items() if k != "type"}
-        item["picture"] = _clean(replay.picture(moment.index, perspective))
+        item["picture"] = clean(replay.picture(moment.index, perspective))
         moments.append(item)
     doc["moments"] = moments
     verdict = fair.verify(game.pk)
