@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from games.bots.dominoes_sim import WIN, playout, value
+from games.bots.dominoes_solve import Solver, solvable, solve
 from games.bots.tally import PairedTally
 from games.engines import dominoes as engine
 from games.engines.base import Action, View
@@ -75,12 +76,14 @@ class StrongBot:
         min_samples: int = 16,
         epsilon: float = 0.15,
         win_bonus: int = WIN,
+        exact: bool = True,
     ) -> None:
         self.budget_s = budget_s  # None: the variant's own budget (BUDGET_S)
         self.max_samples = max_samples
         self.min_samples = min(min_samples, max_samples)
         self.epsilon = epsilon
         self.win_bonus = win_bonus
+        self.exact = exact
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:
@@ -106,13 +109,17 @@ class StrongBot:
             # The same playout randomness for every action of a sample: fairer comparisons.
             stream = rng.random()
             values: list[float] = []
+            solver = Solver(state, self.win_bonus) if self.exact else None
             for action in legal_actions:
                 after: Any = state
                 for event in engine.decide(state, seat, action):
                     after = engine.apply(after, event)
-                values.append(
-                    value(playout(after, random.Random(stream), self.epsilon), seat, self.win_bonus)
-                )
+                if self.exact and solvable(after):
+                    values.append(solve(after, seat, self.win_bonus, solver))
+                else:
+                    values.append(
+                        value(playout(after, random.Random(stream), self.epsilon), seat, self.win_bonus)
+                    )
             tally.add(values)
             if (tally.samples >= self.min_samples and time.perf_counter() >= deadline) or tally.settled():
                 break

@@ -1,0 +1,77 @@
+"""The Block solver against a plain minimax through the engine's own rules, on real positions."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.bots.dominoes_sim import value
+from games.bots.dominoes_solve import solvable, solve
+from games.engines import dominoes as d
+
+WIN = 1000
+
+
+def engine_minimax(state: Any, seat: int) -> int:
+    """My side's final margin with both sides at their best, through decide/apply only."""
+    if state.phase != "play":
+        return value(state, seat, WIN)
+    turn = d.to_act(state)[0]
+    results = []
+    for action in d.legal_actions(state, turn):
+        after = state
+        for event in d.decide(state, turn, action):
+            after = d.apply(after, event)
+        results.append(engine_minimax(after, seat))
+    mine = state.side(turn) == state.side(seat)
+    return max(results) if mine else min(results)
+
+
+def late_positions(config: dict[str, Any], seed: int, tiles_left: int) -> list[Any]:
+    """Positions of random games once at most ``tiles_left`` tiles remain in the hands."""
+    rng = random.Random(seed)
+    out = []
+    state = d.replay(d.start(d.validate_config(config), seed))
+    while d.to_act(state) and len(out) < 6:
+        turn = d.to_act(state)[0]
+        if state.phase == "play" and sum(map(len, state.hands)) <= tiles_left and solvable(state):
+            out.append(state)
+        action = rng.choice(d.legal_actions(state, turn))
+        for event in d.decide(state, turn, action):
+            state = d.apply(state, event)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("config", "tiles_left"),
+    [
+        ({"players": 2, "variant": "block"}, 9),
+        ({"players": 2, "variant": "block", "target": 20}, 9),  # near the target: the win counts
+        ({"players": 4, "variant": "block", "partnerships": True}, 9),
+    ],
+)
+def test_the_solver_finds_the_minimax_value_the_engine_gives(config, tiles_left):
+    checked = 0
+    for seed in range(12):
+        for state in late_positions({**d.default_config(config["players"]), **config}, seed, tiles_left):
+            for seat in range(state.players):
+                assert solve(state, seat, WIN) == engine_minimax(state, seat)
+                checked += 1
+    assert checked >= 40
+
+
+def test_only_two_sided_block_rounds_in_play_are_solved():
+    def first_play(config):
+        state = d.replay(d.start(d.validate_config({**d.default_config(config["players"]), **config}), 3))
+        turn = d.to_act(state)[0]
+        for event in d.decide(state, turn, d.legal_actions(state, turn)[0]):
+            state = d.apply(state, event)
+        return state
+
+    assert solvable(first_play({"players": 2, "variant": "block"}))
+    assert solvable(first_play({"players": 4, "variant": "block", "partnerships": True}))
+    assert not solvable(first_play({"players": 3, "variant": "block"}))
+    assert not solvable(first_play({"players": 2, "variant": "draw"}))
+    assert not solvable(first_play({"players": 2, "variant": "all_fives"}))
