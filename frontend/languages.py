@@ -13,6 +13,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.utils import translation
 from django.views.decorators.http import require_POST
@@ -43,7 +44,12 @@ class ProfileLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase:
-        language = saved_language(request.user)
+        try:
+            language = saved_language(request.user)
+        except (OperationalError, InterfaceError):
+            # The database is down: the view answers for that (the API with a clear 503); this
+            # request keeps the cookie's or the browser's language instead of failing here.
+            language = ""
         if language and language != translation.get_language():
             translation.activate(language)
             request.LANGUAGE_CODE = language

@@ -1,7 +1,8 @@
 """The HTTP API for scripts and bots: submit an action, read a seat's view.
 
 A caller acts for a seat by sending the seat's token in the ``X-Seat-Token`` header, or by being the
-seat's signed-in user. Every refusal is JSON: {"error": {"code": ..., "message": ...}}.
+seat's signed-in user. Every refusal is JSON: {"error": {"code": ..., "message": ...}}, a lost
+database included (``database_unavailable``, 503: send the same command id again).
 
 CSRF (docs/security.md): a request with a seat token is authorised by that header alone, which another
 site cannot make a browser send, so it needs no CSRF token. A request without one is authorised by the
@@ -23,7 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games import publish, ratelimit, service
 from games.engines.base import _
-from games.errors import Forbidden, ServiceError
+from games.errors import Forbidden, ServiceError, database_guard
 from games.models import Game, Seat
 
 MAX_BODY = 8192
@@ -37,7 +38,10 @@ class MethodNotAllowed(ServiceError):
 
 
 def error_response(exc: ServiceError) -> JsonResponse:
-    return JsonResponse({"error": exc.localized()}, status=exc.status)
+    response = JsonResponse({"error": exc.localized()}, status=exc.status)
+    if exc.status == 503:
+        response["Retry-After"] = "1"
+    return response
 
 
 def only(method: str) -> Callable[[View], View]:
@@ -110,16 +114,17 @@ def _body(request: HttpRequest) -> dict[str, Any]:
 def submit_action(request: HttpRequest, game_id: int) -> JsonResponse:
     """POST {"seat": 0, "action": {...}, "command_id": "...", "expected_seq": 12}."""
     try:
-        game = service.get_game(game_id)
-        _check_csrf(request)
-        body = _body(request)
-        seat = seat_for(request, game, body.get("seat"))
-        ratelimit.check_seat(seat.token)
-        command_id = body.get("command_id")
-        service.check_client_command_id(command_id)
-        result = service.submit(
-            game.pk, seat.number, body.get("action"), command_id, body.get("expected_seq")
-        )
+        with database_guard():
+            game = service.get_game(game_id)
+            _check_csrf(request)
+            body = _body(request)
+            seat = seat_for(request, game, body.get("seat"))
+            ratelimit.check_seat(seat.token)
+            command_id = body.get("command_id")
+            service.check_client_command_id(command_id)
+            result = service.submit(
+                game.pk, seat.number, body.get("action"), command_id, body.get("expected_seq")
+            )
     except ServiceError as exc:
         return error_response(exc)
     return JsonResponse(result.as_dict())
@@ -129,15 +134,17 @@ def submit_action(request: HttpRequest, game_id: int) -> JsonResponse:
 def game_state(request: HttpRequest, game_id: int) -> JsonResponse:
     """GET ?seat=N (with the seat's token or session) for that seat's view; without, the public view."""
     try:
-        game = service.get_game(game_id)
-        seat: int | None = None
-        if "seat" in request.GET:
-            try:
-                requested = int(request.GET["seat"])
-            except ValueError:
-                raise Forbidden("not_your_seat", _("Say which seat you play, as a number.")) from None
-            seat = seat_for(request, game, requested).number
-        table = service.load_table(game)
+        with database_guard():
+            game = service.get_game(game_id)
+            seat: int | None = None
+            if "seat" in request.GET:
+                try:
+                    requested = int(request.GET["seat"])
+                except ValueError:
+                    raise Forbidden("not_your_seat", _("Say which seat you play, as a number.")) from None
+                seat = seat_for(request, game, requested).number
+            table = service.load_table(game)
+            snapshot = publish.snapshot(table, seat)  # reads the seats
     except ServiceError as exc:
         return error_response(exc)
-    return JsonResponse(publish.snapshot(table, seat))
+    return JsonResponse(snapshot)

@@ -3,24 +3,30 @@
 On connect the server works out the audience (a seat, by its signed-in user or its token; otherwise a
 spectator), joins that audience's group and sends the table as that audience sees it. Updates arrive
 pre-computed once per audience (games.publish) and are forwarded untouched; the client applies them in
-seq order and asks for ``resync`` when one is missing. Actions and table commands come in with a
+seq order and asks for ``resync`` when one is missing. A seat's sockets are members of its group; the
+spectators of a table in one process share one member of the public group (games.spectators), which
+writes each update to all of them. Actions and table commands come in with a
 command id and get an ``ack`` or an ``error`` (a code and a sentence); a refused one appends nothing.
+A lost database is an ``error`` too (``database_unavailable``: send the same command id again); on
+connect, before the client has any picture, the socket then closes with TRY_AGAIN to be opened again.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from redis.exceptions import RedisError
 
-from games import publish, ratelimit, service
+from games import publish, ratelimit, service, spectators
 from games.engines.base import _
-from games.errors import Forbidden, ServiceError
-from games.groups import public_group, seat_group
+from games.errors import DatabaseUnavailable, Forbidden, ServiceError, database_guard
+from games.groups import seat_group
 from games.i18n import scope_language
 from games.models import Seat
-from games.sockets import GuardedJsonConsumer
+from games.sockets import TRY_AGAIN, GuardedJsonConsumer
 
 MAX_MESSAGE = 8192
 TABLE_COMMANDS = {
@@ -41,6 +47,7 @@ class TableConsumer(GuardedJsonConsumer):
     seat: int | None
     seat_token: str = ""
     group: str
+    watch: spectators.Watch | None = None
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Forwarding a pre-computed update touches no database: skip Channels' per-message
@@ -58,26 +65,63 @@ class TableConsumer(GuardedJsonConsumer):
         token = (query.get("token") or [""])[0]
         try:
             self.seat = await self._audience(token)
+        except DatabaseUnavailable as exc:
+            await self._try_again(exc)
+            return
         except ServiceError:
             await self.close(code=4404)
             return
-        self.group = public_group(self.game_id) if self.seat is None else seat_group(self.game_id, self.seat)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-        await self._send_state()
+        # Subscribed before the state is read, so no update falls between the state and the stream.
+        if self.seat is None:
+            self.watch = await spectators.join(self.channel_layer, self.game_id, self._forward)
+        else:
+            self.group = seat_group(self.game_id, self.seat)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+        try:
+            await self.accept()
+            await self._send_state()
+            if self.watch is not None:
+                await spectators.live(self.watch)
+        except DatabaseUnavailable as exc:
+            await self._leave()
+            await self._try_again(exc)
+        except BaseException:
+            await self._leave()
+            raise
+
+    async def _try_again(self, exc: ServiceError) -> None:
+        """No picture of the table to start from: say why, and close so that the client reconnects."""
+        if not self._accepted:
+            await self.accept()
+        await self.send_json(self.error_message(exc))
+        await self.end(TRY_AGAIN)
 
     async def disconnect(self, code: int) -> None:
+        await self._leave()
+
+    async def _leave(self) -> None:
+        if self.watch is not None:
+            watch, self.watch = self.watch, None
+            await spectators.leave(watch)
         if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+            group = self.group
+            del self.group
+            # Redis may be what went away (and its groups with it): nothing left to leave then.
+            with contextlib.suppress(RedisError):
+                await self.channel_layer.group_discard(group, self.channel_name)
+
+    async def _forward(self, text: str) -> None:
+        await self.send(text_data=text)
 
     @database_sync_to_async
     def _audience(self, token: str) -> int | None:
-        game = service.get_game(self.game_id)
-        seats = Seat.objects.filter(game=game)
-        row = seats.filter(token=token).first() if token else None
-        user = self.scope.get("user")
-        if row is None and user is not None and user.is_authenticated:
-            row = seats.filter(user=user, bot_level="").order_by("number").first()
+        with database_guard():
+            game = service.get_game(self.game_id)
+            seats = Seat.objects.filter(game=game)
+            row = seats.filter(token=token).first() if token else None
+            user = self.scope.get("user")
+            if row is None and user is not None and user.is_authenticated:
+                row = seats.filter(user=user, bot_level="").order_by("number").first()
         if row is None:
             return None
         self.seat_token = row.token  # the key of this seat's rate limit (games/ratelimit.py)
@@ -85,8 +129,9 @@ class TableConsumer(GuardedJsonConsumer):
 
     @database_sync_to_async
     def _snapshot(self) -> dict[str, Any]:
-        table = service.load_table(self.game_id)
-        return publish.snapshot(table, self.seat)
+        with database_guard():
+            table = service.load_table(self.game_id)
+            return publish.snapshot(table, self.seat)
 
     async def _send_state(self) -> None:
         await self.send_json({"type": "state", **await self._snapshot()})
@@ -97,7 +142,10 @@ class TableConsumer(GuardedJsonConsumer):
             return
         kind = content.get("type")
         if kind == "resync":
-            await self._send_state()
+            try:
+                await self._send_state()
+            except DatabaseUnavailable as exc:
+                await self.send_json(self.error_message(exc))  # the client keeps its picture
             return
         try:
             result = await self._command(kind, content)
@@ -117,10 +165,13 @@ class TableConsumer(GuardedJsonConsumer):
         ratelimit.check_seat(self.seat_token)
         command_id, expected_seq = content.get("command_id"), content.get("expected_seq")
         service.check_client_command_id(command_id)
-        if kind == "action":
-            result = service.submit(self.game_id, self.seat, content.get("action"), command_id, expected_seq)
-        else:
-            result = TABLE_COMMANDS[kind](self.game_id, command_id, expected_seq, by=f"seat:{self.seat}")
+        with database_guard():
+            if kind == "action":
+                result = service.submit(
+                    self.game_id, self.seat, content.get("action"), command_id, expected_seq
+                )
+            else:
+                result = TABLE_COMMANDS[kind](self.game_id, command_id, expected_seq, by=f"seat:{self.seat}")
         return {**result.as_dict(), "command_id": command_id}
 
     async def table_update(self, event: dict[str, Any]) -> None:

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from django.db import InterfaceError, OperationalError
+
 from games.engines.base import IllegalAction, _
+
+log = logging.getLogger(__name__)
 
 
 class ServiceError(Exception):
@@ -89,3 +96,33 @@ class Conflict(ServiceError):
         )
         self.expected_seq = expected_seq
         self.actual_seq = actual_seq
+
+
+class DatabaseUnavailable(ServiceError):
+    """The database could not be reached, or the connection was lost in the middle of a command.
+
+    A command cut off that way is either stored whole or not at all (one INSERT, or one transaction
+    when it also changes the game's status): sending it again with the same command id stores it
+    once (``duplicate`` when the first attempt had been stored).
+    """
+
+    status = 503
+
+    def __init__(self) -> None:
+        super().__init__(
+            "database_unavailable", _("The database is not available right now: try again in a moment.")
+        )
+
+
+@contextmanager
+def database_guard() -> Iterator[None]:
+    """Turn a lost or unreachable database into DatabaseUnavailable (503, a code and a sentence).
+
+    Only OperationalError and InterfaceError (a lost connection, a server down or restarting, a
+    deadlock): the other database errors are bugs and stay server errors.
+    """
+    try:
+        yield
+    except (OperationalError, InterfaceError) as exc:
+        log.warning("database unavailable: %s: %s", type(exc).__name__, str(exc).strip()[:200])
+        raise DatabaseUnavailable() from exc

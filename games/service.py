@@ -275,6 +275,11 @@ def _existing(
         return None
     if same is not None and not same(stored):
         raise CommandReused()
+    if stored[-1].seq == store.head(game.pk)[0]:
+        # The log's last command, sent again: its first attempt may have lost its connection after the
+        # commit, before publishing and waking the computer seats. Do that again: clients ignore an
+        # update they have, a turn is played once, a result is recorded once.
+        transaction.on_commit(lambda: _after_commit(game.pk))
     return Result(game.pk, stored[0].seq, stored[-1].seq, True)
 
 
@@ -343,13 +348,18 @@ def _append(table: Table, events: list[dict[str, Any]], command_id: str, actor: 
     # In the same command, so in the same INSERT: a commitment to the next hands, or the game's reveal.
     events = [*events, *commitment.follow_up(table.engine, table.events, table.timeline, events, after)]
     # The append is one INSERT (atomic by itself); the game's status is a projection of the log that
-    # follows it. Side effects wait for the commit (at once, unless the caller holds a transaction).
-    appended = store.append(
-        game.pk, table.seq, events, command_id=command_id, actor=actor, head_hash=head_hash
-    )
-    if not appended.duplicate:
-        _update_status(table, events, after)
-        transaction.on_commit(lambda: _after_commit(game.pk))
+    # follows it. A command that may change the status (a game's last move, a table command) writes
+    # both in one transaction, so that a connection lost between them cannot leave a finished game
+    # marked as running. Side effects wait for the commit (at once, unless the caller holds a
+    # transaction).
+    may_change_status = after is None or table.engine.outcome(after) is not None
+    with transaction.atomic() if may_change_status else contextlib.nullcontext():
+        appended = store.append(
+            game.pk, table.seq, events, command_id=command_id, actor=actor, head_hash=head_hash
+        )
+        if not appended.duplicate:
+            _update_status(table, events, after)
+            transaction.on_commit(lambda: _after_commit(game.pk))
     return Result(game.pk, appended.first_seq, appended.last_seq, appended.duplicate)
 
 

@@ -4,19 +4,35 @@ A message is refused, with an ``error`` (a stable code and a sentence in the pag
 nothing else done, when the connection sends faster than its bucket allows (``rate_limited``,
 games/ratelimit.py), when it is a binary frame or larger than the consumer's ``max_message``
 characters, or when it is not JSON — nested too deep for the parser included (``bad_json``).
+
+When the channel layer loses Redis, every socket of the process is closed with ``TRY_AGAIN`` (4503)
+instead of failing with a server error: see ``GuardedJsonConsumer.__call__``. A database lost while
+the handshake reads the session (before any consumer) does the same: ``SessionReadGuard``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
+import weakref
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import InterfaceError, OperationalError
 from django.utils import translation
+from redis.exceptions import RedisError
 
 from games import ratelimit
 from games.engines.base import _
-from games.errors import ServiceError
+from games.errors import DatabaseUnavailable, ServiceError
+from games.i18n import scope_language
+
+log = logging.getLogger(__name__)
+# Close code: the server cannot serve this socket right now (its database or its channel layer is
+# down). Clients connect again, as after any close, and get the whole picture afresh.
+TRY_AGAIN = 4503
+_sockets: weakref.WeakSet[GuardedJsonConsumer] = weakref.WeakSet()
 
 
 class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
@@ -24,6 +40,48 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     too_large = _("Send a JSON object of at most 8 KB.")
     language = "en"
     _bucket: ratelimit.TokenBucket | None
+    _accepted = False
+    _ended = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        _sockets.add(self)
+        try:
+            await super().__call__(scope, receive, send)
+        except RedisError as exc:
+            if self._ended:  # raised while leaving a socket already closed: nothing to close
+                log.info("channel layer error after a socket closed: %r", exc)
+                return
+            # The channel layer lost Redis. Groups live there, and a restarted Redis has none: a socket
+            # of this process that kept waiting would never hear of its table again. So each one
+            # closes (TRY_AGAIN), connects again, joins its group afresh and gets the whole table.
+            # (A socket still connecting joins its group after this, or fails as this one did.)
+            from games import spectators  # the spectators' shared subscriptions are in the same case
+
+            spectators.detach_all()
+            others = [s for s in _sockets if s is not self and s._accepted and not s._ended]
+            log.warning("channel layer lost (%r): closing %d sockets", exc, len(others) + 1)
+            for consumer in [self, *others]:
+                await consumer.end(TRY_AGAIN)
+        finally:
+            _sockets.discard(self)
+
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        await super().accept(subprotocol, headers)
+        self._accepted = True
+
+    async def end(self, code: int) -> None:
+        """Close with ``code``, accepting first: a refused handshake would read as 403 (forbidden)."""
+        if self._ended:
+            return
+        self._ended = True
+        with contextlib.suppress(Exception):  # the socket may be gone already
+            if not self._accepted:
+                await self.accept()
+            await self.close(code=code)
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        self._ended = True
+        await super().websocket_disconnect(message)
 
     def error_message(self, exc: ServiceError) -> dict[str, Any]:
         """An error in the language of the page that opened the socket."""
@@ -51,3 +109,32 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
             return json.loads(text_data)
         except (ValueError, RecursionError):  # deep nesting overflows the parser: as bad as a typo
             raise ServiceError("bad_json", _("The message is not valid JSON.")) from None
+
+
+class SessionReadGuard:
+    """ASGI middleware around Channels' AuthMiddlewareStack, which reads the session and its user from
+    the database before any consumer runs: a lost database there would fail the handshake with a 500.
+    The socket is accepted, told ``database_unavailable`` and closed with TRY_AGAIN instead."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        answered = False
+
+        async def watched(message: dict[str, Any]) -> None:
+            nonlocal answered
+            answered = answered or message["type"] in ("websocket.accept", "websocket.close")
+            await send(message)
+
+        try:
+            return await self.application(scope, receive, watched)
+        except (OperationalError, InterfaceError) as exc:
+            if answered:  # a consumer's own failure, after its handshake: not this guard's
+                raise
+            log.warning("database unavailable during a socket's handshake: %s", type(exc).__name__)
+            with translation.override(scope_language(scope)):
+                error = {"type": "error", **DatabaseUnavailable().localized()}
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.send", "text": json.dumps(error)})
+            await send({"type": "websocket.close", "code": TRY_AGAIN})

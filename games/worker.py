@@ -12,6 +12,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
@@ -24,9 +25,7 @@ def schedule_bot_turn(game_id: int, seq: int, seat: int) -> None:
     if settings.AI_WORKER == "celery":
         from games.tasks import play_bot_turn
 
-        play_bot_turn.apply_async(
-            (game_id, seq, seat), countdown=settings.BOT_DELAY, queue=settings.CELERY_TASK_DEFAULT_QUEUE
-        )
+        _queue(play_bot_turn, (game_id, seq, seat), settings.BOT_DELAY)
     elif settings.AI_WORKER == "inprocess":
         from games.autoplay import play_bot_turn as run
 
@@ -37,32 +36,82 @@ def schedule_bot_turn(game_id: int, seq: int, seat: int) -> None:
 def schedule_call(delay: float, task: Any, fn: Callable[..., object], *args: object) -> None:
     """Run ``fn(*args)`` after ``delay`` seconds: as the Celery ``task`` in production, else in-process."""
     if settings.AI_WORKER == "celery":
-        task.apply_async(args, countdown=delay, queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+        _queue(task, args, delay)
     elif settings.AI_WORKER == "inprocess":
         inprocess().schedule(delay, fn, *args)
 
 
+def _queue(task: Any, args: tuple[object, ...], delay: float) -> None:
+    """Send a Celery task. It runs after a commit: an unreachable broker must not turn a stored move
+    into an error for its player. A computer turn lost so is scheduled again by the turn watchdog."""
+    try:
+        task.apply_async(args, countdown=delay, queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+    except Exception as exc:
+        log.error("could not queue %s%r: %r", task.name, args, exc)
+
+
 def resume_pending() -> int:
     """Schedule the computer seats of every running game (a restarted server picks up its tables)."""
-    from games import service
     from games.models import Game
 
+    return sum(
+        _schedule_computer_turns(game)
+        for game in Game.objects.filter(status=Game.Status.ACTIVE).prefetch_related("seats")
+    )
+
+
+def resume_idle(idle_for: float) -> int:
+    """The turn watchdog: schedule again the computer turns of running games that have not moved for
+    ``idle_for`` seconds. A queued turn is lost when Redis restarts without its data, and a turn held
+    by a worker killed outright comes back only after the broker's visibility timeout (an hour): this
+    puts such tables back in play. A turn scheduled twice is played once (its command id is
+    deterministic, a stale seq is ignored).
+
+    Each position of a game is looked at once per ``idle_for`` (a mark in the cache), so a table
+    waiting for a person costs one fold per period, not one per run.
+    """
+    from django.core.cache import cache
+    from django.db.models import Exists, OuterRef, Subquery
+    from django.utils import timezone
+
+    from games.models import Event, Game, Seat
+
+    last = Event.objects.filter(game=OuterRef("pk")).order_by("-seq")
+    idle = (
+        Game.objects.tables()
+        .filter(status=Game.Status.ACTIVE)
+        .filter(Exists(Seat.objects.filter(game=OuterRef("pk")).exclude(bot_level="")))
+        .annotate(last_seq=Subquery(last.values("seq")[:1]), last_at=Subquery(last.values("created_at")[:1]))
+        .filter(last_at__lt=timezone.now() - timedelta(seconds=idle_for))
+        .prefetch_related("seats")
+    )
     scheduled = 0
-    for game in Game.objects.filter(status=Game.Status.ACTIVE).prefetch_related("seats"):
-        bots = {s.number for s in game.seats.all() if s.is_bot}
-        if not bots:
-            continue
-        try:
-            table = service.load_table(game)
-        except Exception:
-            log.exception("cannot load game %s to resume it", game.pk)
-            continue
-        if table.timeline.paused or table.outcome() is not None:
-            continue
-        for seat in set(table.to_act()) & bots:
-            schedule_bot_turn(game.pk, table.seq, seat)
-            scheduled += 1
+    for game in idle:
+        if cache.add(f"turn-watchdog:{game.pk}:{game.last_seq}", 1, timeout=max(1, round(idle_for))):
+            scheduled += _schedule_computer_turns(game)
+    if scheduled:
+        log.warning("turn watchdog: %s computer turns of idle games scheduled again", scheduled)
     return scheduled
+
+
+def _schedule_computer_turns(game: Any) -> int:
+    """Schedule the computer seats that are to act in ``game`` (seats prefetched); how many."""
+    from games import service
+
+    bots = {s.number for s in game.seats.all() if s.is_bot}
+    if not bots:
+        return 0
+    try:
+        table = service.load_table(game)
+    except Exception:
+        log.exception("cannot load game %s to resume it", game.pk)
+        return 0
+    if table.timeline.paused or table.outcome() is not None:
+        return 0
+    seats = set(table.to_act()) & bots
+    for seat in seats:
+        schedule_bot_turn(game.pk, table.seq, seat)
+    return len(seats)
 
 
 class InProcessWorker:

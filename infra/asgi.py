@@ -12,6 +12,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
+from games.sockets import SessionReadGuard  # noqa: E402
 from games.worker import resume_pending  # noqa: E402
 from infra.limits import BodyLimit, RefuseNulSockets  # noqa: E402
 from infra.metrics import SocketGauge  # noqa: E402
@@ -26,7 +27,9 @@ application = ProtocolTypeRouter(
     {
         "http": BodyLimit(django_asgi_app),
         "websocket": SocketGauge(
-            SiteOriginValidator(RefuseNulSockets(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))
+            SiteOriginValidator(
+                RefuseNulSockets(SessionReadGuard(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))))
+            )
         ),
     }
 )

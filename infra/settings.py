@@ -6,6 +6,7 @@ DJANGO_SECRET_KEY, DJANGO_DEBUG, ALLOWED_HOSTS
 ACTION_RATE_LIMIT, HINT_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY   limits (docs/security.md)
 DJANGO_HTTPS   1 behind nginx with TLS: secure cookies, HSTS, redirect to https (docs/deploying.md)
 LOG_FORMAT     json: one JSON object per log line (production); default: plain text
+TURN_WATCHDOG_INTERVAL, TURN_WATCHDOG_IDLE   the computer turns' watchdog (celery beat)
 METRICS_TOKEN  lets /metrics be read from elsewhere than this machine (infra/metrics.py)
 """
 
@@ -136,10 +137,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Redis: channel layer and Celery ------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # channels-redis waits for messages with a blocking pop of 5 s, and redis-py (8 and later) gives up
+    # on a read after 5 s by default: an idle process would fail its receive (a TimeoutError every
+    # 5 quiet seconds). Reads may take longer than the pop; a dead Redis still fails them.
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000, "expiry": 30},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}],
+                "capacity": 1000,
+                "expiry": 30,
+            },
         }
     }
 else:
@@ -181,6 +189,26 @@ CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "tablehall")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Celery replaces the root logger's handlers with its own text format unless told not to.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
+# The turn watchdog (docs/deploying.md): `celery beat` sends games.tasks.resume_idle_tables every
+# TURN_WATCHDOG_INTERVAL seconds (0: never); it schedules again the computer turns of running games
+# idle for TURN_WATCHDOG_IDLE seconds (a turn lost with Redis, or held by a worker killed outright).
+TURN_WATCHDOG_INTERVAL = float(os.environ.get("TURN_WATCHDOG_INTERVAL", "10"))
+TURN_WATCHDOG_IDLE = float(os.environ.get("TURN_WATCHDOG_IDLE", "30"))
+CELERY_BEAT_SCHEDULE = (
+    {
+        "turn-watchdog": {
+            "task": "games.tasks.resume_idle_tables",
+            "schedule": TURN_WATCHDOG_INTERVAL,
+            # A run that waited longer than the period is superseded by the next one.
+            "options": {"queue": CELERY_TASK_DEFAULT_QUEUE, "expires": TURN_WATCHDOG_INTERVAL},
+        }
+    }
+    if TURN_WATCHDOG_INTERVAL > 0
+    else {}
+)
+# Beat keeps its schedule in memory: an interval task has nothing worth a file (and the units'
+# file system is read-only).
+CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
 # In-process AI worker when there is no broker (the embedded default).
 AI_WORKER = "celery" if REDIS_URL else "inprocess"
 AI_WORKER = os.environ.get("AI_WORKER", AI_WORKER)

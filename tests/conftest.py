@@ -43,6 +43,15 @@ def _flush_with_bypass(self, sql_list):  # type: ignore[no-untyped-def]
 BaseDatabaseOperations.execute_sql_flush = _flush_with_bypass  # type: ignore[method-assign]
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):  # type: ignore[no-untyped-def]
+    """Keep each phase's report on the item: fixtures that start processes print their logs' tails
+    when the test failed (tests/processes.py, report_failed)."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
 def _missing(what: str) -> None:
     if IN_CI:
         pytest.fail(f"CI=true but {what}: this test must run in CI", pytrace=False)
