@@ -35,34 +35,44 @@ sys.path.insert(0, str(ROOT))
 
 from games.bots import get as get_bot  # noqa: E402
 from games.engines import dominoes as engine  # noqa: E402
+from tests.bench.benchlib import (  # noqa: E402
+    bot_move_times,
+    games_rate,
+    move_time_line,
+    percentile,
+    random_game,
+    rate,
+    replay_rate,
+)
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "dominoes.txt"
+TABLES = [(2, False), (3, False), (4, False), (4, True)]
+# One Block round, two players: the same game as OpenSpiel's python_block_dominoes.
+ONE_ROUND = {"players": 2, "variant": "block", "target": 1}
 
 
-def random_game(config: dict[str, Any], seed: int, rng: random.Random) -> int:
-    """One random game through the public contract; the number of actions taken."""
-    state = engine.replay(engine.start(config, seed))
-    steps = 0
-    while True:
-        seats = engine.to_act(state)
-        if not seats:
-            return steps
-        seat = seats[0]
-        action = rng.choice(engine.legal_actions(state, seat))
-        for event in engine.decide(state, seat, action):
-            state = engine.apply(state, event)
-        steps += 1
+def label(config: dict[str, Any]) -> str:
+    return f"{config['variant']} {config['players']}p{' teams' if config.get('partnerships') else ''}"
 
 
-def rate(run_one: Callable[[int], object], seconds: float) -> tuple[float, float, int]:
-    """(runs per CPU second, runs per wall second, runs) over about ``seconds`` of wall clock."""
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    n = 0
-    while time.perf_counter() - wall0 < seconds:
-        run_one(n)
-        n += 1
-    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    return n / max(cpu, 1e-9), n / wall, n
+def engine_rates(
+    seconds: float,
+    variants: tuple[str, ...] = ("block", "draw", "all_fives"),
+    tables: list[tuple[int, bool]] = TABLES,
+) -> list[dict[str, Any]]:
+    """Random full games per second for each variant and table."""
+    configs = [{"players": n, "variant": v, "partnerships": teams} for v in variants for n, teams in tables]
+    return [{**games_rate("dominoes", config, seconds), "label": label(config)} for config in configs]
+
+
+def replay_logs(seed: int = 1, per_variant: int = 15) -> list[list[dict[str, Any]]]:
+    """Whole random four-player games of each variant, as event logs."""
+    rng = random.Random(seed)
+    logs = []
+    for variant in ("block", "draw", "all_fives"):
+        config = engine.validate_config({"players": 4, "variant": variant})
+        logs += [random_game(engine, config, s, rng) for s in range(per_variant)]
+    return logs
 
 
 def openspiel_runner() -> Callable[[int], object] | None:
@@ -87,11 +97,29 @@ def openspiel_runner() -> Callable[[int], object] | None:
     return run
 
 
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * (len(ordered) - 1) + 0.5))]
+def block_vs_openspiel(seconds: float, rounds: int = 5) -> dict[str, Any]:
+    """Random one-round two-player Block games per CPU second, ours and OpenSpiel's, measured in turn
+    (``rounds`` times ``seconds / 2`` each) in this process; the best of each."""
+    config = engine.validate_config(ONE_ROUND)
+    rng = random.Random(1)
+    theirs_runner = openspiel_runner()
+    ours = theirs = 0.0
+    for _ in range(rounds):
+        ours = max(ours, rate(lambda i: random_game(engine, config, i, rng), seconds / 2)[0])
+        if theirs_runner is not None:
+            theirs = max(theirs, rate(theirs_runner, seconds / 2)[0])
+    version = None
+    if theirs_runner is not None:
+        from importlib.metadata import version as dist_version
+
+        version = dist_version("open_spiel")
+    return {
+        "ours": ours,
+        "openspiel": theirs if theirs_runner is not None else None,
+        "ratio": ours / theirs if theirs_runner is not None and theirs else None,
+        "openspiel_version": version,
+        "rounds": rounds,
+    }
 
 
 def wilson(wins: int, n: int) -> tuple[float, float]:
@@ -140,6 +168,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="wall-clock seconds per measurement")
     parser.add_argument("--match", type=int, default=0, help="games per bot match (0: skip the matches)")
     parser.add_argument("--variant", default="block", choices=["block", "draw", "all_fives"])
+    parser.add_argument("--moves", type=int, default=200, help="moves timed per bot level")
     args = parser.parse_args()
     lines = [
         f"== dominoes bench {datetime.now(UTC).isoformat(timespec='seconds')} "
@@ -150,65 +179,27 @@ def main() -> None:
         print(line, flush=True)
         lines.append(line)
 
-    rng = random.Random(1)
-    for variant in ("block", "draw", "all_fives"):
-        for players, partnerships in ((2, False), (3, False), (4, False), (4, True)):
-            config = engine.validate_config(
-                {"players": players, "variant": variant, "partnerships": partnerships}
-            )
-            cpu_rate, wall_rate, n = rate(lambda i, c=config: random_game(c, i, rng), args.seconds)
-            label = f"{variant} {players}p{' teams' if partnerships else ''}"
-            say(
-                f"random full games/s  {label:<18} {cpu_rate:8.1f} per CPU s  {wall_rate:8.1f} per wall s  ({n} games)"
-            )
+    for r in engine_rates(args.seconds):
+        say(
+            f"random full games/s  {r['label']:<18} {r['cpu_rate']:8.1f} per CPU s  "
+            f"{r['wall_rate']:8.1f} per wall s  ({r['games']} games)"
+        )
+    fold = replay_rate("dominoes", replay_logs(), args.seconds)
+    say(f"replay fold          {fold['events_per_cpu_s']:,.0f} events per CPU s ({fold['events']} events)")
 
-    # Replay fold.
-    logs = []
-    for variant in ("block", "draw", "all_fives"):
-        config = engine.validate_config({"players": 4, "variant": variant})
-        for seed in range(15):
-            events = engine.start(config, seed)
-            state = engine.replay(events)
-            while engine.to_act(state):
-                seat = engine.to_act(state)[0]
-                new = engine.decide(state, seat, rng.choice(engine.legal_actions(state, seat)))
-                for event in new:
-                    state = engine.apply(state, event)
-                events += new
-            logs.append(events)
-    total = sum(len(log) for log in logs)
-    cpu0 = time.process_time()
-    for log in logs:
-        engine.replay(log)
-    say(f"replay fold          {total / (time.process_time() - cpu0):,.0f} events per CPU s ({total} events)")
-
-    # One Block round, two players: the same game as OpenSpiel's python_block_dominoes.
-    one_round = engine.validate_config({"players": 2, "variant": "block", "target": 1})
-    ours_runner: Callable[[int], object] = lambda i: random_game(one_round, i, rng)  # noqa: E731
-    theirs_runner = openspiel_runner()
-    ours_best = theirs_best = 0.0
-    for _ in range(5):
-        ours_best = max(ours_best, rate(ours_runner, args.seconds / 2)[0])
-        if theirs_runner is not None:
-            theirs_best = max(theirs_best, rate(theirs_runner, args.seconds / 2)[0])
-    say(f"one Block round 2p   ours {ours_best:8.1f} games per CPU s (best of 5)")
-    if theirs_runner is None:
+    block = block_vs_openspiel(args.seconds)
+    say(f"one Block round 2p   ours {block['ours']:8.1f} games per CPU s (best of 5)")
+    if block["openspiel"] is None:
         say("one Block round 2p   OpenSpiel python_block_dominoes: not installed (pip install open_spiel)")
     else:
         say(
-            f"one Block round 2p   OpenSpiel python_block_dominoes {theirs_best:8.1f} games per CPU s "
-            f"(best of 5): ours is {ours_best / theirs_best:.2f}x"
+            f"one Block round 2p   OpenSpiel python_block_dominoes {block['openspiel']:8.1f} games per CPU s "
+            f"(best of 5): ours is {block['ratio']:.2f}x"
         )
 
-    # Bot move times.
+    config = {"players": 2, "variant": args.variant}
     for level in ("greedy", "strong"):
-        _wins, times, _other = match(args.variant, level, "greedy", 4, seed=3)
-        times_ms = [1000 * t for t in times]
-        say(
-            f"{level:<6} move ms ({args.variant}, {len(times_ms)} moves) "
-            f"p50 {percentile(times_ms, 0.5):.1f}  p95 {percentile(times_ms, 0.95):.1f}  "
-            f"max {max(times_ms):.1f}"
-        )
+        say(move_time_line(bot_move_times("dominoes", level, args.moves, config=config, seed=3)))
 
     if args.match:
         for opponent in ("random", "greedy"):

@@ -22,7 +22,6 @@ import platform
 import random
 import sys
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,39 +31,31 @@ sys.path.insert(0, str(ROOT))
 
 from games.bots import get as get_bot  # noqa: E402
 from games.engines import kazino as engine  # noqa: E402
+from tests.bench.benchlib import (  # noqa: E402
+    bot_move_times,
+    games_rate,
+    move_time_line,
+    percentile,
+    random_game,
+    replay_rate,
+)
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "kazino.txt"
 SINGLE = {"players": 2, "match": "single"}
 
 
-def random_game(config: dict[str, Any], seed: int, rng: random.Random) -> list[dict[str, Any]]:
-    """One random game (or match) through the public contract; its events."""
-    events = engine.start(config, seed)
-    state = engine.replay(events)
-    while seats := engine.to_act(state):
-        seat = seats[0]
-        action = rng.choice(engine.legal_actions(state, seat))
-        new = engine.decide(state, seat, action)
-        for event in new:
-            state = engine.apply(state, event)
-        events.extend(new)
-    return events
+def engine_rates(seconds: float) -> list[dict[str, Any]]:
+    """Random single games (one 52-card deal) and default matches (first to 160) per second."""
+    return [
+        {**games_rate("kazino", SINGLE, seconds), "label": "single game"},
+        {**games_rate("kazino", engine.default_config(2), seconds), "label": "match to 160"},
+    ]
 
 
-def rate(run_one: Callable[[int], object], seconds: float) -> tuple[float, float, int]:
-    """(runs per CPU second, runs per wall second, runs) over about ``seconds`` of wall clock."""
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    n = 0
-    while time.perf_counter() - wall0 < seconds:
-        run_one(n)
-        n += 1
-    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    return n / max(cpu, 1e-9), n / wall, n
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+def replay_logs(matches: int = 3, seed: int = 3) -> list[list[dict[str, Any]]]:
+    """Whole random default matches (to 160), as event logs."""
+    rng = random.Random(seed)
+    return [random_game(engine, engine.default_config(2), seed + n, rng) for n in range(matches)]
 
 
 def bot_game(levels: dict[int, str], seed: int) -> tuple[float, dict[int, list[float]]]:
@@ -104,6 +95,7 @@ def main() -> None:
     parser.add_argument(
         "--match", type=int, default=0, help="strong vs random/greedy games to play (0: skip)"
     )
+    parser.add_argument("--moves", type=int, default=100, help="moves timed per bot level")
     args = parser.parse_args()
     lines = [
         f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC  python {platform.python_version()}  {platform.node()}"
@@ -113,29 +105,22 @@ def main() -> None:
         print(line, flush=True)
         lines.append(line)
 
-    rng = random.Random(1)
-    cpu, wall, n = rate(lambda i: random_game(SINGLE, i, rng), args.seconds)
-    report(f"random single games/s: {cpu:.1f} per CPU s, {wall:.1f} per wall s ({n} games)")
-    default = engine.default_config(2)
-    cpu, wall, n = rate(lambda i: random_game(default, i, rng), args.seconds)
-    report(f"random default matches (target 160)/s: {cpu:.2f} per CPU s, {wall:.2f} per wall s ({n} matches)")
-
-    log = random_game(default, 3, rng)
-    cpu, wall, n = rate(lambda i: engine.replay(log), args.seconds)
-    report(f"replay fold: {cpu * len(log):,.0f} events per CPU s ({len(log)} events a match, {n} replays)")
-
+    single, matches = engine_rates(args.seconds)
+    report(
+        f"random single games/s: {single['cpu_rate']:.1f} per CPU s, {single['wall_rate']:.1f} per wall s "
+        f"({single['games']} games)"
+    )
+    report(
+        f"random default matches (target 160)/s: {matches['cpu_rate']:.2f} per CPU s, "
+        f"{matches['wall_rate']:.2f} per wall s ({matches['games']} matches)"
+    )
+    fold = replay_rate("kazino", replay_logs(), args.seconds)
+    report(
+        f"replay fold: {fold['events_per_cpu_s']:,.0f} events per CPU s "
+        f"({fold['mean_log']:.0f} events a match, {fold['replays']} replays)"
+    )
     for level in ("greedy", "strong"):
-        times: list[float] = []
-        games = 0
-        started = time.perf_counter()
-        while time.perf_counter() - started < args.seconds * 3 or games < 2:
-            _points, moved = bot_game({0: level, 1: "random"}, 900 + games)
-            times.extend(moved[0])
-            games += 1
-        report(
-            f"{level} move ms: p50 {1000 * percentile(times, 0.5):.1f}  p95 {1000 * percentile(times, 0.95):.1f}"
-            f"  max {1000 * max(times):.1f}  ({len(times)} moves, {games} games)"
-        )
+        report(move_time_line(bot_move_times("kazino", level, args.moves, config=SINGLE, opponent="random")))
 
     for opponent in ("random", "greedy") if args.match else ():
         points = 0.0

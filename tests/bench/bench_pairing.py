@@ -21,6 +21,7 @@ from collections.abc import Hashable
 from datetime import UTC, datetime
 from itertools import combinations
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -89,20 +90,37 @@ def four_player(players: int, rounds: int, rng: random.Random) -> list[tuple[flo
     return figures
 
 
-def cornered(players: int, stuck: int = 10) -> str:
+def cornered(players: int, stuck: int = 10) -> tuple[float, float, int]:
     """One round where the ``stuck`` players at the bottom have all met each other already, so each
-    must float up to someone higher: the case a plain depth-first search backtracks over."""
+    must float up to someone higher: the case a plain depth-first search backtracks over.
+    (cpu s, wall s, repeats)."""
     scores = {p: 3.0 if p < players - stuck else 0.0 for p in range(players)}
     bottom = set(range(players - stuck, players))
     met: dict[Hashable, set[Hashable]] = {p: (bottom - {p} if p in bottom else set()) for p in scores}
     cpu, wall = time.process_time(), time.perf_counter()
     pairs, _ = pair_round(list(scores), scores, met, set())
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    repeats = sum(b in met[a] for a, b in pairs)
+    return cpu, wall, sum(b in met[a] for a, b in pairs)
+
+
+def cornered_line(players: int, figures: tuple[float, float, int], stuck: int = 10) -> str:
+    cpu, wall, repeats = figures
     return (
         f"swiss pair_round, {players} players, bottom {stuck} all met: {1000 * cpu:.0f} ms cpu "
         f"({1000 * wall:.0f} wall); repeats {repeats}"
     )
+
+
+def measure(players: int = 512, rounds: int = 9, seed: int = 1) -> dict[str, Any]:
+    """Each round's pairing time (cpu s, wall s, repeats) of a two-player Swiss and of a Swiss at
+    tables of four, and of the cornered round."""
+    return {
+        "players": players,
+        "rounds": rounds,
+        "two_player": two_player(players, rounds, random.Random(seed)),
+        "four_player": four_player(players, rounds, random.Random(seed)),
+        "cornered": cornered(players),
+    }
 
 
 def report(label: str, figures: list[tuple[float, float, int]]) -> str:
@@ -131,13 +149,10 @@ def main() -> None:
         f"cpus {os.cpu_count()}, load {load:.1f}{note}"
     ]
     n, r = args.players, args.rounds
-    lines.append(
-        report(f"swiss pair_round, {n} players, {r} rounds", two_player(n, r, random.Random(args.seed)))
-    )
-    lines.append(
-        report(f"seat_tables size 4, {n} players, {r} rounds", four_player(n, r, random.Random(args.seed)))
-    )
-    lines.append(cornered(n))
+    figures = measure(n, r, args.seed)
+    lines.append(report(f"swiss pair_round, {n} players, {r} rounds", figures["two_player"]))
+    lines.append(report(f"seat_tables size 4, {n} players, {r} rounds", figures["four_player"]))
+    lines.append(cornered_line(n, figures["cornered"]))
     text = "\n".join(lines)
     print(text)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -6,7 +6,7 @@ Measures, on this machine:
 - random full games per second of the engine alone, through the public contract, for each
   player count (default options, and the short-hand-limit tables of ``sample_configs``);
 - the replay fold in events per second;
-- move times of the greedy and strong bots (p50, p95, max) in greedy-played games;
+- move times of the greedy and strong bots (p50, p95, max) at four-player tables against greedy;
 - with ``--match N``: win rates of strong against random and greedy over N games (seats
   alternated, a shared win counts as a share), with a 95% Wilson interval.
 
@@ -23,7 +23,6 @@ import platform
 import random
 import sys
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -33,37 +32,33 @@ sys.path.insert(0, str(ROOT))
 
 from games.bots import get as get_bot  # noqa: E402
 from games.engines import pitch as engine  # noqa: E402
+from tests.bench.benchlib import (  # noqa: E402
+    bot_move_times,
+    games_rate,
+    move_time_line,
+    percentile,
+    random_game,
+    replay_rate,
+)
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "pitch.txt"
 
 
-def random_game(config: dict[str, Any], seed: int, rng: random.Random) -> list[dict[str, Any]]:
-    """One random game through the public contract; its events."""
-    events = engine.start(config, seed)
-    state = engine.replay(events)
-    while seats := engine.to_act(state):
-        seat = seats[0]
-        new = engine.decide(state, seat, rng.choice(engine.legal_actions(state, seat)))
-        events += new
-        for event in new:
-            state = engine.apply(state, event)
-    return events
+def label(config: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in config.items())
 
 
-def rate(run_one: Callable[[int], object], seconds: float) -> tuple[float, float, int]:
-    """(runs per CPU second, runs per wall second, runs) over about ``seconds`` of wall clock."""
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    n = 0
-    while time.perf_counter() - wall0 < seconds or n < 3:
-        run_one(n)
-        n += 1
-    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    return n / max(cpu, 1e-9), n / wall, n
+def engine_rates(seconds: float, configs: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Random full games per second for each configuration (default: 2 to 7 players with default
+    options, then the engine's ``sample_configs``)."""
+    if configs is None:
+        configs = [engine.default_config(n) for n in range(2, 8)] + engine.sample_configs()
+    return [{**games_rate("pitch", c, seconds), "label": label(c)} for c in configs]
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+def replay_logs(games: int = 5, players: int = 4, seed: int = 1) -> list[list[dict[str, Any]]]:
+    rng = random.Random(seed)
+    return [random_game(engine, engine.default_config(players), n, rng) for n in range(games)]
 
 
 def play(
@@ -115,6 +110,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0, help="wall-clock seconds per measured rate")
     parser.add_argument("--match", type=int, default=0, help="games per strong-vs-X match (0: none)")
     parser.add_argument("--players", type=int, default=2, help="players in the matches")
+    parser.add_argument("--moves", type=int, default=200, help="moves timed per bot level")
     args = parser.parse_args()
     lines = [
         f"# {datetime.now(UTC).isoformat(timespec='seconds')} python {platform.python_version()} "
@@ -125,27 +121,18 @@ def main() -> None:
         print(line, flush=True)
         lines.append(line)
 
-    rng = random.Random(1)
-    for config in [engine.default_config(n) for n in range(2, 8)] + engine.sample_configs():
-        cpu_rate, wall_rate, n = rate(lambda i, c=config: random_game(c, i, rng), args.seconds)
-        label = ",".join(f"{k}={v}" for k, v in config.items())
-        say(f"random games/s [{label}]: {cpu_rate:.1f} per CPU s, {wall_rate:.1f} per wall s ({n} games)")
-
-    logs = [random_game(engine.default_config(4), i, rng) for i in range(5)]
-    events = sum(len(log) for log in logs)
-    cpu_rate, wall_rate, _n = rate(lambda i: engine.replay(logs[i % 5]), args.seconds)
-    say(
-        f"replay fold: {cpu_rate * events / 5:,.0f} events per CPU s, {wall_rate * events / 5:,.0f} per wall s"
-    )
-
-    times: dict[str, list[float]] = {}
-    for game in range(4):
-        play(["strong", "greedy", "strong", "greedy"], engine.default_config(4), game, times)
-    for level, values in times.items():
+    for r in engine_rates(args.seconds):
         say(
-            f"{level} move ms (4 players, {len(values)} moves): p50={1000 * percentile(values, 0.5):.1f} "
-            f"p95={1000 * percentile(values, 0.95):.1f} max={1000 * max(values):.1f}"
+            f"random games/s [{r['label']}]: {r['cpu_rate']:.1f} per CPU s, {r['wall_rate']:.1f} per wall s "
+            f"({r['games']} games)"
         )
+    fold = replay_rate("pitch", replay_logs(), args.seconds)
+    say(
+        f"replay fold: {fold['events_per_cpu_s']:,.0f} events per CPU s, "
+        f"{fold['events_per_wall_s']:,.0f} per wall s"
+    )
+    for level in ("greedy", "strong"):
+        say(move_time_line(bot_move_times("pitch", level, args.moves, players=4)))
 
     if args.match:
         for other in ("random", "greedy"):

@@ -4,17 +4,24 @@ Run on demand (not collected by pytest):  python tests/bench/bench_service.py [-
 Uses a throwaway SQLite file under var/ (or DATABASE_URL's database, with --keep-db to reuse it).
 Plays default Kazino matches (to 160) between greedy bots through games.service, once with each
 process keeping the last fold of each game (the default) and once folding the whole log at every
-load (the baseline). Figures are appended to tests/bench/results/service.txt.
+load (the baseline). With ``--rebuild TARGET``, also the time to rebuild one long game (a Kazino match
+to TARGET played at random through the service): ``engine.replay`` alone, ``store.load``, and
+``service.load_table`` with a cold and a warm fold cache. Figures are appended to
+tests/bench/results/service.txt.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
+import statistics
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -40,9 +47,69 @@ def play(matches: int) -> tuple[int, float, float]:
     return moves, time.perf_counter() - wall, time.process_time() - cpu
 
 
+def long_game(target: int = 500, seed: int = 7) -> int:
+    """A Kazino match to ``target`` points between two players who move at random, every move through
+    ``service.submit`` (as a socket or the API would): a game of thousands of events. Its id."""
+    from games import engines, publish, service
+
+    engine = engines.get("kazino")
+    config = {**engine.default_config(2), "target": target}
+    # Nobody watches this table: the log is what is measured, not publishing it.
+    with mock.patch.object(publish, "table_changed", lambda table: None):
+        seats = [service.SeatSpec("R1"), service.SeatSpec("R2")]
+        game = service.create_game("kazino", config, seats, seed=seed)
+        rng = random.Random(seed)
+        move = 0
+        while (table := service.load_table(game.pk)).outcome() is None:
+            seat = table.to_act()[0]
+            action = rng.choice(engine.legal_actions(table.state, seat))
+            service.submit(game.pk, seat, action, f"m{move}", table.seq)
+            move += 1
+    return game.pk
+
+
+def rebuild(game_id: int, repeats: int = 5) -> dict[str, float]:
+    """Seconds (median of ``repeats``) to rebuild a game: ``engine.replay`` of its engine events alone,
+    reading its log from the store, and ``service.load_table`` with no kept fold (a cold process), and
+    with its last fold kept (the usual case)."""
+    from games import engines, service, store, timeline
+
+    events = store.load(game_id)
+    engine = engines.get(service.get_game(game_id).engine)
+    rows = [timeline.Row(e.seq, e.type, e.data, e.actor, e.command_id) for e in events]
+    engine_events = timeline.fold(rows).engine_events()
+
+    def median_time(work: Callable[[], object]) -> float:
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            work()
+            times.append(time.perf_counter() - started)
+        return statistics.median(times)
+
+    def cold_load() -> object:
+        with service._folds_lock:  # forget this process's kept fold: as after a restart
+            service._folds.clear()
+        return service.load_table(game_id)
+
+    cold = median_time(cold_load)
+    service.load_table(game_id)
+    return {
+        "events": len(events),
+        "engine_events": len(engine_events),
+        "replay_s": median_time(lambda: engine.replay(engine_events)),
+        "store_load_s": median_time(lambda: store.load(game_id)),
+        "cold_s": cold,
+        "warm_s": median_time(lambda: service.load_table(game_id)),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=4)
+    parser.add_argument(
+        "--rebuild", type=int, default=0, metavar="TARGET", help="also time rebuilding a match to TARGET"
+    )
     args = parser.parse_args()
     if not os.environ.get("DATABASE_URL"):
         db = ROOT / "var" / "bench-service.sqlite3"
@@ -69,6 +136,13 @@ def main() -> None:
         f"kept folds:                {fast[0]} moves, {fast[0] / fast[2]:.0f} moves/cpu-s, {fast[0] / fast[1]:.0f}/wall-s",
         f"ratio (cpu): {base[2] / base[0] / (fast[2] / fast[0]):.2f}x faster per move",
     ]
+    if args.rebuild:
+        r = rebuild(long_game(args.rebuild))
+        lines.append(
+            f"rebuild a Kazino match to {args.rebuild} ({r['events']} events): engine.replay "
+            f"{1000 * r['replay_s']:.0f} ms, store.load {1000 * r['store_load_s']:.0f} ms, load_table cold "
+            f"{1000 * r['cold_s']:.0f} ms, kept fold {1000 * r['warm_s']:.1f} ms"
+        )
     with RESULTS.open("a") as out:
         out.write("\n".join(lines) + "\n\n")
     print("\n".join(lines))

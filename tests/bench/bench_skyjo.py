@@ -4,9 +4,9 @@
 
 Measures, on this machine:
 - random full games per second of the engine alone (default config, 2 and 4 players),
-  and the moves and events per second behind them;
+  and the events per second behind them;
 - the replay fold in events per second;
-- move times of the greedy and strong bots (p50, p95) over a few two-player games;
+- move times of the greedy and strong bots (p50, p95) over a few two-player games against greedy;
 - with ``--match N``: win rates of strong against random and greedy over N two-player games
   (seats alternated, target 100), with a 95% Wilson interval.
 
@@ -32,50 +32,32 @@ sys.path.insert(0, str(ROOT))
 
 from games.bots import get as get_bot  # noqa: E402
 from games.engines import skyjo as engine  # noqa: E402
+from tests.bench.benchlib import (  # noqa: E402
+    bot_move_times,
+    games_rate,
+    move_time_line,
+    percentile,
+    random_game,
+    replay_rate,
+)
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "skyjo.txt"
 
 
-def random_game(config: dict[str, Any], seed: int, rng: random.Random) -> tuple[int, list[dict[str, Any]]]:
-    """One random game through the public contract: (actions taken, events)."""
-    events = engine.start(config, seed)
-    state = engine.replay(events)
-    steps = 0
-    while seats := engine.to_act(state):
-        seat = rng.choice(seats)
-        new = engine.decide(state, seat, rng.choice(engine.legal_actions(state, seat)))
-        for event in new:
-            state = engine.apply(state, event)
-        events.extend(new)
-        steps += 1
-    return steps, events
+def engine_rates(seconds: float, tables: tuple[int, ...] = (2, 4)) -> list[dict[str, Any]]:
+    """Random full games per second, default options (target 100), for each player count."""
+    return [
+        {
+            **games_rate("skyjo", engine.default_config(n), seconds, seed=n),
+            "label": f"{n} players, target 100",
+        }
+        for n in tables
+    ]
 
 
-def games_per_second(players: int, seconds: float) -> tuple[str, list[dict[str, Any]]]:
-    config = engine.default_config(players)
-    rng = random.Random(players)
-    games = steps = events = 0
-    last: list[dict[str, Any]] = []
-    wall, cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - wall < seconds:
-        taken, last = random_game(config, rng.randrange(2**31), rng)
-        games, steps, events = games + 1, steps + taken, events + len(last)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    line = (
-        f"random games, {players} players, target 100: {games / cpu:.1f} games/cpu-s ({games / wall:.1f}/wall-s), "
-        f"{steps / cpu:,.0f} moves/cpu-s, {events / cpu:,.0f} events/cpu-s, {events / games:.0f} events/game"
-    )
-    return line, last
-
-
-def replay_rate(events: list[dict[str, Any]], seconds: float) -> str:
-    folded = 0
-    cpu = time.process_time()
-    wall = time.perf_counter()
-    while time.perf_counter() - wall < seconds:
-        engine.replay(events)
-        folded += len(events)
-    return f"replay fold: {folded / (time.process_time() - cpu):,.0f} events/cpu-s"
+def replay_logs(games: int = 10, players: int = 4, seed: int = 1) -> list[list[dict[str, Any]]]:
+    rng = random.Random(seed)
+    return [random_game(engine, engine.default_config(players), seed + n, rng) for n in range(games)]
 
 
 def play(levels: list[str], seed: int, times: dict[str, list[float]] | None = None) -> dict[str, Any]:
@@ -94,21 +76,6 @@ def play(levels: list[str], seed: int, times: dict[str, list[float]] | None = No
     result = engine.outcome(state)
     assert result is not None
     return result
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
-
-
-def move_times(games: int) -> str:
-    times: dict[str, list[float]] = {"greedy": [], "strong": []}
-    for seed in range(games):
-        play(["strong", "greedy"] if seed % 2 == 0 else ["greedy", "strong"], 500 + seed, times)
-    return "; ".join(
-        f"{level} move ms p50={1000 * percentile(t, 0.5):.1f} p95={1000 * percentile(t, 0.95):.1f} (n={len(t)})"
-        for level, t in times.items()
-    )
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:
@@ -143,14 +110,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="time per throughput figure")
     parser.add_argument("--match", type=int, default=0, help="games per strong-bot match (0: none)")
-    parser.add_argument("--move-games", type=int, default=4, help="games timed for bot move times")
+    parser.add_argument("--moves", type=int, default=200, help="moves timed per bot level")
     args = parser.parse_args()
     lines = [f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.python_version()}, {platform.machine()}"]
-    for players in (2, 4):
-        line, events = games_per_second(players, args.seconds)
-        lines.append(line)
-    lines.append(replay_rate(events, args.seconds))
-    lines.append(move_times(args.move_games))
+    for r in engine_rates(args.seconds):
+        lines.append(
+            f"random games, {r['label']}: {r['cpu_rate']:.1f} games/cpu-s ({r['wall_rate']:.1f}/wall-s), "
+            f"{r['cpu_rate'] * r['events_per_game']:,.0f} events/cpu-s, {r['events_per_game']:.0f} events/game"
+        )
+    fold = replay_rate("skyjo", replay_logs(), args.seconds)
+    lines.append(f"replay fold: {fold['events_per_cpu_s']:,.0f} events/cpu-s")
+    for level in ("greedy", "strong"):
+        lines.append(move_time_line(bot_move_times("skyjo", level, args.moves)))
     if args.match:
         lines.append(match("random", args.match))
         lines.append(match("greedy", args.match))

@@ -1,0 +1,600 @@
+"""docs/BENCHMARKS.md and its charts from the figures ``run_all.py`` measured (a plain dict, also kept
+as JSON beside the results). Pure formatting: nothing here measures. tests/bench/test_report.py checks it.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+IMG = ROOT / "docs" / "img"
+
+# The production issue's goals, in the order of its text.
+REPLAY_GOAL = 100_000  # events per CPU second
+OPENSPIEL_GOAL = 2.0  # times OpenSpiel's python_block_dominoes
+APPEND_GOAL = 0.5  # of raw INSERT+COMMIT
+SPECTATORS_GOAL = (1000, 250.0)  # spectators, p99 ms (and nothing lost)
+STRONG_GOAL = 500.0  # ms, p95 of a strong bot's move
+PAIRING_GOAL = (512, 1.0)  # entrants, seconds
+
+
+def _num(value: float | None, digits: int = 0) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    return f"{value:,.{digits}f}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _met(ok: bool | None) -> str:
+    return "—" if ok is None else ("yes" if ok else "**no**")
+
+
+def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per goal of the issue (per engine or table size where it is stated for each): what it
+    asks, what was measured, the baseline and the ratio (to the baseline where there is one, else to
+    the goal's own number), and whether it was met. A section that did not run gives a row with no
+    measurement, so every goal always has its row."""
+    rows: list[dict[str, Any]] = []
+
+    block = (results.get("engines") or {}).get("block_vs_openspiel") or {}
+    ratio = block.get("ratio")
+    rows.append(
+        {
+            "goal": "Block dominoes random games/s against OpenSpiel's python_block_dominoes",
+            "target": f"≥ {OPENSPIEL_GOAL:g}× OpenSpiel",
+            "measured": f"{_num(block.get('ours'))} games/CPU s" if block else "—",
+            "baseline": f"OpenSpiel {_num(block.get('openspiel'))} games/CPU s"
+            if block.get("openspiel")
+            else "—",
+            "ratio": f"{ratio:.2f}× OpenSpiel" if ratio else "—",
+            "met": None if not ratio else ratio >= OPENSPIEL_GOAL,
+        }
+    )
+
+    replays = {r["game"]: r for r in results.get("replay") or []}
+    for game in results.get("games") or sorted(replays):
+        r = replays.get(game)
+        value = r["events_per_cpu_s"] if r else None
+        rows.append(
+            {
+                "goal": f"replay fold, {game}",
+                "target": f"≥ {REPLAY_GOAL:,} events/s",
+                "measured": f"{_num(value)} events/CPU s",
+                "baseline": "—",
+                "ratio": f"{value / REPLAY_GOAL:.2f}× goal" if value else "—",
+                "met": None if value is None else value >= REPLAY_GOAL,
+            }
+        )
+
+    store = {s["writers"]: s for s in results.get("store") or []}
+    for writers in (1, 8):
+        s = store.get(writers)
+        rows.append(
+            {
+                "goal": f"event store appends, {writers} writer{'s' if writers > 1 else ''}",
+                "target": f"≥ {APPEND_GOAL:.0%} of raw INSERT+COMMIT",
+                "measured": f"{_num(s['store'])} appends/s" if s else "—",
+                "baseline": f"raw {_num(s['raw'])}/s" if s else "—",
+                "ratio": f"{s['ratio']:.2f}× raw" if s else "—",
+                "met": None if s is None else s["ratio"] >= APPEND_GOAL,
+            }
+        )
+
+    many, limit = SPECTATORS_GOAL
+    f = next((f for f in results.get("fanout") or [] if f["spectators"] == many), None)
+    rows.append(
+        {
+            "goal": f"move-to-spectator latency, {many:,} spectators on one table",
+            "target": f"p99 < {limit:g} ms, 0 lost",
+            "measured": f"p99 {_num(f['p99'])} ms, lost {f['lost']:,}/{f['messages']:,}" if f else "—",
+            "baseline": "—",
+            "ratio": f"{f['p99'] / limit:.2f}× limit" if f else "—",
+            "met": None if f is None else (f["p99"] < limit and f["lost"] == 0),
+        }
+    )
+
+    bots = {(b["game"], b["level"]): b for b in results.get("bots") or []}
+    for game in results.get("games") or sorted({g for g, _ in bots}):
+        b = bots.get((game, "strong"))
+        rows.append(
+            {
+                "goal": f"strong bot move time, {game}",
+                "target": f"p95 < {STRONG_GOAL:g} ms",
+                "measured": f"p95 {_num(b['p95_ms'])} ms ({b['moves']} moves)" if b else "—",
+                "baseline": "—",
+                "ratio": f"{b['p95_ms'] / STRONG_GOAL:.2f}× limit" if b else "—",
+                "met": None if b is None else b["p95_ms"] < STRONG_GOAL,
+            }
+        )
+
+    entrants, seconds = PAIRING_GOAL
+    p = results.get("pairing")
+    worst = pairing_worst(p) if p else None
+    rows.append(
+        {
+            "goal": f"pairing a round of {entrants} entrants (worst of every round measured)",
+            "target": f"< {seconds:g} s",
+            "measured": f"{_num(1000 * worst, 1)} ms" if worst is not None else "—",
+            "baseline": "—",
+            "ratio": f"{worst / seconds:.3f}× limit" if worst is not None else "—",
+            "met": None if worst is None else worst < seconds,
+        }
+    )
+    return rows
+
+
+def pairing_worst(p: dict[str, Any]) -> float:
+    """The slowest pairing (wall seconds) of any round of either format, or of the cornered round."""
+    walls = [wall for _cpu, wall, _repeats in p["two_player"] + p["four_player"]]
+    return max([*walls, p["cornered"][1]])
+
+
+def render(results: dict[str, Any], images: dict[str, str] | None = None) -> str:
+    """The whole of docs/BENCHMARKS.md. ``images``: chart name → path relative to docs/."""
+    images = images or {}
+    m = results["machine"]
+    out = [
+        "# Benchmarks",
+        "",
+        "Written by `bin/bench` (`tests/bench/run_all.py`), which runs every measurement of `tests/bench/` "
+        "once, through the same functions as the scripts run on their own, and rewrites this page and "
+        "its charts. Do not edit it by hand: run the command again.",
+        "",
+        f"    {results['command']}",
+        "",
+        _table(
+            ["", ""],
+            [
+                ["date", m["date"]],
+                ["machine", f"{m['cpus']} CPUs, {m['system']}, {m['machine']}"],
+                ["Python", f"{m['implementation']} {m['python']}"],
+                [
+                    "load average (1, 5, 15 min)",
+                    _load(m["load"]) + f" at the start, {_load(results['load_end'])} at the end",
+                ],
+                [
+                    "duration",
+                    f"{results['duration_s'] / 60:.1f} min"
+                    + (" (`--quick`: short samples)" if results.get("quick") else ""),
+                ],
+            ],
+        ),
+        "",
+        "The machine is shared: other work ran beside this (see the load). Rates per CPU second "
+        "(`time.process_time`) stay comparable under load; wall-clock figures (latency, bot move times, "
+        "pairing) do not. A figure marked — was not measured (see *Errors* below).",
+        "",
+        "## Goals",
+        "",
+    ]
+    rows = goals(results)
+    out.append(
+        _table(
+            ["goal", "target", "measured", "baseline", "ratio", "met?"],
+            [
+                [r["goal"], r["target"], r["measured"], r["baseline"], r["ratio"], _met(r["met"])]
+                for r in rows
+            ],
+        )
+    )
+    met = sum(1 for r in rows if r["met"])
+    out += ["", f"{met} of {len(rows)} goals met.", ""]
+    out += _engines(results, images)
+    out += _replay(results)
+    out += _store(results)
+    out += _fanout(results, images)
+    out += _bots(results, images)
+    out += _pairing(results)
+    if results.get("errors"):
+        out += ["## Errors", ""]
+        out += [f"- **{section}**: `{message}`" for section, message in results["errors"].items()]
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _load(load: list[float] | tuple[float, ...]) -> str:
+    return ", ".join(f"{x:.2f}" for x in load)
+
+
+def _busy(results: dict[str, Any], *sections: str) -> str:
+    """How busy the machine was while these sections ran (1-minute load average), for their heading."""
+    loads = [
+        f"{s['load_before'][0]:.1f}" + (f" → {s['load_after'][0]:.1f}" if "load_after" in s else "")
+        for name in sections
+        if (s := (results.get("sections") or {}).get(name))
+    ]
+    return f" (load {', '.join(loads)})" if loads else ""
+
+
+def _engines(results: dict[str, Any], images: dict[str, str]) -> list[str]:
+    e = results.get("engines")
+    if not e:
+        return []
+    out = [
+        "## Engines: random full games per second" + _busy(results, "engines"),
+        "",
+        "Whole games from the deal to the end, every move chosen at random from `legal_actions`, through "
+        "the engine contract (`start`, `replay`, `to_act`, `legal_actions`, `decide`, `apply`), one process.",
+        "",
+        _table(
+            ["engine", "table", "games/CPU s", "games/wall s", "events/game", "games played"],
+            [
+                [
+                    r["game"],
+                    r["label"],
+                    _num(r["cpu_rate"], 1),
+                    _num(r["wall_rate"], 1),
+                    _num(r["events_per_game"]),
+                    str(r["games"]),
+                ]
+                for r in e["rates"]
+            ],
+        ),
+        "",
+    ]
+    b = e.get("block_vs_openspiel")
+    if b:
+        theirs = b.get("openspiel")
+        out += [
+            "One round of two-player Block (the game OpenSpiel's `python_block_dominoes` plays), ours and "
+            f"OpenSpiel's {b.get('openspiel_version') or ''} measured in turn in the same process, best of "
+            f"{b.get('rounds', 5)}:",
+            "",
+            _table(
+                ["engine", "games/CPU s", "ratio"],
+                [
+                    [
+                        "ours (`games.engines.dominoes`)",
+                        _num(b["ours"]),
+                        f"{b['ratio']:.2f}×" if b.get("ratio") else "—",
+                    ],
+                    [
+                        "OpenSpiel `python_block_dominoes`",
+                        _num(theirs) if theirs else "not installed",
+                        "1.00×" if theirs else "—",
+                    ],
+                ],
+            ),
+            "",
+        ]
+    if "engines" in images:
+        out += [f"![random games per CPU second]({images['engines']})", ""]
+    return out
+
+
+def _replay(results: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    if results.get("replay"):
+        out += [
+            "## Replay and rebuild" + _busy(results, "replay", "rebuild"),
+            "",
+            "`engine.replay` over whole random games' logs, again and again:",
+            "",
+            _table(
+                ["engine", "events/CPU s", "events/wall s", "mean log (events)", "goal"],
+                [
+                    [
+                        r["game"],
+                        _num(r["events_per_cpu_s"]),
+                        _num(r["events_per_wall_s"]),
+                        _num(r["mean_log"]),
+                        f"≥ {REPLAY_GOAL:,}",
+                    ]
+                    for r in results["replay"]
+                ],
+            ),
+            "",
+        ]
+    r = results.get("rebuild")
+    if r:
+        if not out:
+            out += ["## Replay and rebuild" + _busy(results, "rebuild"), ""]
+        out += [
+            f"A long game: a Kazino match to {r['target']} points played at random through `service.submit` "
+            f"into PostgreSQL ({r['events']:,} events, {r['engine_events']:,} for the engine; built in "
+            f"{r['build_s']:.0f} s). Median of {r['repeats']}:",
+            "",
+            _table(
+                ["rebuild", "ms", "events/s"],
+                [
+                    [
+                        "`engine.replay` of its engine events",
+                        _num(1000 * r["replay_s"], 1),
+                        _num(r["engine_events"] / r["replay_s"]),
+                    ],
+                    [
+                        "`store.load` (read the log)",
+                        _num(1000 * r["store_load_s"], 1),
+                        _num(r["events"] / r["store_load_s"]),
+                    ],
+                    [
+                        "`service.load_table`, no kept fold (cold process)",
+                        _num(1000 * r["cold_s"], 1),
+                        _num(r["events"] / r["cold_s"]),
+                    ],
+                    [
+                        "`service.load_table`, its fold kept (the usual case)",
+                        _num(1000 * r["warm_s"], 1),
+                        "—",
+                    ],
+                ],
+            ),
+            "",
+        ]
+    return out
+
+
+def _store(results: dict[str, Any]) -> list[str]:
+    if not results.get("store"):
+        return []
+    return [
+        "## Event store: appends per second" + _busy(results, "store"),
+        "",
+        "Each writer a process appending to a game of its own, one event per append and commit: "
+        "`store.append` (optimistic concurrency, idempotent command id, hash chain) against a raw psycopg "
+        "`INSERT` + `COMMIT` of the same rows, in a PostgreSQL database created for the run and dropped; "
+        f"the two measured in turn, the median of {results['store'][0].get('repeats', 1)} runs each.",
+        "",
+        _table(
+            ["writers", "appends each", "raw INSERT+COMMIT/s", "store.append/s", "ratio", "goal"],
+            [
+                [
+                    str(s["writers"]),
+                    f"{s['appends']:,}",
+                    _num(s["raw"]),
+                    _num(s["store"]),
+                    f"{s['ratio']:.2f}",
+                    f"≥ {APPEND_GOAL:.2f}",
+                ]
+                for s in results["store"]
+            ],
+        ),
+        "",
+    ]
+
+
+def _fanout(results: dict[str, Any], images: dict[str, str]) -> list[str]:
+    fan = results.get("fanout")
+    if not fan:
+        return []
+    f0 = fan[0]
+    out = [
+        "## Live tables: move-to-spectator latency" + _busy(results, "fanout"),
+        "",
+        f"{f0['web']} Daphne processes as in `infra/deploy/Procfile`, channels-redis, PostgreSQL; one table, "
+        f"its spectators spread over both web processes and over {f0['clients']} client processes (asyncio"
+        f"{' on uvloop' if f0.get('uvloop') else ''}, `websockets`); two players (one per web process) play {f0['moves']} moves at {f0['rate']:g} a second, "
+        "each waiting for its ack. Latency: from the player's send to each spectator's receipt "
+        "(`time.time()` in both processes, one machine), every spectator and every move. Lost: an update "
+        "that had not arrived 30 s after the last move. CPU: what the web processes and the clients "
+        "spent while the moves were played (they share the 2 cores).",
+        "",
+        _table(
+            [
+                "spectators",
+                "messages",
+                "p50 ms",
+                "p90 ms",
+                "p99 ms",
+                "max ms",
+                "lost",
+                "closed",
+                "web CPU s",
+                "client CPU s",
+            ],
+            [
+                [
+                    f"{f['spectators']:,}",
+                    f"{f['messages']:,}",
+                    _num(f["p50"], 1),
+                    _num(f["p90"], 1),
+                    _num(f["p99"], 1),
+                    _num(f["max"], 1),
+                    f"{f['lost']:,}",
+                    str(f.get("closed", 0)),
+                    _num(f["server_cpu"], 1),
+                    _num(f["client_cpu"], 1),
+                ]
+                for f in fan
+            ],
+        ),
+        "",
+    ]
+    if "fanout" in images:
+        out += [f"![spectator latency against spectators]({images['fanout']})", ""]
+    return out
+
+
+def _bots(results: dict[str, Any], images: dict[str, str]) -> list[str]:
+    bots = results.get("bots")
+    if not bots:
+        return []
+    out = [
+        "## Computer players: move times" + _busy(results, "bots"),
+        "",
+        "Each level against `greedy` (seats alternating) in whole games through `games.engines.get` and "
+        "`games.bots.get(game, level)`, timing only that level's `choose`: two-player Skyjo, dominoes "
+        "(Block to 100) and Kazino (single deals), four-player Pitch. The strong bots search to a wall-clock "
+        "budget, so on a busy machine they search less rather than take longer: their mean CPU time per move "
+        "(beside the mean wall-clock time) and the load average while they played tell how busy it was.",
+        "",
+        _table(
+            [
+                "game",
+                "level",
+                "moves",
+                "games",
+                "mean ms",
+                "p50 ms",
+                "p95 ms",
+                "max ms",
+                "mean CPU ms",
+                "load during",
+                "goal",
+            ],
+            [
+                [
+                    b["game"],
+                    b["level"],
+                    str(b["moves"]),
+                    str(b["games"]),
+                    _num(b.get("mean_ms"), 1),
+                    _num(b["p50_ms"], 1),
+                    _num(b["p95_ms"], 1),
+                    _num(b["max_ms"], 1),
+                    _num(b["cpu_ms_per_move"], 1),
+                    f"{b['load_before'][0]:.1f} → {b['load_after'][0]:.1f}",
+                    f"p95 < {STRONG_GOAL:g}" if b["level"] == "strong" else "",
+                ]
+                for b in bots
+            ],
+        ),
+        "",
+    ]
+    if "bots" in images:
+        out += [f"![bot move time p95 per game and level]({images['bots']})", ""]
+    return out
+
+
+def _pairing(results: dict[str, Any]) -> list[str]:
+    p = results.get("pairing")
+    if not p:
+        return []
+    rows = []
+    for label, figures in (
+        ("Swiss, two-player boards (`pair_round`)", p["two_player"]),
+        ("Swiss, tables of four (`seat_tables`)", p["four_player"]),
+    ):
+        worst = max(figures, key=lambda f: f[1])
+        rows.append(
+            [
+                label,
+                _num(1000 * worst[1], 1),
+                _num(1000 * worst[0], 1),
+                _num(1000 * sum(f[1] for f in figures), 1),
+                str(sum(f[2] for f in figures)),
+            ]
+        )
+    cpu, wall, repeats = p["cornered"]
+    rows.append(
+        [
+            "one round, the bottom 10 all met already (`pair_round`)",
+            _num(1000 * wall, 1),
+            _num(1000 * cpu, 1),
+            "—",
+            str(repeats),
+        ]
+    )
+    return [
+        "## Tournaments: pairing" + _busy(results, "pairing"),
+        "",
+        f"{p['players']} entrants, {p['rounds']} rounds with results drawn at random (the better seed favoured).",
+        "",
+        _table(["pairing", "worst round ms (wall)", "its CPU ms", "all rounds ms", "repeat meetings"], rows),
+        "",
+    ]
+
+
+def charts(results: dict[str, Any], directory: Path = IMG) -> dict[str, str]:
+    """Draw the charts (matplotlib, Agg): name → path relative to docs/. None drawn without matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return {}
+    directory.mkdir(parents=True, exist_ok=True)
+    drawn: dict[str, str] = {}
+
+    def save(fig: Any, name: str) -> None:
+        path = directory / f"bench-{name}.png"
+        fig.tight_layout()
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        drawn[name] = path.relative_to(directory.parent).as_posix()
+
+    fan = results.get("fanout")
+    if fan:
+        fig, ax = plt.subplots(figsize=(6.4, 3.8))
+        xs = [f["spectators"] for f in fan]
+        ax.plot(xs, [f["p50"] for f in fan], "o-", label="p50")
+        ax.plot(xs, [f["p99"] for f in fan], "s-", label="p99")
+        ax.axhline(SPECTATORS_GOAL[1], color="grey", linestyle="--", linewidth=1, label="goal: p99 < 250 ms")
+        for f in fan:
+            if f["lost"]:
+                ax.annotate(
+                    f"{f['lost']} lost",
+                    (f["spectators"], f["p99"]),
+                    textcoords="offset points",
+                    xytext=(4, 6),
+                )
+        ax.set_xlabel("spectators on one table")
+        ax.set_ylabel("move → spectator, ms")
+        ax.set_title(f"Spectator latency ({fan[0]['rate']:g} moves/s, {fan[0]['web']} Daphne processes)")
+        ax.set_xticks(xs)
+        ax.set_ylim(bottom=0)
+        ax.grid(alpha=0.3)
+        ax.legend()
+        save(fig, "fanout")
+
+    e = results.get("engines")
+    if e and e.get("rates"):
+        bars = [(f"{r['game']} {r['label']}", r["cpu_rate"]) for r in e["rates"]]
+        b = e.get("block_vs_openspiel") or {}
+        if b.get("ours"):
+            bars.append(("dominoes one Block round 2p", b["ours"]))
+        if b.get("openspiel"):
+            bars.append(("OpenSpiel python_block_dominoes", b["openspiel"]))
+        fig, ax = plt.subplots(figsize=(7.2, 0.32 * len(bars) + 1.2))
+        names = [name for name, _ in bars]
+        colours = ["tab:orange" if "OpenSpiel" in name else "tab:blue" for name in names]
+        ax.barh(names, [v for _, v in bars], color=colours)
+        for y, (_name, v) in enumerate(bars):
+            ax.annotate(
+                f"{v:,.0f}",
+                (v, y),
+                xytext=(3, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize="x-small",
+            )
+        ax.set_xscale("log")
+        ax.set_xlim(right=max(v for _, v in bars) * 4)
+        ax.invert_yaxis()
+        ax.set_xlabel("random full games per CPU second (log scale)")
+        ax.set_title("Engines")
+        ax.grid(axis="x", alpha=0.3)
+        save(fig, "engines")
+
+    bots = results.get("bots")
+    if bots:
+        games = list(dict.fromkeys(b["game"] for b in bots))
+        levels = list(dict.fromkeys(b["level"] for b in bots))
+        p95 = {(b["game"], b["level"]): b["p95_ms"] for b in bots}
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        width = 0.8 / len(levels)
+        for i, level in enumerate(levels):
+            values = [p95.get((game, level), 0.0) for game in games]
+            xs = [g + i * width for g in range(len(games))]
+            ax.bar(xs, [max(v, 0.01) for v in values], width, label=level)
+            for x, v in zip(xs, values, strict=True):
+                text = "<0.01" if v < 0.01 else f"{v:.2g}" if v < 10 else f"{v:.0f}"
+                ax.annotate(text, (x, max(v, 0.01)), ha="center", va="bottom", fontsize="x-small")
+        ax.axhline(STRONG_GOAL, color="grey", linestyle="--", linewidth=1, label="strong goal: 500 ms")
+        ax.set_yscale("log")
+        ax.set_xticks([g + width * (len(levels) - 1) / 2 for g in range(len(games))], games)
+        ax.set_ylabel("p95 move time, ms (log scale)")
+        ax.set_ylim(top=STRONG_GOAL * 4)
+        ax.set_title("Computer players")
+        ax.legend(fontsize="small")
+        ax.grid(axis="y", alpha=0.3)
+        save(fig, "bots")
+    return drawn

@@ -1,0 +1,237 @@
+"""Every benchmark of tests/bench/ once, and docs/BENCHMARKS.md (with its charts) from the figures.
+
+    eval "$(bin/services)" && bin/bench [--quick] [--only SECTION ...]
+    python tests/bench/run_all.py --render tests/bench/results/run_all.json   # the page again, no run
+
+Needs PostgreSQL (DATABASE_URL: the store, the long game's rebuild and the live tables each create a
+database ``<name>_<section>`` of their own and drop it) and Redis (REDIS_URL: the channel layer of the
+live tables). The measuring is done by the scripts' own functions (bench_*.py), so a figure here is
+the one the script prints when run on its own. Sections: engines, replay, pairing, bots, store,
+rebuild, fanout. ``--quick`` takes short samples (a smoke run of a few minutes). The figures are also
+written as JSON to tests/bench/results/run_all.json. Exit status 1 when a section failed (its error is
+on the page).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
+os.environ["AI_WORKER"] = "off"  # nothing plays the computer seats behind the benchmarks' backs
+os.environ.setdefault("EXTRA_ENGINES", "tiny=tests.games.tiny_engine")  # the live-table bench's engine
+
+from tests.bench import benchlib, report  # noqa: E402
+
+SECTIONS = ("engines", "replay", "pairing", "bots", "store", "rebuild", "fanout")
+JSON = ROOT / "tests" / "bench" / "results" / "run_all.json"
+PAGE = ROOT / "docs" / "BENCHMARKS.md"
+LEVELS = ("random", "greedy", "strong")
+
+
+def settings(quick: bool) -> dict[str, Any]:
+    """How long each measurement samples."""
+    if quick:
+        return {
+            "seconds": 0.3,
+            "openspiel_rounds": 2,
+            "bot_moves": 20,
+            "appends": 200,
+            "store_repeats": 1,
+            "rebuild_target": 60,
+            "rebuild_repeats": 3,
+            "spectators": [100, 1000],
+            "moves": 20,
+        }
+    return {
+        "seconds": 2.0,
+        "openspiel_rounds": 5,
+        "bot_moves": 200,
+        "appends": 1500,
+        "store_repeats": 3,
+        "rebuild_target": 500,
+        "rebuild_repeats": 5,
+        "spectators": [100, 250, 500, 1000],
+        "moves": 100,
+    }
+
+
+def engines_section(s: dict[str, Any]) -> dict[str, Any]:
+    from tests.bench import bench_dominoes, bench_kazino, bench_pitch, bench_skyjo
+
+    seconds = s["seconds"]
+    two_and_four = [(2, False), (4, False)]
+    rates = bench_skyjo.engine_rates(seconds)
+    rates += bench_dominoes.engine_rates(seconds, tables=two_and_four)
+    rates += bench_kazino.engine_rates(seconds)
+    pitch = bench_pitch.engine
+    for r in bench_pitch.engine_rates(seconds, [pitch.default_config(2), pitch.default_config(4)]):
+        rates.append({**r, "label": f"{r['config']['players']} players, target {r['config']['target']}"})
+    block = bench_dominoes.block_vs_openspiel(seconds, rounds=s["openspiel_rounds"])
+    return {"rates": rates, "block_vs_openspiel": block}
+
+
+def replay_section(s: dict[str, Any]) -> list[dict[str, Any]]:
+    from tests.bench import bench_dominoes, bench_kazino, bench_pitch, bench_skyjo
+
+    logs = {
+        "skyjo": bench_skyjo.replay_logs(),
+        "dominoes": bench_dominoes.replay_logs(),
+        "kazino": bench_kazino.replay_logs(),
+        "pitch": bench_pitch.replay_logs(),
+    }
+    return [benchlib.replay_rate(game, game_logs, s["seconds"]) for game, game_logs in logs.items()]
+
+
+def pairing_section(_s: dict[str, Any]) -> dict[str, Any]:
+    from tests.bench import bench_pairing
+
+    return bench_pairing.measure(players=512, rounds=9)
+
+
+def bots_section(s: dict[str, Any]) -> list[dict[str, Any]]:
+    from games import engines
+    from tests.bench import bench_kazino
+
+    rows = []
+    for game in engines.names():
+        config = bench_kazino.SINGLE if game == "kazino" else None
+        for level in LEVELS:
+            m = benchlib.bot_move_times(game, level, s["bot_moves"], config=config)
+            ms = [1000 * t for t in m["times"]]
+            rows.append(
+                {
+                    "game": game,
+                    "level": level,
+                    "players": m["players"],
+                    "moves": len(ms),
+                    "games": m["games"],
+                    "mean_ms": sum(ms) / len(ms),
+                    "p50_ms": benchlib.percentile(ms, 0.5),
+                    "p95_ms": benchlib.percentile(ms, 0.95),
+                    "max_ms": max(ms),
+                    "cpu_ms_per_move": 1000 * m["cpu"] / len(ms),
+                    "load_before": m["load_before"],
+                    "load_after": m["load_after"],
+                }
+            )
+            print(f"  {benchlib.move_time_line(m)}", flush=True)
+    return rows
+
+
+def store_section(s: dict[str, Any]) -> list[dict[str, Any]]:
+    from tests.bench import bench_store
+
+    return bench_store.measure(s["appends"], repeats=s["store_repeats"])
+
+
+def rebuild_section(s: dict[str, Any]) -> dict[str, Any]:
+    from tests.bench import bench_service
+
+    with benchlib.scratch_database("rebuild"):
+        started = time.perf_counter()
+        game = bench_service.long_game(s["rebuild_target"])
+        built = time.perf_counter() - started
+        figures = bench_service.rebuild(game, s["rebuild_repeats"])
+    return {**figures, "target": s["rebuild_target"], "build_s": built, "repeats": s["rebuild_repeats"]}
+
+
+def fanout_section(s: dict[str, Any]) -> list[dict[str, Any]]:
+    from tests.bench import bench_fanout
+
+    if not os.environ.get("REDIS_URL"):
+        raise RuntimeError("REDIS_URL is not set: the live tables need channels-redis")
+    return bench_fanout.sweep(s["spectators"], moves=s["moves"], rate=10.0, web=2, clients=2)
+
+
+RUNNERS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "engines": engines_section,
+    "replay": replay_section,
+    "pairing": pairing_section,
+    "bots": bots_section,
+    "store": store_section,
+    "rebuild": rebuild_section,
+    "fanout": fanout_section,
+}
+
+
+def measure(quick: bool, only: list[str], command: str) -> dict[str, Any]:
+    from games import engines
+
+    s = settings(quick)
+    results: dict[str, Any] = {
+        "machine": benchlib.machine(),
+        "command": command,
+        "quick": quick,
+        "settings": s,
+        "games": engines.names(),
+        "errors": {},
+        "sections": {},
+    }
+    started = time.perf_counter()
+    for section in SECTIONS:
+        if only and section not in only:
+            continue
+        load_before = benchlib.load()
+        print(f"== {section} (load {load_before[0]:.2f})", flush=True)
+        t0 = time.perf_counter()
+        try:
+            results[section] = RUNNERS[section](s)
+        except BaseException as exc:  # noqa: BLE001 - one failing section must not lose the others
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            traceback.print_exc()
+            results["errors"][section] = f"{type(exc).__name__}: {exc}"[:500]
+        results["sections"][section] = {
+            "seconds": time.perf_counter() - t0,
+            "load_before": load_before,
+            "load_after": benchlib.load(),
+        }
+        print(f"   {section}: {time.perf_counter() - t0:.0f} s", flush=True)
+    results["duration_s"] = time.perf_counter() - started
+    results["load_end"] = benchlib.load()
+    return results
+
+
+def write(results: dict[str, Any], page: Path = PAGE) -> None:
+    images = report.charts(results, page.parent / "img")
+    page.parent.mkdir(parents=True, exist_ok=True)
+    page.write_text(report.render(results, images), encoding="utf-8")
+    print(f"wrote {page.relative_to(ROOT)}" + "".join(f", docs/{path}" for path in images.values()))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="short samples: a smoke run")
+    parser.add_argument("--only", nargs="+", choices=SECTIONS, default=[], help="run these sections only")
+    parser.add_argument("--render", type=Path, metavar="JSON", help="write the page from saved figures")
+    args = parser.parse_args()
+    if args.render:
+        write(json.loads(args.render.read_text()))
+        return
+    command = os.environ.get("BENCH_COMMAND") or shlex.join(
+        ["python", "tests/bench/run_all.py", *sys.argv[1:]]
+    )
+    results = measure(args.quick, args.only, command)
+    JSON.parent.mkdir(parents=True, exist_ok=True)
+    JSON.write_text(json.dumps(results, indent=1, default=str) + "\n")
+    write(results)
+    if results["errors"]:
+        print(f"failed: {', '.join(results['errors'])}", file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

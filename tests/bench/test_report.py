@@ -1,0 +1,193 @@
+"""docs/BENCHMARKS.md from run_all.py's figures: every goal has its row, met or not, and the page says so."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from tests.bench import benchlib, report
+
+GAMES = ["skyjo", "dominoes", "kazino", "pitch"]
+
+
+def figures() -> dict[str, Any]:
+    """What run_all.py measures, made up: every goal met."""
+    machine = {
+        "date": "2026-11-30 04:00 UTC",
+        "cpus": 2,
+        "python": "3.11.7",
+        "implementation": "CPython",
+        "machine": "x86_64",
+        "system": "Linux 6",
+        "load": [1.0, 1.5, 2.0],
+    }
+    fan = {
+        "web": 2,
+        "clients": 2,
+        "moves": 100,
+        "rate": 10.0,
+        "p50": 40.0,
+        "p90": 90.0,
+        "max": 220.0,
+        "closed": 0,
+        "server_cpu": 6.0,
+        "client_cpu": 3.0,
+    }
+    return {
+        "machine": machine,
+        "command": "bin/bench",
+        "quick": False,
+        "games": GAMES,
+        "duration_s": 600.0,
+        "load_end": [2.0, 2.0, 2.0],
+        "errors": {},
+        "engines": {
+            "rates": [
+                {
+                    "game": g,
+                    "label": "2 players",
+                    "cpu_rate": 500.0,
+                    "wall_rate": 450.0,
+                    "games": 9,
+                    "events_per_game": 100,
+                }
+                for g in GAMES
+            ],
+            "block_vs_openspiel": {
+                "ours": 9000.0,
+                "openspiel": 3000.0,
+                "ratio": 3.0,
+                "openspiel_version": "1.6",
+            },
+        },
+        "replay": [
+            {"game": g, "events_per_cpu_s": 400_000.0, "events_per_wall_s": 390_000.0, "mean_log": 200}
+            for g in GAMES
+        ],
+        "rebuild": {
+            "target": 500,
+            "events": 3000,
+            "engine_events": 2990,
+            "build_s": 40.0,
+            "repeats": 5,
+            "replay_s": 0.01,
+            "store_load_s": 0.05,
+            "cold_s": 0.07,
+            "warm_s": 0.002,
+        },
+        "store": [
+            {"writers": 1, "appends": 1500, "raw": 1000.0, "store": 800.0, "ratio": 0.8},
+            {"writers": 8, "appends": 1500, "raw": 1500.0, "store": 900.0, "ratio": 0.6},
+        ],
+        "fanout": [
+            {**fan, "spectators": 100, "messages": 10_000, "p99": 50.0, "lost": 0},
+            {**fan, "spectators": 1000, "messages": 100_000, "p99": 200.0, "lost": 0},
+        ],
+        "bots": [
+            {
+                "game": g,
+                "level": level,
+                "moves": 200,
+                "games": 3,
+                "mean_ms": 50.0,
+                "p50_ms": 40.0,
+                "p95_ms": 300.0 if level == "strong" else 1.0,
+                "max_ms": 400.0,
+                "cpu_ms_per_move": 45.0,
+                "load_before": [1.0, 1.0, 1.0],
+                "load_after": [1.2, 1.0, 1.0],
+            }
+            for g in GAMES
+            for level in ("random", "greedy", "strong")
+        ],
+        "pairing": {
+            "players": 512,
+            "rounds": 2,
+            "two_player": [[0.002, 0.002, 0], [0.003, 0.004, 0]],
+            "four_player": [[0.001, 0.001, 0], [0.005, 0.006, 3]],
+            "cornered": [0.004, 0.005, 0],
+        },
+    }
+
+
+def test_every_goal_of_the_issue_has_a_row_and_all_are_met_here():
+    rows = report.goals(figures())
+    names = [r["goal"] for r in rows]
+    assert len(rows) == 1 + 4 + 2 + 1 + 4 + 1
+    assert any("OpenSpiel" in n for n in names)
+    assert {f"replay fold, {g}" for g in GAMES} <= set(names)
+    assert {f"strong bot move time, {g}" for g in GAMES} <= set(names)
+    assert any("1 writer" in n for n in names) and any("8 writers" in n for n in names)
+    assert any("1,000 spectators" in n for n in names) and any("512 entrants" in n for n in names)
+    assert all(r["met"] is True for r in rows)
+    assert rows[0]["ratio"] == "3.00× OpenSpiel"
+    pairing = rows[-1]
+    assert pairing["measured"] == "6.0 ms", "the slowest round of either format, wall clock"
+
+
+def test_a_missed_goal_says_no_and_a_loss_fails_the_spectator_goal():
+    results = figures()
+    results["fanout"][1]["lost"] = 3
+    results["engines"]["block_vs_openspiel"].update(ours=5000.0, ratio=5000 / 3000)
+    results["store"][1].update(store=600.0, ratio=0.4)
+    results["bots"][5]["p95_ms"] = 700.0  # dominoes strong
+    rows = {r["goal"]: r for r in report.goals(results)}
+    spectators = next(r for name, r in rows.items() if "spectators" in name)
+    assert spectators["met"] is False and "lost 3/100,000" in spectators["measured"]
+    assert rows["event store appends, 8 writers"]["met"] is False
+    assert rows["event store appends, 1 writer"]["met"] is True
+    assert rows["strong bot move time, dominoes"]["met"] is False
+    assert next(iter(rows.values()))["met"] is False  # 1.67× OpenSpiel is short of 2×
+    page = report.render(results)
+    assert page.count("**no**") == 4
+    assert f"{len(rows) - 4} of {len(rows)} goals met." in page
+
+
+def test_a_section_that_did_not_run_keeps_its_goal_rows_unmeasured_and_the_page_names_the_error():
+    results = figures()
+    for section in ("fanout", "store", "bots"):
+        del results[section]
+    results["errors"] = {"fanout": "RuntimeError: REDIS_URL is not set"}
+    rows = report.goals(results)
+    assert len(rows) == 13
+    unmeasured = [r for r in rows if r["met"] is None]
+    assert len(unmeasured) == 1 + 2 + 4
+    page = report.render(results)
+    for r in rows:
+        assert f"| {r['goal']} |" in page
+    assert "## Errors" in page and "REDIS_URL is not set" in page
+    assert "## Live tables" not in page
+
+
+def test_the_page_has_the_command_the_machine_and_a_table_per_area():
+    results = copy.deepcopy(figures())
+    results["sections"] = {"fanout": {"load_before": [5.3, 4.0, 3.0], "load_after": [4.9, 4.2, 3.1]}}
+    page = report.render(results, {"fanout": "img/bench-fanout.png"})
+    assert "## Live tables: move-to-spectator latency (load 5.3 → 4.9)" in page
+    assert "    bin/bench\n" in page
+    assert "2 CPUs" in page and "1.00, 1.50, 2.00 at the start" in page
+    for heading in ("## Goals", "## Engines", "## Replay and rebuild", "## Event store", "## Live tables"):
+        assert heading in page
+    assert "## Computer players" in page and "## Tournaments: pairing" in page
+    assert "![spectator latency against spectators](img/bench-fanout.png)" in page
+    table_rows = [line for line in page.splitlines() if line.startswith("| ")]
+    assert all(line.endswith(" |") for line in table_rows)
+
+
+def test_percentiles_are_nearest_rank():
+    values = [float(v) for v in range(1, 101)]
+    assert benchlib.percentile(values, 0.95) == 95.0
+    assert benchlib.percentile(values, 0.5) == 50.0
+    assert benchlib.percentile(values, 0.99) == 99.0
+    assert benchlib.percentile([7.0], 0.99) == 7.0
+    assert benchlib.percentile([], 0.5) != benchlib.percentile([], 0.5)  # NaN: nothing measured
+
+
+def test_the_charts_are_drawn_when_matplotlib_is_there(tmp_path):
+    pytest.importorskip("matplotlib", reason="matplotlib comes with the bench extra (bin/bench)")
+    drawn = report.charts(figures(), tmp_path / "img")
+    assert set(drawn) == {"fanout", "engines", "bots"}
+    for path in drawn.values():
+        assert (tmp_path / path).stat().st_size > 1000
