@@ -18,6 +18,7 @@ import logging
 import weakref
 from typing import Any
 
+from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError
 from django.utils import translation
@@ -46,7 +47,7 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         _sockets.add(self)
         try:
-            await super().__call__(scope, receive, send)
+            await super().__call__(scope, receive, self.quiet(send))
         except RedisError as exc:
             if self._ended:  # raised while leaving a socket already closed: nothing to close
                 log.info("channel layer error after a socket closed: %r", exc)
@@ -64,6 +65,20 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
                 await consumer.end(TRY_AGAIN)
         finally:
             _sockets.discard(self)
+
+    def quiet(self, send: Any) -> Any:
+        """``send``, except that a client gone while the server was speaking to it (a state being sent
+        on connect, an update) ends this socket instead of raising into Daphne: nothing is lost, the
+        disconnect comes next, and the client gets the whole picture when it connects again."""
+
+        async def quiet_send(message: dict[str, Any]) -> None:
+            try:
+                await send(message)
+            except Disconnected:
+                self._ended = True
+                log.info("a socket closed while the server was sending to it")
+
+        return quiet_send
 
     async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
         await super().accept(subprotocol, headers)
