@@ -77,6 +77,7 @@ class StrongBot:
         epsilon: float = 0.15,
         win_bonus: int = WIN,
         exact: bool = True,
+        careless: float = 0.0,
     ) -> None:
         self.budget_s = budget_s  # None: the variant's own budget (BUDGET_S)
         self.max_samples = max_samples
@@ -84,6 +85,7 @@ class StrongBot:
         self.epsilon = epsilon
         self.win_bonus = win_bonus
         self.exact = exact
+        self.careless = careless
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:
@@ -109,7 +111,7 @@ class StrongBot:
             # The same playout randomness for every action of a sample: fairer comparisons.
             stream = rng.random()
             values: list[float] = []
-            solver = Solver(state, self.win_bonus) if self.exact else None
+            solver = Solver(state, self.win_bonus, seat, self.careless) if self.exact else None
             for action in legal_actions:
                 after: Any = state
                 for event in engine.decide(state, seat, action):

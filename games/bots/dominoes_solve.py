@@ -52,8 +52,11 @@ def solvable(state: State) -> bool:
 class Solver:
     """The value of Block positions of one sampled deal (the table is kept between the actions)."""
 
-    def __init__(self, state: State, win: int) -> None:
+    def __init__(self, state: State, win: int, seat: int = 0, careless: float = 0.0) -> None:
         self.players = state.players
+        self.mine = seat % 2
+        self.careless = careless
+        self.expected: dict[tuple[tuple[int, ...], int, int, int, int], float] = {}
         self.sides = 2
         self.scores = state.scores
         self.target2 = 2 * state.config["target"]
@@ -80,9 +83,50 @@ class Solver:
             return 0
         return self.terminal(hands, mover_side, 0 if totals[0] < totals[1] else 1)
 
-    def value(self, hands: tuple[int, ...], left: int, right: int, turn: int, passes: int) -> int:
-        """Negamax value for the side of ``turn``, both sides playing their best."""
+    def value(self, hands: tuple[int, ...], left: int, right: int, turn: int, passes: int) -> float:
+        """Negamax value for the side of ``turn``: both sides at their best, or with careless opponents."""
+        if self.careless:
+            return self.mixed(hands, left, right, turn, passes)
         return self.search(hands, left, right, turn, passes, -INFINITY, INFINITY)
+
+    def mixed(self, hands: tuple[int, ...], left: int, right: int, turn: int, passes: int) -> float:
+        """The value when each opponent plays its best move, except with probability ``careless``
+        any of its moves at random (a real opponent does not see my tiles); I play my best."""
+        low, high = (left, right) if left <= right else (right, left)
+        key = (hands, low, high, turn, passes)
+        known = self.expected.get(key)
+        if known is not None:
+            return known
+        hand = hands[turn]
+        side = turn % 2
+        nxt = (turn + 1) % self.players
+        playable = hand & (NUMBER[low] | NUMBER[high])
+        if not playable:
+            if passes + 1 == self.players:
+                value: float = self.blocked(hands, side)
+            else:
+                value = -self.mixed(hands, low, high, nxt, passes + 1)
+            self.expected[key] = value
+            return value
+        children: list[float] = []
+        rest_hands = list(hands)
+        for tile in by_weight(playable):
+            rest = hand ^ (1 << tile)
+            rest_hands[turn] = rest
+            after = tuple(rest_hands)
+            if not rest:
+                children.append(self.terminal(after, side, side))
+                continue
+            hi, lo = HI[tile], LO[tile]
+            if hi == low or lo == low:
+                children.append(-self.mixed(after, lo if hi == low else hi, high, nxt, 0))
+            if low != high and (hi == high or lo == high):
+                children.append(-self.mixed(after, lo if hi == high else hi, low, nxt, 0))
+        best = max(children)
+        if side != self.mine:
+            best = (1 - self.careless) * best + self.careless * sum(children) / len(children)
+        self.expected[key] = best
+        return best
 
     def search(
         self, hands: tuple[int, ...], left: int, right: int, turn: int, passes: int, alpha: int, beta: int
@@ -147,14 +191,14 @@ def hand_bits(hand: tuple[int, ...] | list[int]) -> int:
     return bits
 
 
-def solve(state: State, seat: int, win: int, solver: Solver | None = None) -> int:
+def solve(state: State, seat: int, win: int, solver: Solver | None = None) -> float:
     """What ``dominoes_sim.value`` would say of the round's end, both sides playing their best.
 
     That is my side's game score minus the other's once the round is counted, ``win`` added or
     taken away when the count ends the game. A ``solver`` made for the same deal and scores keeps
     its table from one call to the next (the positions after each of my actions share many lines).
     """
-    solver = solver or Solver(state, win)
+    solver = solver or Solver(state, win, seat)
     hands = tuple(hand_bits(h) for h in state.hands)
     ends = state.layout.ends
     value = solver.value(hands, ends[0], ends[1], state.turn, state.passes)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games.bots.dominoes_sim import value
-from games.bots.dominoes_solve import solvable, solve
+from games.bots.dominoes_solve import Solver, solvable, solve
 from games.engines import dominoes as d
 
 WIN = 1000
@@ -75,3 +75,34 @@ def test_only_two_sided_block_rounds_in_play_are_solved():
     assert not solvable(first_play({"players": 3, "variant": "block"}))
     assert not solvable(first_play({"players": 2, "variant": "draw"}))
     assert not solvable(first_play({"players": 2, "variant": "all_fives"}))
+
+
+def engine_expectimax(state: Any, seat: int, careless: float) -> float:
+    """My side's expected final margin when I play my best and opponents play theirs except, with
+    probability ``careless``, a move at random (moves that lead to the same position count once)."""
+    if state.phase != "play":
+        return value(state, seat, WIN)
+    turn = d.to_act(state)[0]
+    children: dict[Any, float] = {}
+    for action in d.legal_actions(state, turn):
+        after = state
+        for event in d.decide(state, turn, action):
+            after = d.apply(after, event)
+        position = (after.hands, tuple(sorted(after.layout.ends[:2])), after.phase, after.scores)
+        children[position] = engine_expectimax(after, seat, careless)
+    values = list(children.values())
+    if state.side(turn) == state.side(seat):
+        return max(values)
+    return (1 - careless) * min(values) + careless * sum(values) / len(values)
+
+
+@pytest.mark.parametrize("config", [{"players": 2, "variant": "block"}, {"players": 2, "target": 20}])
+def test_with_careless_opponents_the_solver_finds_the_expected_value_the_engine_gives(config):
+    checked = 0
+    for seed in range(10):
+        for state in late_positions({**d.default_config(2), **config}, seed, 8):
+            for seat in (0, 1):
+                solver = Solver(state, WIN, seat, careless=0.4)
+                assert solve(state, seat, WIN, solver) == pytest.approx(engine_expectimax(state, seat, 0.4))
+                checked += 1
+    assert checked >= 30
