@@ -180,6 +180,10 @@ def test_the_table_socket_answers_a_lost_database_with_an_error_and_takes_the_re
             await seat.send(json.dumps(action))  # the same command again, on the same socket
             replies = [json.loads(await asyncio.wait_for(seat.recv(), 20)) for _ in range(2)]
             seen = json.loads(await asyncio.wait_for(spectator.recv(), 20))
+            # The computer answers that move. Its turn reads the game too: wait for it, so that the trap
+            # below catches the late socket's read and not the turn's.
+            answer = json.loads(await asyncio.wait_for(spectator.recv(), 20))
+            assert answer["type"] == "update", answer
             # A lost database on connect: an error first, then a close the client reconnects after.
             proxy.arm(rb'FROM "games_game"', "before")
             async with websockets.connect(socket_url, origin=url) as late:
