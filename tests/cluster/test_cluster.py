@@ -155,7 +155,9 @@ def test_two_web_processes_and_two_workers_play_a_tournament_that_both_sides_see
         assert state_a["seq"] == openings[game]
         assert via_a[1:] == via_b[1:], f"game {game}: the two web processes sent different updates"
         updates = [json.loads(text) for text in via_a[1:]]
-        assert len(updates) >= 10 and all(u["type"] == "update" for u in updates)
+        # A whole game: from the opening to the end, however short the deal made it (a game to 30 can
+        # end in nine moves).
+        assert updates and all(u["type"] == "update" for u in updates)
         previous = state_a["seq"]
         for update in updates:
             assert update["since"] == previous, f"game {game}: a gap before seq {update['seq']}"
