@@ -91,9 +91,10 @@ class _Pair:
         self.withhold: Trap | None = None  # the next answer from the server ends the connection
 
     def cut(self, trap: Trap) -> None:
+        # Marked first: the app answers as soon as its connection drops, and the test may look then.
+        trap.sprung.set()
         _shut(self.client)
         _shut(self.server)
-        trap.sprung.set()
 
     def upstream(self) -> None:
         seen = b""
