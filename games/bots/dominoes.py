@@ -2,7 +2,8 @@
 
 Both see only the seat's view and its legal actions. The strong bot samples full states
 consistent with the view (``determinize``: voids read from passes and draws are respected),
-tries every legal action in each sample and plays the rest of the round out quickly.
+tries every legal action in each sample and finds how the round ends from there: solved exactly in
+Block between two sides (``dominoes_solve``), played out quickly otherwise (``dominoes_sim``).
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ class StrongBot:
 
     ``win_bonus`` (half-points) is what ending the game as its winner adds to a playout's margin;
     the default makes winning come before any margin. ``budget_s=math.inf`` ignores the clock
-    (a reproducible search: the engine review).
+    (a reproducible search: the engine review). ``exact=False`` plays Block samples out instead of
+    solving them; ``careless`` is the chance the solver gives an opponent of playing at random.
     """
 
     def __init__(

@@ -57,7 +57,6 @@ class Solver:
         self.mine = seat % 2
         self.careless = careless
         self.expected: dict[tuple[tuple[int, ...], int, int, int, int], float] = {}
-        self.sides = 2
         self.scores = state.scores
         self.target2 = 2 * state.config["target"]
         self.win = win
