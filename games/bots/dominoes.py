@@ -12,6 +12,7 @@ import random
 import time
 from typing import Any
 
+from games.bots.dominoes_infer import play_weight
 from games.bots.dominoes_sim import WIN, playout, value
 from games.bots.dominoes_solve import Solver, solvable, solve
 from games.bots.tally import PairedTally
@@ -69,6 +70,8 @@ class StrongBot:
     the default makes winning come before any margin. ``budget_s=math.inf`` ignores the clock
     (a reproducible search: the engine review). ``exact=False`` plays Block samples out instead of
     solving them; ``careless`` is the chance the solver gives an opponent of playing at random.
+    ``pool``: in Block each sample is picked from this many deals drawn by ``determinize``, in
+    proportion to how well each explains the opponents' plays (``dominoes_infer``); 0 or 1: no weighing.
     """
 
     def __init__(
@@ -80,6 +83,7 @@ class StrongBot:
         win_bonus: int = WIN,
         exact: bool = True,
         careless: float = 0.0,
+        pool: int = 8,
     ) -> None:
         self.budget_s = budget_s  # None: the variant's own budget (BUDGET_S)
         self.max_samples = max_samples
@@ -88,6 +92,7 @@ class StrongBot:
         self.win_bonus = win_bonus
         self.exact = exact
         self.careless = careless
+        self.pool = pool
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:
@@ -108,8 +113,13 @@ class StrongBot:
         deadline = time.perf_counter() + budget
         seat: int = view["seat"]
         tally = PairedTally(len(legal_actions), min_samples=max(self.min_samples, 24))
+        weigh = play_weight(view) if self.pool > 1 else None
         while tally.samples < self.max_samples:
-            state = engine.determinize(view, rng)
+            if weigh is None:
+                state = engine.determinize(view, rng)
+            else:
+                pool = [engine.determinize(view, rng) for _ in range(self.pool)]
+                state = rng.choices(pool, weights=[weigh(s) for s in pool])[0]
             # The same playout randomness for every action of a sample: fairer comparisons.
             stream = rng.random()
             values: list[float] = []

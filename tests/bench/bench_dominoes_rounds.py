@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 import random
 import statistics
 import sys
@@ -70,7 +71,9 @@ def main() -> None:
     parser.add_argument("settings", nargs="+")
     parser.add_argument("--rounds", type=int, default=400)
     parser.add_argument("--seed", type=int, default=10_000)
+    parser.add_argument("--dump", type=Path, help="write each setting's round margins here (JSON)")
     args = parser.parse_args()
+    dumped: dict[str, list[int]] = {}
     lines = [f"\n# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {args.rounds} paired rounds, seed {args.seed}"]
     for text in args.settings:
         bot = StrongBot(**setting(text))
@@ -90,6 +93,9 @@ def main() -> None:
         )
         print(line, flush=True)
         lines.append(line)
+        dumped[text] = margins
+    if args.dump:
+        args.dump.write_text(json.dumps({"seed": args.seed, "margins": dumped}))
     with RESULTS.open("a") as out:
         out.write("\n".join(lines) + "\n")
 
