@@ -52,7 +52,7 @@ def choices(tiles: set[int], ends: tuple[int, ...]) -> int:
     for tile in tiles:
         hi, lo = HI[tile], LO[tile]
         for shown in ends:
-            if shown >= 0 and (shown == hi or shown == lo):
+            if shown >= 0 and shown in (hi, lo):
                 count += 1
     return count
 
