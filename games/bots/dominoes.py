@@ -1,7 +1,8 @@
 """Computer players for dominoes: ``GreedyBot`` (one-move heuristic) and ``StrongBot`` (sampling search).
 
 Both see only the seat's view and its legal actions. The strong bot samples full states
-consistent with the view (``determinize``: voids read from passes and draws are respected),
+consistent with the view (``determinize``: voids read from passes and draws are respected; in
+Block, deals that explain the opponents' plays better are picked more often: ``dominoes_infer``),
 tries every legal action in each sample and finds how the round ends from there: solved exactly in
 Block between two sides (``dominoes_solve``), played out quickly otherwise (``dominoes_sim``).
 """
