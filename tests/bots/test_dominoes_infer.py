@@ -60,20 +60,18 @@ def test_the_true_deal_weighs_what_the_engine_offered_the_opponents(config):
     assert checked > 100
 
 
-def test_a_hand_that_offered_only_the_tile_played_weighs_more():
+def test_sampled_deals_weigh_differently_and_never_zero():
     config = d.validate_config({**d.default_config(2), "variant": "block", "first": 0})
     state = d.replay(d.start(config, 5))
-    view = d.view(state, 1)
-    weigh = play_weight(view)
-    assert weigh is None  # nothing played yet
-    for _ in range(3):
+    assert play_weight(d.view(state, 1)) is None  # nothing played yet
+    for _ in range(3):  # seat 0 leads, seat 1 plays, seat 0 plays
         seat = d.to_act(state)[0]
         action = d.legal_actions(state, seat)[0]
+        assert action["type"] == "play"
         for event in d.decide(state, seat, action):
             state = d.apply(state, event)
     weigh = play_weight(d.view(state, 0))
-    if weigh is None:  # seat 1 passed: nothing to weigh
-        return
+    assert weigh is not None
     rng = random.Random(1)
     weights = [weigh(d.determinize(d.view(state, 0), rng)) for _ in range(200)]
     assert all(0 < w <= 1 for w in weights)
