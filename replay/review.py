@@ -119,8 +119,13 @@ def _strong_bot(engine_name: str, samples: int, win: float, *, settle: bool) -> 
     settle_from = 24 if settle else samples
     if engine_name == "dominoes":
         half_points = round(2 * win)
+        # Reviews count what a move lost in points, so the round's margin, not the game's chances.
         bot = dominoes_bots.StrongBot(
-            budget_s=math.inf, max_samples=samples, min_samples=settle_from, win_bonus=half_points
+            budget_s=math.inf,
+            max_samples=samples,
+            min_samples=settle_from,
+            win_bonus=half_points,
+            game=False,
         )
         return bot, 0.5
     if engine_name == "skyjo":

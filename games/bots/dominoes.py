@@ -13,13 +13,14 @@ import random
 import time
 from typing import Any
 
+from games.bots.dominoes_equity import Equity
 from games.bots.dominoes_infer import play_weight
 from games.bots.dominoes_sim import WIN, playout, value
-from games.bots.dominoes_solve import Solver, solvable, solve
+from games.bots.dominoes_solve import SCALE, Solver, solvable, solve
 from games.bots.tally import PairedTally
 from games.engines import dominoes as engine
 from games.engines.base import Action, View
-from games.engines.dominoes.state import EMPTY_LAYOUT, END_ID, Layout
+from games.engines.dominoes.state import EMPTY_LAYOUT, END_ID, Layout, State
 from games.engines.dominoes.tiles import PIPS, TILE_ID
 
 
@@ -73,6 +74,8 @@ class StrongBot:
     solving them; ``careless`` is the chance the solver gives an opponent of playing at random.
     ``pool``: in Block each sample is picked from this many deals drawn by ``determinize``, in
     proportion to how well each explains the opponents' plays (``dominoes_infer``); 0 or 1: no weighing.
+    ``game``: in Block between two sides, a round's end is worth the chance of winning the game from
+    the new scores (``dominoes_equity``) instead of its margin; ``win_bonus`` is then not used.
     """
 
     def __init__(
@@ -85,6 +88,7 @@ class StrongBot:
         exact: bool = True,
         careless: float = 0.0,
         pool: int = 8,
+        game: bool = True,
     ) -> None:
         self.budget_s = budget_s  # None: the variant's own budget (BUDGET_S)
         self.max_samples = max_samples
@@ -94,6 +98,7 @@ class StrongBot:
         self.exact = exact
         self.careless = careless
         self.pool = pool
+        self.game = game
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:
@@ -108,13 +113,25 @@ class StrongBot:
         """Each legal action with its mean value over the samples, best first.
 
         A value is my side's margin in half-points at the end of the playout (the round's count,
-        or the game's end, plus or minus ``win_bonus``).
+        or the game's end, plus or minus ``win_bonus``); with ``game``, in two-sided Block, my side's
+        chance of winning the game then, as ``SCALE * (2 * chance - 1)`` plus the round's bonus won or lost
+        (which only decides between near-equal chances).
         """
         budget = self.budget_s if self.budget_s is not None else BUDGET_S[view["variant"]]
         deadline = time.perf_counter() + budget
         seat: int = view["seat"]
         tally = PairedTally(len(legal_actions), min_samples=max(self.min_samples, 24))
         weigh = play_weight(view) if self.pool > 1 else None
+        equity = self.equity(view)
+
+        def worth(end: State) -> float:
+            if equity is None:
+                return value(end, seat, self.win_bonus)
+            # As the solver's values: the scaled chance, plus the round's bonus to break near-ties.
+            bonus = end.last_round[4] if end.last_round else (0,) * end.players
+            mine = end.side(seat)
+            return round(SCALE * (2 * equity.of_state(end, seat) - 1)) + bonus[mine] - bonus[1 - mine]
+
         while tally.samples < self.max_samples:
             if weigh is None:
                 state = engine.determinize(view, rng)
@@ -124,7 +141,7 @@ class StrongBot:
             # The same playout randomness for every action of a sample: fairer comparisons.
             stream = rng.random()
             values: list[float] = []
-            solver = Solver(state, self.win_bonus, seat, self.careless) if self.exact else None
+            solver = Solver(state, self.win_bonus, seat, self.careless, equity) if self.exact else None
             for action in legal_actions:
                 after: Any = state
                 for event in engine.decide(state, seat, action):
@@ -132,9 +149,7 @@ class StrongBot:
                 if self.exact and solvable(after):
                     values.append(solve(after, seat, self.win_bonus, solver))
                 else:
-                    values.append(
-                        value(playout(after, random.Random(stream), self.epsilon), seat, self.win_bonus)
-                    )
+                    values.append(worth(playout(after, random.Random(stream), self.epsilon)))
             tally.add(values)
             if (tally.samples >= self.min_samples and time.perf_counter() >= deadline) or tally.settled():
                 break
@@ -143,3 +158,12 @@ class StrongBot:
             ((totals[i] / samples, i) for i in range(len(legal_actions))), key=lambda p: (-p[0], p[1])
         )
         return [(score, legal_actions[i]) for score, i in ranked]
+
+    def equity(self, view: View) -> Equity | None:
+        """The game chances a round's end is valued by, if ``game`` and the game is Block between two sides."""
+        config = view["config"]
+        if not self.game or config["variant"] != "block":
+            return None
+        if config["players"] != 2 and not config["partnerships"]:
+            return None
+        return Equity(config["players"], config["target"])

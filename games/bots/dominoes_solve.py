@@ -6,14 +6,17 @@ found by negamax with a transposition table; it replaces the quick random playou
 the round goes on, with how it goes on when both sides play it out well.
 
 Two sides only (two players, or four in partnerships): the side to move alternates with every turn.
-Values are in half-points from the point of view of the side to move: the round's bonus won or lost,
-plus or minus ``win`` when that bonus ends the game.
+Values are from the point of view of the side to move. By default they are in half-points: the round's
+bonus won or lost, plus or minus ``win`` when that bonus ends the game. With an ``Equity`` they are the
+side's chance of winning the game once the round is counted, scaled, ``SCALE * (2 * chance - 1)``,
+plus the bonus (which only decides between near-equal chances).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
+from games.bots.dominoes_equity import DRAWN, LEAD, Equity
 from games.engines.dominoes.state import State
 from games.engines.dominoes.tiles import HI, LO, PIPS
 
@@ -21,6 +24,7 @@ from games.engines.dominoes.tiles import HI, LO, PIPS
 NUMBER: tuple[int, ...] = tuple(sum(1 << t for t in range(28) if HI[t] == n or LO[t] == n) for n in range(7))
 
 INFINITY = 1 << 60
+SCALE = 1_000_000  # a won game, in the units of an ``Equity`` solver's values
 EXACT, LOWER, UPPER = 0, 1, 2  # what a transposition-table value is: the value, or a bound of it
 
 
@@ -52,7 +56,9 @@ def solvable(state: State) -> bool:
 class Solver:
     """The value of Block positions of one sampled deal (the table is kept between the actions)."""
 
-    def __init__(self, state: State, win: int, seat: int = 0, careless: float = 0.0) -> None:
+    def __init__(
+        self, state: State, win: int, seat: int = 0, careless: float = 0.0, equity: Equity | None = None
+    ) -> None:
         self.players = state.players
         self.mine = seat % 2
         self.careless = careless
@@ -60,27 +66,38 @@ class Solver:
         self.scores = state.scores
         self.target2 = 2 * state.config["target"]
         self.win = win
+        self.equity = equity
         self.memo: dict[tuple[tuple[int, ...], int, int, int, int], tuple[int, int]] = {}
 
-    def terminal(self, hands: tuple[int, ...], mover_side: int, winner_side: int | None) -> int:
-        """The value of a finished round for ``mover_side``: ±bonus, ±win if the bonus ends the game."""
+    def terminal(
+        self, hands: tuple[int, ...], mover_side: int, winner_side: int | None, out: bool = True
+    ) -> int:
+        """The value of a finished round for ``mover_side``; ``out``: the winner went out (it leads next)."""
         if winner_side is None:
-            return 0
+            return self.settled(mover_side, 0, DRAWN)
         totals = [0, 0]
         for seat, hand in enumerate(hands):
             totals[seat % 2] += pips(hand)
-        bonus = 2 * totals[1 - winner_side]
-        after = self.scores[winner_side] + bonus
-        value = bonus + (self.win if after >= self.target2 and after > self.scores[1 - winner_side] else 0)
+        value = self.settled(winner_side, 2 * totals[1 - winner_side], LEAD if out else DRAWN)
         return value if winner_side == mover_side else -value
+
+    def settled(self, side: int, bonus: int, lead: int) -> int:
+        """The value for ``side`` of scoring ``bonus`` (half-points), ``lead`` saying who leads next."""
+        after, theirs = self.scores[side] + bonus, self.scores[1 - side]
+        ends = after >= self.target2 and after > theirs
+        if self.equity is None:
+            return bonus + (self.win if ends else 0)
+        chance = 1.0 if ends else self.equity.chance(after, theirs, lead)
+        # The bonus breaks near-ties: far ahead or far behind, the chances hardly differ.
+        return round(SCALE * (2 * chance - 1)) + bonus
 
     def blocked(self, hands: tuple[int, ...], mover_side: int) -> int:
         totals = [0, 0]
         for seat, hand in enumerate(hands):
             totals[seat % 2] += pips(hand)
         if totals[0] == totals[1]:
-            return 0
-        return self.terminal(hands, mover_side, 0 if totals[0] < totals[1] else 1)
+            return self.terminal(hands, mover_side, None, out=False)
+        return self.terminal(hands, mover_side, 0 if totals[0] < totals[1] else 1, out=False)
 
     def value(self, hands: tuple[int, ...], left: int, right: int, turn: int, passes: int) -> float:
         """Negamax value for the side of ``turn``: both sides at their best, or with careless opponents."""
@@ -194,13 +211,16 @@ def solve(state: State, seat: int, win: int, solver: Solver | None = None) -> fl
     """What ``dominoes_sim.value`` would say of the round's end, both sides playing their best.
 
     That is my side's game score minus the other's once the round is counted, ``win`` added or
-    taken away when the count ends the game. A ``solver`` made for the same deal and scores keeps
-    its table from one call to the next (the positions after each of my actions share many lines).
+    taken away when the count ends the game; or, for a solver with an ``Equity``, my side's scaled
+    chance of winning the game. A ``solver`` made for the same deal and scores keeps its table from
+    one call to the next (the positions after each of my actions share many lines).
     """
     solver = solver or Solver(state, win, seat)
     hands = tuple(hand_bits(h) for h in state.hands)
     ends = state.layout.ends
     value = solver.value(hands, ends[0], ends[1], state.turn, state.passes)
     mine = seat % 2
-    margin = state.scores[mine] - state.scores[1 - mine]
-    return margin + (value if state.turn % 2 == mine else -value)
+    mine_value = value if state.turn % 2 == mine else -value
+    if solver.equity is not None:
+        return mine_value
+    return state.scores[mine] - state.scores[1 - mine] + mine_value
