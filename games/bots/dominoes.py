@@ -16,7 +16,7 @@ from typing import Any
 from games.bots.dominoes_equity import Equity
 from games.bots.dominoes_infer import play_weight
 from games.bots.dominoes_sim import WIN, playout, value
-from games.bots.dominoes_solve import SCALE, Solver, solvable, solve
+from games.bots.dominoes_solve import Solver, solvable, solve
 from games.bots.tally import PairedTally
 from games.engines import dominoes as engine
 from games.engines.base import Action, View
@@ -114,8 +114,7 @@ class StrongBot:
 
         A value is my side's margin in half-points at the end of the playout (the round's count,
         or the game's end, plus or minus ``win_bonus``); with ``game``, in two-sided Block, my side's
-        chance of winning the game then, as ``SCALE * (2 * chance - 1)`` plus the round's bonus won or lost
-        (which only decides between near-equal chances).
+        chance of winning the game then (``Equity.value``).
         """
         budget = self.budget_s if self.budget_s is not None else BUDGET_S[view["variant"]]
         deadline = time.perf_counter() + budget
@@ -125,12 +124,7 @@ class StrongBot:
         equity = self.equity(view)
 
         def worth(end: State) -> float:
-            if equity is None:
-                return value(end, seat, self.win_bonus)
-            # As the solver's values: the scaled chance, plus the round's bonus to break near-ties.
-            bonus = end.last_round[4] if end.last_round else (0,) * end.players
-            mine = end.side(seat)
-            return round(SCALE * (2 * equity.of_state(end, seat) - 1)) + bonus[mine] - bonus[1 - mine]
+            return value(end, seat, self.win_bonus) if equity is None else equity.value(end, seat)
 
         while tally.samples < self.max_samples:
             if weigh is None:

@@ -24,6 +24,7 @@ from games.bots.dominoes_rounds import ROUNDS
 from games.engines.dominoes.state import State
 
 STEP = 10  # half-points per step of the table (five points)
+SCALE = 1_000_000  # a won game, in the units of ``Equity.value``
 LEAD, FOLLOW, DRAWN = 1, -1, 0  # who leads the next round, from the side's point of view
 
 # One kind of round end: (the leader's side won it, by going out, bonus in steps), and its chance.
@@ -98,6 +99,15 @@ class Equity:
         went_out = state.last_round[1] if state.last_round else -1
         lead = DRAWN if went_out < 0 else LEAD if state.side(went_out) == mine else FOLLOW
         return self.chance(state.scores[mine], state.scores[1 - mine], lead)
+
+
+    def value(self, state: State, seat: int) -> int:
+        """What the strong bot's search makes of a counted round or a finished game, for the seat's side:
+        ``SCALE * (2 * chance - 1)``, plus the round's bonus won or lost (half-points), which only
+        decides between near-equal chances (far ahead or far behind, the chances hardly differ)."""
+        bonus = state.last_round[4] if state.last_round else (0,) * state.players
+        mine = state.side(seat)
+        return round(SCALE * (2 * self.of_state(state, seat) - 1)) + bonus[mine] - bonus[1 - mine]
 
 
 def measure(players: int, rounds: int, seed: int = 0) -> dict[Outcome, int]:

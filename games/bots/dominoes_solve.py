@@ -8,15 +8,14 @@ the round goes on, with how it goes on when both sides play it out well.
 Two sides only (two players, or four in partnerships): the side to move alternates with every turn.
 Values are from the point of view of the side to move. By default they are in half-points: the round's
 bonus won or lost, plus or minus ``win`` when that bonus ends the game. With an ``Equity`` they are the
-side's chance of winning the game once the round is counted, scaled, ``SCALE * (2 * chance - 1)``,
-plus the bonus (which only decides between near-equal chances).
+side's chance of winning the game once the round is counted, as ``Equity.value`` gives it.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from games.bots.dominoes_equity import DRAWN, LEAD, Equity
+from games.bots.dominoes_equity import DRAWN, LEAD, SCALE, Equity
 from games.engines.dominoes.state import State
 from games.engines.dominoes.tiles import HI, LO, PIPS
 
@@ -24,7 +23,6 @@ from games.engines.dominoes.tiles import HI, LO, PIPS
 NUMBER: tuple[int, ...] = tuple(sum(1 << t for t in range(28) if HI[t] == n or LO[t] == n) for n in range(7))
 
 INFINITY = 1 << 60
-SCALE = 1_000_000  # a won game, in the units of an ``Equity`` solver's values
 EXACT, LOWER, UPPER = 0, 1, 2  # what a transposition-table value is: the value, or a bound of it
 
 
@@ -88,7 +86,6 @@ class Solver:
         if self.equity is None:
             return bonus + (self.win if ends else 0)
         chance = 1.0 if ends else self.equity.chance(after, theirs, lead)
-        # The bonus breaks near-ties: far ahead or far behind, the chances hardly differ.
         return round(SCALE * (2 * chance - 1)) + bonus
 
     def blocked(self, hands: tuple[int, ...], mover_side: int) -> int:

