@@ -1,7 +1,7 @@
 """The chance of winning a two-sided Block game from its scores: what the strong bot plays a round for.
 
-A round's margin is not what a game is won by. Forty points matter more to a side that needs forty
-than to a side that needs two hundred, and going out is worth the lead of the next round. Like the
+A round's margin is not what a game is won by. Ten points matter more to a side that needs ten than
+to a side that needs ninety, and going out is worth the lead of the next round. Like the
 match equity tables of backgammon, the chance is worked out once for two sides of equal strength,
 from how rounds between equal players end (``dominoes_rounds.ROUNDS``): whether the side that led
 won it, whether by going out (the winner leads next) or by a block (the next lead is drawn), and the
@@ -100,7 +100,6 @@ class Equity:
         lead = DRAWN if went_out < 0 else LEAD if state.side(went_out) == mine else FOLLOW
         return self.chance(state.scores[mine], state.scores[1 - mine], lead)
 
-
     def value(self, state: State, seat: int) -> int:
         """What the strong bot's search makes of a counted round or a finished game, for the seat's side:
         ``SCALE * (2 * chance - 1)``, plus the round's bonus won or lost (half-points), which only
@@ -157,4 +156,4 @@ def main(rounds: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 40_000)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100_000)
