@@ -34,7 +34,7 @@ def test_points_and_the_lead_are_worth_something():
             > equity.chance(score, score, DRAWN)
             > equity.chance(score, score, FOLLOW)
         )
-    # The last points matter most: 40 more points are worth more to a side that needs 40.
+    # The last points matter most: 30 points are worth more to a side that needs 40 than to one that needs 100.
     assert equity.chance(180, 160, DRAWN) - equity.chance(120, 160, DRAWN) > (
         equity.chance(60, 160, DRAWN) - equity.chance(0, 160, DRAWN)
     )
