@@ -106,7 +106,12 @@ class Equity:
         decides between near-equal chances (far ahead or far behind, the chances hardly differ)."""
         bonus = state.last_round[4] if state.last_round else (0,) * state.players
         mine = state.side(seat)
-        return round(SCALE * (2 * self.of_state(state, seat) - 1)) + bonus[mine] - bonus[1 - mine]
+        return scaled(self.of_state(state, seat), bonus[mine] - bonus[1 - mine])
+
+
+def scaled(chance: float, bonus: int) -> int:
+    """A chance of winning the game in the search's units, the round's bonus breaking near-ties."""
+    return round(SCALE * (2 * chance - 1)) + bonus
 
 
 def measure(players: int, rounds: int, seed: int = 0) -> dict[Outcome, int]:
@@ -124,11 +129,9 @@ def measure(players: int, rounds: int, seed: int = 0) -> dict[Outcome, int]:
         end = playout(state, rng)
         assert end.last_round is not None
         reason, went_out, winners, _, bonus, _ = end.last_round
-        if not winners or not max(bonus):
-            continue  # a tied block or a bonus of nothing: the scores do not move
         steps = (max(bonus) // 2 + 2) // 5  # points to the nearest five
-        if not steps:
-            continue
+        if not winners or not steps:
+            continue  # a tied block or a bonus of nothing: the scores do not move
         won = state.side(winners[0]) == state.side(state.leader)
         key = (won, reason == "out", steps)
         counts[key] = counts.get(key, 0) + 1

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from games.bots.dominoes_equity import DRAWN, LEAD, SCALE, Equity
+from games.bots.dominoes_equity import DRAWN, LEAD, Equity, scaled
 from games.engines.dominoes.state import State
 from games.engines.dominoes.tiles import HI, LO, PIPS
 
@@ -86,7 +86,7 @@ class Solver:
         if self.equity is None:
             return bonus + (self.win if ends else 0)
         chance = 1.0 if ends else self.equity.chance(after, theirs, lead)
-        return round(SCALE * (2 * chance - 1)) + bonus
+        return scaled(chance, bonus)
 
     def blocked(self, hands: tuple[int, ...], mover_side: int) -> int:
         totals = [0, 0]

@@ -15,17 +15,18 @@ from games.engines import dominoes as d
 WIN = 1000
 
 
-def engine_minimax(state: Any, seat: int) -> int:
-    """My side's final margin with both sides at their best, through decide/apply only."""
+def engine_minimax(state: Any, seat: int, leaf: Any = None) -> int:
+    """My side's final margin (or ``leaf`` of the round's end) with both sides at their best,
+    through decide/apply only."""
     if state.phase != "play":
-        return value(state, seat, WIN)
+        return value(state, seat, WIN) if leaf is None else leaf(state, seat)
     turn = d.to_act(state)[0]
     results = []
     for action in d.legal_actions(state, turn):
         after = state
         for event in d.decide(state, turn, action):
             after = d.apply(after, event)
-        results.append(engine_minimax(after, seat))
+        results.append(engine_minimax(after, seat, leaf))
     mine = state.side(turn) == state.side(seat)
     return max(results) if mine else min(results)
 
@@ -109,21 +110,6 @@ def test_with_careless_opponents_the_solver_finds_the_expected_value_the_engine_
     assert checked >= 24
 
 
-def engine_minimax_by(state: Any, seat: int, leaf: Any) -> int:
-    """As ``engine_minimax``, with any value of the round's end."""
-    if state.phase != "play":
-        return leaf(state, seat)
-    turn = d.to_act(state)[0]
-    results = []
-    for action in d.legal_actions(state, turn):
-        after = state
-        for event in d.decide(state, turn, action):
-            after = d.apply(after, event)
-        results.append(engine_minimax_by(after, seat, leaf))
-    mine = state.side(turn) == state.side(seat)
-    return max(results) if mine else min(results)
-
-
 @pytest.mark.parametrize(
     ("players", "scores"),
     [(2, (0, 0)), (2, (2 * 85, 2 * 92)), (2, (2 * 96, 2 * 40)), (4, (2 * 80, 2 * 75))],
@@ -137,6 +123,6 @@ def test_by_the_games_chances_the_solver_finds_the_minimax_value_the_engine_give
             state = state._replace(scores=scores)
             for seat in range(state.players):
                 solver = Solver(state, WIN, seat, equity=equity)
-                assert solve(state, seat, WIN, solver) == engine_minimax_by(state, seat, equity.value)
+                assert solve(state, seat, WIN, solver) == engine_minimax(state, seat, equity.value)
                 checked += 1
     assert checked >= 24
