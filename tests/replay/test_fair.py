@@ -169,7 +169,8 @@ def test_secrets_never_reach_the_tables_messages() -> None:
 @pytest.mark.django_db
 def test_long_games_are_committed_further_before_the_next_hands_are_dealt(monkeypatch: Any) -> None:
     monkeypatch.setattr(commitment, "HANDS_PER_COMMIT", 2)
-    game = new_game("pitch", 2, options={"max_hands": 5})
+    # 21 points cannot be reached in 5 hands of at most 4 points: every run deals all 5.
+    game = new_game("pitch", 2, options={"max_hands": 5, "target": 21})
     table = play(game)
     log = store.load(game.pk)
     commits = [e for e in log if e.type == commitment.COMMIT]
