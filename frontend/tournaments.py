@@ -18,7 +18,7 @@ from frontend.catalogue import titles
 from frontend.seats import computer_name
 from games import streams
 from games.errors import ServiceError
-from tournaments import formats, service
+from tournaments import deals, formats, log, service
 from tournaments.models import Entry, Match, Tournament
 from tournaments.standings import CRITERIA
 
@@ -234,19 +234,25 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 
 def log_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The whole tournament log; the seeds that would let anyone work out the deals are left out."""
+    """The whole tournament log, as anyone may read it: the seeds that would let anyone work out the
+    deals are left out, and so are the results of duplicate deals still to be played elsewhere
+    (tournaments/deals.py). An event shown in part carries no hash (it would not check)."""
     row = _get(tournament_id)
-    events = [
-        {
+    stored = streams.read(row.stream_id)
+    hidden = deals.withheld(log.fold([e.as_dict() for e in stored]))
+    events = []
+    for e in stored:
+        redacted = deals.redact(e.type, e.data, hidden)
+        event = {
             "seq": e.seq,
             "type": e.type,
-            "data": {k: v for k, v in e.data.items() if not k.startswith("secret_")},
+            "data": e.data if redacted is None else redacted,
             "actor": e.actor,
             "at": e.created_at.isoformat(),
-            "hash": e.hash,
         }
-        for e in streams.read(row.stream_id)
-    ]
+        if redacted is None:
+            event["hash"] = e.hash
+        events.append(event)
     body = {"tournament": row.pk, "name": row.name, "game": row.game, "format": row.format, "events": events}
     response = JsonResponse(body, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="tournament-{row.pk}-log.json"'

@@ -21,6 +21,27 @@ class GameQuerySet(models.QuerySet["Game"]):
         return self.exclude(kind=Game.Kind.LOG)
 
 
+class DealGroup(models.Model):
+    """Tables dealt the same cards: game *n* of every table of a duplicate tournament round is dealt
+    the group's deal *n*, including games not created yet (a slower table's next game, a tie-break).
+
+    What is seen of a deal at one table tells the hands at another, so a deal stays as secret as a
+    live game's (spectators see its opening only, replays open from one's own seats, no review,
+    export or comments) until its owner — the tournament — releases it: deals below ``open_below``
+    are released, every deal once ``closed``. Releases only ever widen (service.release_deals).
+    """
+
+    key = models.CharField(max_length=64, unique=True)
+    open_below = models.PositiveIntegerField(default=0)
+    closed = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"deal group {self.key[:8]}"
+
+    def released(self, index: int) -> bool:
+        return self.closed or index < self.open_below
+
+
 class Game(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", _("Playing")
@@ -39,8 +60,14 @@ class Game(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.CASUAL)
     spectator_delay = models.PositiveIntegerField(default=0)
-    # Tables dealt the same cards (a duplicate tournament round) share a key: until every one of
-    # them has finished, spectators see none of the play and replays stay closed (docs/replay.md).
+    # Tables dealt the same cards (a duplicate tournament round): this game plays deal
+    # ``deal_index`` of its group, secret until the group releases it (docs/replay.md).
+    deal_group = models.ForeignKey(
+        DealGroup, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
+    deal_index = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Games dealt before deal groups existed share a key instead: secret while another game of the
+    # same key is still being played.
     deal_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
     # A demo table deals again when a game ends, so the site always has something to watch.
     is_demo = models.BooleanField(default=False)
@@ -63,8 +90,14 @@ class Game(models.Model):
     def allows_undo(self) -> bool:
         return self.kind == self.Kind.CASUAL
 
-    def deal_played_elsewhere(self) -> bool:
-        """Whether another table dealt the same cards is still playing them."""
+    def deal_is_secret(self) -> bool:
+        """Whether this game's deal is still to be played, or being played, at another table.
+
+        Read afresh each time (never from a cached row): a release must take effect at once.
+        """
+        if self.deal_group_id is not None:
+            group = DealGroup.objects.filter(pk=self.deal_group_id).only("open_below", "closed").first()
+            return group is not None and not group.released(self.deal_index or 0)
         if not self.deal_key:
             return False
         return (

@@ -83,7 +83,7 @@ def spectator_cut(table: Table) -> int:
     A table whose cards other tables are still playing (a duplicate round) shows spectators only
     its opening: what they saw played here would tell them the hands over there.
     """
-    if table.game.deal_played_elsewhere():
+    if table.game.deal_is_secret():
         ends = _command_ends(table.events)
         return ends[0] if ends else 0
     return _moves_back(table.events, table.game.spectator_delay)
@@ -119,7 +119,7 @@ def table_changed(table: Table) -> None:
         (seat_group(table.game.pk, n), table_message(table, n, since))
         for n in range(table.game.config["players"])
     ]
-    if not table.game.deal_played_elsewhere():  # else spectators keep the opening (spectator_cut)
+    if not table.game.deal_is_secret():  # else spectators keep the opening (spectator_cut)
         public = spectator_table(table)
         delay = table.game.spectator_delay
         public_since = _moves_back(table.events[:since], delay) if since else 0

@@ -15,6 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -23,7 +24,7 @@ from django.utils import timezone
 from games import commitment, engines, publish, signals, store, timeline, worker
 from games.engines.base import Engine, IllegalAction, _
 from games.errors import CommandReused, Conflict, Forbidden, NotFound, ServiceError
-from games.models import Event, Game, Seat
+from games.models import DealGroup, Event, Game, Seat
 
 COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 # The ids the system gives its own commands (the opening deal, computer moves, demo deals, no-show
@@ -168,9 +169,13 @@ def create_game(
     created_by: Any = None,
     spectator_delay: int = 0,
     is_demo: bool = False,
-    deal_key: str = "",
+    deal: tuple[str, int] | None = None,
 ) -> Game:
-    """Validate the config, store the game, its seats and its opening events, in one transaction."""
+    """Validate the config, store the game, its seats and its opening events, in one transaction.
+
+    ``deal``: (group key, index) when other tables are dealt the same cards (a duplicate round):
+    the game plays that deal of the group, secret until the group's owner releases it.
+    """
     try:
         engine = engines.get(engine_name)
         config = engine.validate_config(config)
@@ -186,6 +191,7 @@ def create_game(
     seed = secrets.randbits(63) if seed is None else seed
     opening = commitment.with_commitment(engine, engine.start(config, seed))
     with transaction.atomic():
+        group = DealGroup.objects.get_or_create(key=deal[0])[0] if deal is not None else None
         game = Game.objects.create(
             engine=engine.NAME,
             engine_version=engine.VERSION,
@@ -194,7 +200,8 @@ def create_game(
             created_by=created_by,
             spectator_delay=spectator_delay,
             is_demo=is_demo,
-            deal_key=deal_key,
+            deal_group=group,
+            deal_index=deal[1] if deal is not None else None,
         )
         Seat.objects.bulk_create(
             Seat(
@@ -616,8 +623,39 @@ def spectator_seq(table: Table) -> int:
 
 
 def deal_still_secret(game_id: int) -> bool:
-    """Whether another table still plays this game's deal (a duplicate round dealt from one seed).
+    """Whether this game's deal is still to be played, or being played, at another table (a
+    duplicate round). Until it is released, the game's hands stay as secret as a live game's."""
+    return get_game(game_id).deal_is_secret()
 
-    Until every table of that deal has finished, this game's hands stay as secret as a live game's.
+
+def release_deals(key: str, open_below: int | None) -> list[int]:
+    """Release the deals of a group below ``open_below`` (all of them when None): the finished games
+    that were secret and are open now, in the order they finished.
+
+    Releases only widen: a deal once shown cannot be hidden again, so a smaller number changes
+    nothing. Runs in the caller's transaction; the released tables are published after commit.
     """
-    return get_game(game_id).deal_played_elsewhere()
+    group = DealGroup.objects.select_for_update().filter(key=key).first()
+    if group is None:
+        return []
+    before_closed, before_below = group.closed, group.open_below
+    if open_below is None:
+        group.closed = True
+    else:
+        group.open_below = max(group.open_below, open_below)
+    if (group.closed, group.open_below) == (before_closed, before_below):
+        return []
+    group.save(update_fields=["closed", "open_below"])
+    released = [
+        g
+        for g in group.games.exclude(status=Game.Status.ACTIVE).order_by("finished_at", "pk")
+        if not (before_closed or (g.deal_index or 0) < before_below) and group.released(g.deal_index or 0)
+    ]
+    for game in released:
+        transaction.on_commit(partial(_publish_released, game.pk))
+    return [g.pk for g in released]
+
+
+def _publish_released(game_id: int) -> None:
+    """A released game's spectators, who saw only its opening, get the whole of it."""
+    publish.table_changed(load_table(game_id))

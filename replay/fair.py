@@ -45,12 +45,23 @@ class Verdict:
         }
 
 
-def verify(game_id: int) -> Verdict:
-    """The fair-deal check of a stored game (raises games.errors.NotFound for an unknown game)."""
+def verify(game_id: int, *, opened: bool = True) -> Verdict:
+    """The fair-deal check of a stored game (raises games.errors.NotFound for an unknown game).
+
+    ``opened=False`` (a game over whose deal is still secret, replay.frames.Replay.finished) shows it
+    as still pending: how many hands were checked, or which one failed, would tell of the play.
+    """
     game = service.get_game(game_id)
     engine = engines.get(game.engine)
     rows = [timeline.Row(e.seq, e.type, e.data, e.actor, e.command_id) for e in store.load(game.pk)]
-    return verify_log(engine, rows)
+    verdict = verify_log(engine, rows)
+    if not opened and verdict.status in (VERIFIED, FAILED):
+        return Verdict(PENDING, _pending_message(), 0, verdict.roots)
+    return verdict
+
+
+def _pending_message() -> str:
+    return _("The deals are committed to; they will be opened when the game ends.")
 
 
 def _failed(message: str, roots: tuple[str, ...], seq: int | None, hands: int = 0) -> Verdict:
@@ -125,9 +136,7 @@ def verify_log(engine: Engine, rows: Sequence[timeline.Row]) -> Verdict:
             return _failed(message, roots, dealt_at.get(hand))
         owner[hand] = (seq, first, leaves)
     if not over:
-        return Verdict(
-            PENDING, _("The deals are committed to; they will be opened when the game ends."), 0, roots
-        )
+        return Verdict(PENDING, _pending_message(), 0, roots)
     opened = _opened(rows)
     checked = 0
     for hand in sorted(played):

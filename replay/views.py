@@ -77,7 +77,7 @@ def _render(
         "title": titles().get(game.engine, game.engine),
         "client": _client(request, game, replay, viewer, position, room),
         "room": room,
-        "fair": fair.verify(game.pk),
+        "fair": fair.verify(game.pk, opened=replay.finished),
     }
     return render(request, "replay/replay.html", context)
 

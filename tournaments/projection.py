@@ -9,8 +9,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from games import service as games
 from games import streams
-from tournaments import formats, log
+from tournaments import deals, formats, log
 from tournaments.models import Entry, Match, MatchGame, Round, Tournament
 
 STREAM = "tournament"
@@ -30,6 +31,12 @@ def result_json(result: log.Result | None) -> dict[str, Any] | None:
 
 
 def write(stream_id: int, t: log.Tournament) -> Tournament:
+    """The rows everyone reads: results of duplicate deals still in play elsewhere are left out of
+    matches and standings until their deals are released (tournaments/deals.py)."""
+    finished = {
+        g.game_id for r in t.rounds for table in r.tables for g in table.games if g.places is not None
+    }
+    t = deals.public(t)
     row, _created = Tournament.objects.update_or_create(
         stream_id=stream_id,
         defaults={
@@ -92,11 +99,22 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
                     game_id=g.game_id,
                     number=g.number,
                     seats=g.seats,
-                    finished=g.places is not None,
+                    finished=g.game_id in finished,
                 )
                 for g in table.games
             )
     return row
+
+
+def release_deals(t: log.Tournament, rounds: int | None = 2) -> list[int]:
+    """Tell the games store which deals of the duplicate rounds (the last ``rounds``, or all) every
+    table has played (tournaments/deals.py); the finished games that became public by it."""
+    released: list[int] = []
+    for rnd in t.rounds[-rounds:] if rounds else t.rounds:
+        if rnd.started and deals.is_duplicate(rnd):
+            assert rnd.secret_seed is not None
+            released += games.release_deals(deals.group_key(rnd.secret_seed), deals.open_below(rnd))
+    return released
 
 
 def load(stream_id: int) -> log.Tournament:
@@ -107,6 +125,8 @@ def rebuild() -> int:
     """Rewrite every tournament's rows from its log; the number of tournaments."""
     count = 0
     for stream_id in streams.ids(STREAM):
-        write(stream_id, load(stream_id))
+        t = load(stream_id)
+        write(stream_id, t)
+        release_deals(t, rounds=None)
         count += 1
     return count

@@ -30,6 +30,10 @@ def player_key(seat: dict[str, Any]) -> str | None:
 
 def record(game_id: int, outcome: dict[str, Any]) -> bool:
     """Rate a finished game if it counts; whether it was rated now."""
+    if games.deal_still_secret(game_id):
+        # A rating's move would tell how the deal went before other tables have played it: the
+        # tournament rates the game when the deal is released (tournaments.service._rate_released).
+        return False
     info = games.seating(game_id)
     match = MatchGame.objects.filter(game_id=game_id).select_related("match__tournament").first()
     if match is None and not (info["kind"] == "casual" and info["engine"] in ALWAYS_RATED):

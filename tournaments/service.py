@@ -12,7 +12,6 @@ through the ``game_finished`` signal (``on_game_finished``), never by reading th
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -30,7 +29,7 @@ from games import engines, streams, worker
 from games import service as games
 from games.engines.base import IllegalAction
 from games.errors import Conflict, NotFound, ServiceError
-from tournaments import formats, log, projection, publish
+from tournaments import deals, formats, log, projection, publish, ratings
 from tournaments.log import FINISHED, PAUSED, REGISTRATION, RUNNING
 from tournaments.models import MatchGame, Tournament
 from tournaments.standings import CRITERIA
@@ -60,7 +59,10 @@ def _run(stream_id: int, command_id: str, actor: str, build: Build) -> log.Tourn
                 for event in events:
                     log.apply(t, event)
                 row = projection.write(stream_id, t)
+                released = projection.release_deals(t)
                 _on_commit(stream_id, row.pk, t, events)
+                if released:
+                    transaction.on_commit(partial(_rate_released, released))
                 return t
         except Conflict:
             continue  # another command got there first: decide again on the new state
@@ -78,6 +80,14 @@ def _on_commit(stream_id: int, tournament_id: int, t: log.Tournament, events: li
             transaction.on_commit(partial(_watch_for_no_show, stream_id, event["game_id"], wait))
         if event["type"] == "tournament.finished" and t.options.get("repeat"):
             transaction.on_commit(partial(_repeat, tournament_id))
+
+
+def _rate_released(game_ids: list[int]) -> None:
+    """Rate the games whose results were withheld while their deals were secret."""
+    for game_id in game_ids:
+        outcome = games.result(game_id)
+        if outcome is not None:
+            ratings.record(game_id, outcome)
 
 
 def get(tournament_id: Any) -> Tournament:
@@ -554,7 +564,7 @@ def _round_started(t: log.Tournament) -> dict[str, Any]:
     assert t.current is not None
     event: dict[str, Any] = {"type": "round.started", "round": t.current.number}
     if t.options.get("duplicate"):
-        event["secret_seed"] = secrets.randbits(62)
+        event["secret_seed"] = secrets.randbits(deals.SECRET_BITS)
     return event
 
 
@@ -585,13 +595,15 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
             )
         )
         seats.append(entrant_id)
-    assert t.current is not None
-    # Duplicate: game n of every table of the round is dealt from the same seed.
-    seed = (
-        t.current.secret_seed + len(table.games)
-        if t.options.get("duplicate") and t.current.secret_seed
-        else None
-    )
+    rnd = t.current
+    assert rnd is not None
+    # Duplicate: game n of every table of the round is dealt deal n (tournaments/deals.py).
+    seed: int | None = None
+    deal: tuple[str, int] | None = None
+    if t.options.get("duplicate") and deals.is_duplicate(rnd):
+        assert rnd.secret_seed is not None
+        seed = deals.deal_seed(rnd.secret_seed, len(table.games))
+        deal = (deals.group_key(rnd.secret_seed), len(table.games))
     game = games.create_game(
         t.game,
         _game_config(t.game, t.options, len(specs)),
@@ -599,8 +611,7 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
         seed=seed,
         kind="tournament",
         spectator_delay=int(t.options.get("spectator_delay", 0)),
-        # Tables dealt from the same seed share a key (kept in the database only, like the seed).
-        deal_key=hashlib.sha256(f"{t.game}:{seed}".encode()).hexdigest()[:40] if seed is not None else "",
+        deal=deal,
     )
     return {"type": "game.started", "table": table.key, "game_id": game.pk, "seats": seats}
 

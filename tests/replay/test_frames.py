@@ -136,17 +136,14 @@ def test_a_finished_game_opens_every_seat_and_all_cards() -> None:
     assert access.offered(replay, stranger) == [0, 1, PUBLIC, ALL]
 
 
-def test_a_duplicate_deal_still_played_elsewhere_keeps_a_finished_game_closed() -> None:
+def test_a_duplicate_deal_stays_closed_until_its_group_releases_it() -> None:
     seed = SEED
-    key = "t1-r1-g0"
+    key = "t1-r1"
     done = new_game(
-        "kazino", 2, options={"match": "single"}, seed=seed, kind=Game.Kind.TOURNAMENT, deal_key=key
+        "kazino", 2, options={"match": "single"}, seed=seed, kind=Game.Kind.TOURNAMENT, deal=(key, 0)
     )
-    other = new_game(
-        "kazino", 2, options={"match": "single"}, seed=seed, kind=Game.Kind.TOURNAMENT, deal_key=key
-    )
-    play(done)
-    play(other, moves=3)
+    # The other table has not even created its game yet: the deal is secret all the same.
+    assert play(done).outcome() is not None
     assert service.deal_still_secret(done.pk)
     replay = frames.load(done.pk)
     assert not replay.finished
@@ -154,7 +151,13 @@ def test_a_duplicate_deal_still_played_elsewhere_keeps_a_finished_game_closed() 
     assert refusal(replay, ALL, last, frozenset()) == "hand_not_over"
     assert refusal(replay, 1, last, frozenset({0})) == "not_your_seat"
     assert refusal(replay, 0, last, frozenset({0})) is None
-    play(other)
+    assert refusal(replay, PUBLIC, last, frozenset()) == "not_public_yet"
+    # Releasing an earlier deal opens nothing of this one; releasing this one opens it, once.
+    assert service.release_deals(key, 0) == []
+    assert service.deal_still_secret(done.pk)
+    assert service.release_deals(key, 1) == [done.pk]
+    assert service.release_deals(key, 1) == []
+    assert service.release_deals(key, 0) == [], "a release never narrows"
     replay = frames.load(done.pk)
     assert replay.finished
     assert refusal(replay, ALL, last, frozenset()) is None

@@ -1,0 +1,116 @@
+"""The deals of a duplicate round: how each is derived from the round's secret, and which are still secret.
+
+Game *n* of every table of a duplicate round is dealt deal *n* of the round. What anyone sees of a
+deal at one table (its play, its replay, its result) tells the hands at the tables still to play it,
+so every deal stays secret until every table that may play it has: deal *n* is released once each
+table has either finished its game *n* or decided its match without it. That includes games not
+created yet — a slower table's next game, a tie-break — which is why the release is decided here,
+from the tournament's fold, and not from the games that exist.
+
+Seeds are derived with HMAC-SHA256 from the round's secret and the deal's index, so a seed disclosed
+by one game tells nothing of another. Pure and stdlib only.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+from typing import Any
+
+from tournaments.log import Round, Tournament
+
+#: Bits of a new round's secret (rounds logged before it was widened carry 62).
+SECRET_BITS = 128
+
+
+def _mac(secret: int, message: str) -> bytes:
+    key = secret.to_bytes(max(16, (secret.bit_length() + 7) // 8), "big")
+    return hmac.new(key, message.encode(), hashlib.sha256).digest()
+
+
+def deal_seed(secret: int, index: int) -> int:
+    """The seed of deal ``index`` of a round (63 bits, what the engines take)."""
+    return int.from_bytes(_mac(secret, f"deal:{index}")[:8], "big") >> 1
+
+
+def group_key(secret: int) -> str:
+    """The name the games store gives the round's deals (it tells nothing of the secret)."""
+    return _mac(secret, "group").hex()[:40]
+
+
+def is_duplicate(rnd: Round) -> bool:
+    """Whether the round's tables share deals: a round of one table has nobody to hide them from."""
+    return bool(rnd.secret_seed) and len(rnd.tables) > 1
+
+
+def open_below(rnd: Round) -> int | None:
+    """Deals below this index are released; None: all of them (every match of the round decided).
+
+    A table still playing its match will play its next deal, or may: it holds every deal from the
+    number of games it has finished.
+    """
+    waiting = [
+        sum(1 for g in table.games if g.places is not None) for table in rnd.tables if table.result is None
+    ]
+    return min(waiting) if waiting else None
+
+
+def withheld(t: Tournament) -> tuple[set[int], set[str]]:
+    """The finished games whose results are still secret, and the matches decided on them."""
+    games: set[int] = set()
+    tables: set[str] = set()
+    for rnd in t.rounds:
+        if not rnd.started or not is_duplicate(rnd):
+            continue
+        below = open_below(rnd)
+        if below is None:
+            continue
+        for table in rnd.tables:
+            hidden = [g.game_id for g in table.games if g.places is not None and g.number - 1 >= below]
+            games.update(hidden)
+            if hidden and table.result is not None:
+                tables.add(table.key)
+    return games, tables
+
+
+def public(t: Tournament) -> Tournament:
+    """The tournament as everyone may see it now: withheld results are not there yet."""
+    games, tables = withheld(t)
+    if not games:
+        return t
+    shown = copy.deepcopy(t)
+    for rnd in shown.rounds:
+        for table in rnd.tables:
+            for g in table.games:
+                if g.game_id in games:
+                    g.places, g.scores = None, None
+            if table.key in tables:
+                table.computed = table.override = None
+                table.override_reason = ""
+    return shown
+
+
+#: Events that carry a game's or a match's result, and the field naming what they are about.
+_RESULTS = {
+    "game.finished": "game_id",
+    "match.decided": "table",
+    "result.overridden": "table",
+    "result.forfeited": "table",
+}
+
+
+def redact(kind: str, data: dict[str, Any], hidden: tuple[set[int], set[str]]) -> dict[str, Any] | None:
+    """A log event as everyone may read it now, or None when it may be read whole.
+
+    Secrets (``secret_*``) never; a result withheld by ``hidden`` (``withheld(t)``) not yet: what it is
+    about stays, with ``"withheld": true``.
+    """
+    games, tables = hidden
+    about = _RESULTS.get(kind)
+    if about is not None and data.get(about) in (games if about == "game_id" else tables):
+        keep = ("table", "game_id")
+        return {**{k: data[k] for k in keep if k in data}, "withheld": True}
+    if any(k.startswith("secret_") for k in data):
+        return {k: v for k, v in data.items() if not k.startswith("secret_")}
+    return None
