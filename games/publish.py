@@ -31,12 +31,18 @@ def table_message(table: Table, seat: int | None, since: int) -> dict[str, Any]:
         "seat": seat,
         "view": table.engine.view(table.state, seat),
         "to_act": table.to_act(),
-        "legal_actions": table.engine.legal_actions(table.state, seat) if seat is not None else [],
+        "legal_actions": (
+            table.engine.legal_actions(table.state, seat)
+            if seat is not None and not table.timeline.abandoned
+            else []
+        ),
         "can_undo": table.timeline.can_undo and table.game.allows_undo,
         "can_redo": table.timeline.can_redo and table.game.allows_undo,
         "paused": table.timeline.paused,
         "game_number": table.timeline.game_number,
         "finished": table.outcome() is not None,
+        # Why the game was stopped before its end ("forfeit", "no-show"…); None while it goes on.
+        "stopped": (table.timeline.abandon_reason or "stopped") if table.timeline.abandoned else None,
         "last_move": last_move(table),
     }
 

@@ -63,6 +63,8 @@ class Timeline:
     abandoned: bool = False
     game_number: int = 1
     seq: int = 0
+    # Why the game was stopped ("no-show", "forfeit"…): said on the table and in the replay.
+    abandon_reason: str = ""
 
     def engine_events(self) -> list[dict[str, Any]]:
         return [event for group in self.groups for event in group.events]
@@ -99,6 +101,7 @@ def fold(rows: Iterable[Row]) -> Timeline:
                 timeline.game_number += 1
         elif row.type == ABANDON:
             timeline.abandoned = True
+            timeline.abandon_reason = str(row.data.get("reason") or "")
         elif row.type == PAUSE:
             timeline.paused = True
         elif row.type == RESUME:
@@ -152,4 +155,12 @@ def extend(timeline: Timeline, rows: Iterable[Row]) -> Timeline | None:
             if row.actor != "system":
                 undone = []
             groups.append(Group(row.command_id, row.actor, [event], [row.seq]))
-    return Timeline(groups, undone, timeline.paused, timeline.abandoned, timeline.game_number, seq)
+    return Timeline(
+        groups,
+        undone,
+        timeline.paused,
+        timeline.abandoned,
+        timeline.game_number,
+        seq,
+        timeline.abandon_reason,
+    )

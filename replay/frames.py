@@ -44,6 +44,7 @@ class Replay:
     states: list[Any] = field(repr=False)
     public_upto: int  # the last index spectators may see now (spectator delay of a live game)
     events: list[dict[str, Any]] = field(repr=False)  # the engine events, one per moment
+    stopped: str = ""  # why the game was stopped before its end ("forfeit", "no-show"…), if it was
 
     @property
     def players(self) -> int:
@@ -155,4 +156,5 @@ def load(game_id: int) -> Replay:
         states=states,
         public_upto=public_upto,
         events=events,
+        stopped=table.timeline.abandon_reason or ("stopped" if table.timeline.abandoned else ""),
     )

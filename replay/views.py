@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from frontend.catalogue import titles
@@ -69,6 +70,13 @@ def _client(
     }
 
 
+STOPPED = {
+    "forfeit": gettext_lazy("This game was stopped before its end: the organiser recorded a forfeit."),
+    "no-show": gettext_lazy("This game was stopped before its end: a player did not come (no-show)."),
+}
+STOPPED_OTHERWISE = gettext_lazy("This game was stopped before its end.")
+
+
 def _render(
     request: HttpRequest, game: Game, replay: Replay, viewer: Viewer, position: Position, room: Room | None
 ) -> HttpResponse:
@@ -78,6 +86,7 @@ def _render(
         "client": _client(request, game, replay, viewer, position, room),
         "room": room,
         "fair": fair.verify(game.pk, opened=replay.finished),
+        "stopped": STOPPED.get(replay.stopped, STOPPED_OTHERWISE) if replay.stopped else "",
     }
     return render(request, "replay/replay.html", context)
 

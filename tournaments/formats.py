@@ -11,7 +11,7 @@ import math
 import random
 from collections import defaultdict
 from collections.abc import Hashable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
 
@@ -36,8 +36,10 @@ EXTRA_GAMES = 4  # an elimination match still drawn after best_of games gets thi
 @dataclass(frozen=True)
 class Pairing:
     round: int
-    tables: list[tuple[str, list[int]]]  # (key, entrants)
-    byes: list[int]
+    tables: list[tuple[str, list[int]]]  # (key, entrants in seat order)
+    byes: list[int]  # pairing-allocated: a full point
+    half_byes: list[int] = field(default_factory=list)  # requested: half a point, not paired
+    locked: list[str] = field(default_factory=list)  # tables kept from before a re-pairing
 
 
 def table_size(t: Tournament) -> int:
@@ -49,13 +51,58 @@ def lower_wins(t: Tournament) -> bool:
 
 
 def meetings(t: Tournament) -> list[ranking.Meeting]:
+    """Every result so far: matches (a forfeit counts as unplayed), byes — the pairing's (a full
+    point), requested ones (½) — and the rounds a late entrant missed (0 or ½, its choice). In a
+    round robin, a withdrawn entrant's results are annulled if it played fewer than half its games."""
     out: list[ranking.Meeting] = []
+    annulled = _annulled(t)
     for rnd in t.rounds:
         for table in rnd.tables:
-            if table.result is not None:
-                out.append(ranking.Meeting(rnd.number, table.result.places, table.result.scores))
-        out.extend(ranking.Meeting(rnd.number, {e: 1}, {}, bye=True) for e in rnd.byes)
+            if table.result is not None and not annulled & set(table.entrants):
+                unplayed = bool(table.forfeit) and table.override is None
+                out.append(
+                    ranking.Meeting(rnd.number, table.result.places, table.result.scores, unplayed=unplayed)
+                )
+        out.extend(ranking.Meeting(rnd.number, {e: 1}, {}, bye=True) for e in rnd.byes if e not in annulled)
+        out.extend(
+            ranking.Meeting(rnd.number, {e: 1}, {}, bye=True, points=HALF_POINT)
+            for e in rnd.half_byes
+            if e not in annulled
+        )
+    for e in t.entrants.values():
+        out.extend(
+            ranking.Meeting(r, {e.id: 1}, {}, bye=True, points=e.missed_points)
+            for r in range(1, e.joined_round + 1)
+        )
     return out
+
+
+HALF_POINT = Fraction(1, 2)
+
+
+def _annulled(t: Tournament) -> set[int]:
+    """Round robin (FIDE practice): an entrant who withdrew having played fewer than half of its
+    games has all its results annulled; otherwise its remaining games are forfeited."""
+    if t.format != "round_robin":
+        return set()
+    games = len(t.seeding) - 1
+    out = set()
+    for e in t.entrants.values():
+        if not e.withdrawn:
+            continue
+        played = sum(
+            1
+            for rnd in t.rounds
+            for table in rnd.tables
+            if e.id in table.entrants and table.result is not None and not table.forfeit
+        )
+        if 2 * played < games:
+            out.add(e.id)
+    return out
+
+
+def completed_rounds(t: Tournament) -> int:
+    return sum(1 for rnd in t.rounds if rnd.complete())
 
 
 def criteria(t: Tournament) -> list[str]:
@@ -68,7 +115,15 @@ def criteria_for(fmt: str, options: dict[str, Any]) -> list[str]:
 
 
 def standings(t: Tournament) -> list[ranking.Row]:
-    rows = ranking.standings(list(t.entrants), meetings(t), criteria(t), lower_score_wins=lower_wins(t))
+    two_player = table_size(t) == 2  # a partnership is one entrant: its matches are two-sided too
+    rows = ranking.standings(
+        list(t.entrants),
+        meetings(t),
+        criteria(t),
+        lower_score_wins=lower_wins(t),
+        # FIDE's rule for unplayed games, in events of two-player matches (byes, forfeits, late entries).
+        virtual_opponents=completed_rounds(t) if two_player else None,
+    )
     if not t.options.get("duplicate"):
         return rows
     # Duplicate: matchpoints against the field rank first; the usual criteria break their ties.
@@ -120,9 +175,40 @@ def _primary(t: Tournament) -> dict[int, float]:
     return {int(r.entrant): float(r.values[first]) for r in standings(t)}
 
 
-def _met(t: Tournament) -> dict[Hashable, dict[Hashable, int]]:
+@dataclass(frozen=True)
+class PairingWarning:
+    """Something about a paired round a director would want to know before starting it."""
+
+    code: str  # "repeat": these entrants met before; "score_group": their scores differ
+    table: str
+    entrants: tuple[int, ...]
+
+
+def pairing_warnings(t: Tournament) -> list[PairingWarning]:
+    """For the current round if it has not started: pairs that met in an earlier round, and tables
+    whose players do not share a score (Swiss only: in other formats the schedule decides)."""
+    rnd = t.current
+    if rnd is None or rnd.started:
+        return []
+    met = _met(t, before=rnd.number)
+    score = _primary(t) if t.format == "swiss" else {}
+    out: list[PairingWarning] = []
+    for table in rnd.tables:
+        for i, a in enumerate(table.entrants):
+            for b in table.entrants[i + 1 :]:
+                if met.get(a, {}).get(b):
+                    out.append(PairingWarning("repeat", table.key, (a, b)))
+        if len({score.get(e, 0.0) for e in table.entrants}) > 1:
+            out.append(PairingWarning("score_group", table.key, tuple(table.entrants)))
+    return out
+
+
+def _met(t: Tournament, before: int | None = None) -> dict[Hashable, dict[Hashable, int]]:
+    """Who met whom how often (in rounds before ``before``, when given)."""
     met: dict[Hashable, dict[Hashable, int]] = defaultdict(lambda: defaultdict(int))
     for rnd in t.rounds:
+        if before is not None and rnd.number >= before:
+            continue
         for table in rnd.tables:
             for a in table.entrants:
                 for b in table.entrants:
@@ -162,13 +248,22 @@ def winner_of(result: Result) -> int:
 
 
 def swiss_rounds(t: Tournament) -> int:
-    count = len(t.active())
-    default = max(1, math.ceil(math.log2(max(2, count))))
-    return int(t.options.get("rounds") or default)
+    """The Swiss's length: announced when it started (the organiser's number, else ⌈log₂ n⌉ of the
+    entrants then) and changed only by the organiser (``tournament.rounds_changed``)."""
+    if t.planned_rounds is not None:
+        return t.planned_rounds
+    return planned_rounds(t.options, len(t.active()))
 
 
-def next_round(t: Tournament) -> Pairing | None:
-    """The next round's tables, or None when the tournament is over."""
+def planned_rounds(options: dict[str, Any], entrants: int) -> int:
+    default = max(1, math.ceil(math.log2(max(2, entrants))))
+    return int(options.get("rounds") or default)
+
+
+def next_round(t: Tournament, keep: list[Table] | None = None) -> Pairing | None:
+    """The next round's tables, or None when the tournament is over. ``keep``: tables of a Swiss
+    round being paired again that the organiser locked (kept as they are, their entrants not
+    paired again)."""
     number = len(t.rounds) + 1
     if t.format in ("single_elimination", "double_elimination"):
         knockout = bracket(t)
@@ -180,31 +275,41 @@ def next_round(t: Tournament) -> Pairing | None:
         schedule = roundrobin.berger_rounds([e for e in t.seeding if e in t.entrants])
         if number > len(schedule):
             return None
-        active = set(t.active())
+        # A withdrawn entrant still meets the rest by forfeit, unless its results are annulled:
+        # then its opponents simply have no game that round.
+        annulled = _annulled(t)
+        playing = {e for e in t.entrants if e not in annulled}
         tables: list[tuple[str, list[int]]] = []
         byes: list[int] = []
-        for a, b in schedule[number - 1]:
-            pair = [int(x) for x in (a, b) if x is not None and x in active]
-            if len(pair) == 2:
-                tables.append((f"R{number}-T{len(tables) + 1}", pair))
-            byes.extend(pair if len(pair) == 1 else [])
+        for a, b in schedule[number - 1]:  # Berger's order is the seat order
+            if a is None or b is None:
+                byes.extend(int(x) for x in (a, b) if x is not None and x in playing)
+            elif a in playing and b in playing:
+                tables.append((f"R{number}-T{len(tables) + 1}", [int(a), int(b)]))
         return Pairing(number, tables, byes)
     if t.format == "swiss":
         if number > swiss_rounds(t):
             return None
-        ranked = ranked_active(t)
+        kept = keep or []
+        half = sorted(e for e in t.active() if number in t.entrants[e].bye_requests)
+        seated_already = {e for table in kept for e in table.entrants} | set(half)
+        ranked = [e for e in ranked_active(t) if e not in seated_already]
         size = table_size(t)
+        first = [(table.key, list(table.entrants)) for table in kept]
+        taken = {key for key, _e in first}
+        keys = (f"R{number}-T{i}" for i in range(1, 10**6) if f"R{number}-T{i}" not in taken)
+        locked = [key for key, _e in first]
+        if len(ranked) < 2:
+            return Pairing(number, first, [int(e) for e in ranked], half, locked)
         if size == 2:
             had_bye = {e for rnd in t.rounds for e in rnd.byes}
             met = {k: set(v) for k, v in _met(t).items()}
             pairs, bye = swiss.pair_round(ranked, _primary(t), met, had_bye)
-            tables = [(f"R{number}-T{i + 1}", [int(a), int(b)]) for i, (a, b) in enumerate(pairs)]
-            return Pairing(number, tables, [int(bye)] if bye is not None else [])
+            tables = first + [(next(keys), [int(a), int(b)]) for a, b in pairs]
+            return Pairing(number, tables, [int(bye)] if bye is not None else [], half, locked)
         seated = swiss.seat_tables(ranked, size, _primary(t), _met(t))
         return Pairing(
-            number,
-            [(f"R{number}-T{i + 1}", [int(x) for x in tb]) for i, tb in enumerate(seated)],
-            [],
+            number, first + [(next(keys), [int(x) for x in tb]) for tb in seated], [], half, locked
         )
     if t.format == "table_elimination":
         return _table_elimination(t, number)

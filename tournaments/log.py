@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 REGISTRATION, RUNNING, PAUSED, FINISHED = "registration", "running", "paused", "finished"
+BYE = "bye"  # where a pairing edit moves an entrant who is to sit out the round
 FORMATS = ("single_elimination", "double_elimination", "round_robin", "swiss", "table_elimination")
 
 
@@ -31,6 +32,11 @@ class Entrant:
     checked_in: bool = False
     withdrawn: bool = False
     late: bool = False
+    # A late entrant misses the rounds paired before it registered, scored 0 or ½ each (its choice).
+    joined_round: int = 0
+    missed_points: Fraction = Fraction(0)
+    # Rounds for which the entrant asked for a half-point bye (not paired, scored ½).
+    bye_requests: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -73,9 +79,12 @@ class Table:
 class Round:
     number: int
     tables: list[Table]
-    byes: list[int] = field(default_factory=list)
+    byes: list[int] = field(default_factory=list)  # pairing-allocated: a full point
     started: bool = False
-    secret_seed: int | None = None  # duplicate mode: every table of the round is dealt from it
+    secret_seed: int | None = None  # duplicate mode: every deal of the round is derived from it
+    half_byes: list[int] = field(default_factory=list)  # requested: half a point
+    locked: set[str] = field(default_factory=set)  # tables a re-pairing keeps as they are
+    edits: list[dict[str, Any]] = field(default_factory=list)  # the organiser's changes, in order
 
     def complete(self) -> bool:
         return self.started and all(t.result is not None for t in self.tables)
@@ -96,6 +105,8 @@ class Tournament:
     secret_seed: int = 0
     seq: int = 0
     final_places: dict[int, int] = field(default_factory=dict)
+    # The number of rounds announced at the start (Swiss); None in logs from before it was fixed.
+    planned_rounds: int | None = None
 
     def active(self) -> list[int]:
         """Entrants still in: registered, checked in when check-in is asked, not withdrawn."""
@@ -175,6 +186,11 @@ def _registered(t: Tournament, e: dict[str, Any]) -> None:
         rating=e.get("rating"),
         late=t.status != REGISTRATION,
     )
+    if entrant.late:
+        # It misses the rounds already under way; a paired round that has not started can still be
+        # paired again with it (service.repair).
+        entrant.joined_round = sum(1 for rnd in t.rounds if rnd.started)
+        entrant.missed_points = Fraction(1, 2) if e.get("missed") == "half" else Fraction(0)
     if entrant.id in t.entrants:
         raise LogError(f"entrant {entrant.id} registered twice")
     t.entrants[entrant.id] = entrant
@@ -197,6 +213,19 @@ def _seeded(t: Tournament, e: dict[str, Any]) -> None:
 def _started(t: Tournament, e: dict[str, Any]) -> None:
     t.status = RUNNING
     t.seeding = list(e["order"])
+    t.planned_rounds = e.get("rounds")
+
+
+def _rounds_changed(t: Tournament, e: dict[str, Any]) -> None:
+    t.planned_rounds = int(e["rounds"])
+
+
+def _bye_requested(t: Tournament, e: dict[str, Any]) -> None:
+    t.entrants[e["entrant"]].bye_requests.add(int(e["round"]))
+
+
+def _bye_cancelled(t: Tournament, e: dict[str, Any]) -> None:
+    t.entrants[e["entrant"]].bye_requests.discard(int(e["round"]))
 
 
 def _paired(t: Tournament, e: dict[str, Any]) -> None:
@@ -204,6 +233,8 @@ def _paired(t: Tournament, e: dict[str, Any]) -> None:
         number=e["round"],
         tables=[Table(key=x["key"], round=e["round"], entrants=list(x["entrants"])) for x in e["tables"]],
         byes=list(e.get("byes", [])),
+        half_byes=list(e.get("half_byes", [])),
+        locked=set(e.get("locked", [])),
     )
     if t.rounds and t.rounds[-1].number == rnd.number:
         if t.rounds[-1].started:
@@ -219,6 +250,37 @@ def _round_started(t: Tournament, e: dict[str, Any]) -> None:
         raise LogError(f"round {e['round']} is not the current round")
     rnd.started = True
     rnd.secret_seed = e.get("secret_seed")
+
+
+def _edited(t: Tournament, e: dict[str, Any]) -> None:
+    """The organiser's change to a paired round before it starts (service.edit_pairing checked it)."""
+    rnd = t.rounds[-1]
+    if rnd.number != e["round"] or rnd.started:
+        raise LogError(f"round {e['round']} cannot be edited now")
+    edit = e["edit"]
+    if edit == "swap":
+        a, b = int(e["a"]), int(e["b"])
+        for table in rnd.tables:
+            table.entrants = [b if x == a else a if x == b else x for x in table.entrants]
+        rnd.byes = [b if x == a else a if x == b else x for x in rnd.byes]
+    elif edit == "move":
+        who, to = int(e["entrant"]), e["table"]
+        for table in rnd.tables:
+            if who in table.entrants:
+                table.entrants.remove(who)
+        if who in rnd.byes:
+            rnd.byes.remove(who)
+        if to == BYE:
+            rnd.byes.append(who)
+        else:
+            t.table(to).entrants.append(who)
+    elif edit == "lock":
+        rnd.locked.add(e["table"])
+    elif edit == "unlock":
+        rnd.locked.discard(e["table"])
+    else:
+        raise LogError(f"unknown pairing edit {edit!r}")
+    rnd.edits.append(dict(e))
 
 
 def _game_started(t: Tournament, e: dict[str, Any]) -> None:
@@ -270,6 +332,10 @@ _HANDLERS = {
     "tournament.seeded": _seeded,
     "tournament.started": _started,
     "round.paired": _paired,
+    "round.edited": _edited,
+    "tournament.rounds_changed": _rounds_changed,
+    "entrant.bye_requested": _bye_requested,
+    "entrant.bye_cancelled": _bye_cancelled,
     "round.started": _round_started,
     "game.started": _game_started,
     "game.finished": _game_finished,

@@ -12,6 +12,7 @@ through the ``game_finished`` signal (``on_game_finished``), never by reading th
 from __future__ import annotations
 
 import contextlib
+import copy
 import logging
 import secrets
 from collections.abc import Callable
@@ -111,7 +112,7 @@ def validate_options(game: str, fmt: str, options: dict[str, Any]) -> dict[str, 
     known = {
         "table_size", "best_of", "rounds", "tiebreaks", "third_place", "reset", "advance", "duplicate",
         "partnerships", "game_config", "spectator_delay", "check_in", "late_entry", "auto_start",
-        "registration_closes", "repeat", "no_show_after",
+        "registration_closes", "repeat", "no_show_after", "half_point_byes", "no_byes_last_rounds",
     }  # fmt: skip
     unknown = sorted(set(options) - known)
     if unknown:
@@ -120,7 +121,14 @@ def validate_options(game: str, fmt: str, options: dict[str, Any]) -> dict[str, 
     out.setdefault("table_size", 2)
     out.setdefault("best_of", 1)
     out.setdefault("auto_start", True)
-    limits = (("table_size", 2, 8), ("best_of", 1, 9), ("spectator_delay", 0, 50), ("no_show_after", 0, 7200))
+    limits = (
+        ("table_size", 2, 8),
+        ("best_of", 1, 9),
+        ("spectator_delay", 0, 50),
+        ("no_show_after", 0, 7200),
+        ("half_point_byes", 0, 30),
+        ("no_byes_last_rounds", 0, 30),
+    )
     for name, low, high in limits:
         value = out.get(name, low)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -225,8 +233,12 @@ def register(
     rating: float | None = None,
     by: Any = None,
     command_id: str | None = None,
+    missed: str = "zero",
 ) -> int:
-    """A new entrant (a player, a computer player or a partnership); its number."""
+    """A new entrant (a player, a computer player or a partnership); its number.
+
+    ``missed``: a late entrant's score for each round it missed, ``zero`` or ``half`` (half only
+    within the tournament's half-point byes, ``half_point_byes``)."""
     name = (name or "").strip()
     if not name or len(name) > 120:
         raise ServiceError("bad_name", _("An entrant needs a name of at most 120 characters."))
@@ -246,6 +258,18 @@ def register(
             raise ServiceError("already_registered", _("You are already registered."))
         if t.options.get("partnerships") and len(members) != 2:
             raise ServiceError("bad_members", _("A partnership is two players: give both names."))
+        if missed not in ("zero", "half"):
+            raise ServiceError(
+                "bad_missed", _("A late entrant scores nothing or half a point for each missed round.")
+            )
+        late = t.status != REGISTRATION
+        missing = sum(1 for rnd in t.rounds if rnd.started)
+        if late and missed == "half" and missing > int(t.options.get("half_point_byes") or 0):
+            raise ServiceError(
+                "too_many_byes",
+                _("Half a point is given for at most {count} missed rounds in this tournament."),
+                count=int(t.options.get("half_point_byes") or 0),
+            )
         event: dict[str, Any] = {
             "type": "entrant.registered",
             "entrant": max(t.entrants, default=0) + 1,
@@ -259,6 +283,8 @@ def register(
             event["members"] = members
         if rating is not None:
             event["rating"] = rating
+        if late and missing:
+            event["missed"] = missed
         return [event]
 
     command_id = command_id or f"register-{secrets.token_hex(8)}"
@@ -356,7 +382,11 @@ def start(row: Tournament, *, by: Any = None) -> None:
             raise ServiceError("too_few", _("Tables need at least three entrants."))
         order = [e for e in (t.seeding or sorted(t.entrants)) if e in active]
         order += [e for e in sorted(active) if e not in order]
-        return [{"type": "tournament.started", "order": order}]
+        event: dict[str, Any] = {"type": "tournament.started", "order": order}
+        if t.format == "swiss":
+            # Announced now, from the entrants now: a withdrawal or a late entry does not change it.
+            event["rounds"] = formats.planned_rounds(t.options, len(active))
+        return [event]
 
     _run(row.stream_id, "start", _actor(by), build)
     advance(row.stream_id)
@@ -393,25 +423,172 @@ def start_round(row: Tournament, *, by: Any = None) -> None:
             raise ServiceError("wrong_time", _("There is no paired round waiting to start."))
         return [_round_started(t)]
 
-    _run(row.stream_id, f"start-round-{row.round}", _actor(by), build)
+    # Named for the round (a second click starts nothing more); read afresh, ``row`` may be old.
+    number = Tournament.objects.values_list("round", flat=True).get(pk=row.pk)
+    _run(row.stream_id, f"start-round-{number}", _actor(by), build)
     advance(row.stream_id)
 
 
 def repair(row: Tournament, *, by: Any = None) -> None:
-    """Pair the current round again (after a withdrawal or a late entry), before it starts."""
+    """Pair the current round again (after a withdrawal or a late entry), before it starts. Tables
+    the organiser locked stay as they are."""
     check_organiser(row, by)
 
     def build(t: log.Tournament) -> list[dict[str, Any]]:
         rnd = t.current
         if t.status not in (RUNNING, PAUSED) or rnd is None or rnd.started:
             raise ServiceError("wrong_time", _("Only a round that has not started can be paired again."))
+        active = set(t.active())
+        keep = [tb for tb in rnd.tables if tb.key in rnd.locked and set(tb.entrants) <= active]
         t.rounds.pop()
-        pairing = formats.next_round(t)
+        pairing = formats.next_round(t, keep=keep if t.format == "swiss" else None)
         if pairing is None:
             raise ServiceError("wrong_time", _("Only a round that has not started can be paired again."))
         return [_paired(pairing)]
 
     _run(row.stream_id, f"repair-{secrets.token_hex(8)}", _actor(by), build)
+
+
+def set_rounds(row: Tournament, rounds: Any, reason: str, *, by: Any = None) -> None:
+    """Change the announced number of rounds of a Swiss (never below the rounds already paired)."""
+    check_organiser(row, by)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("no_reason", _("A change of the number of rounds needs a reason."))
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        if t.format != "swiss" or t.status not in (RUNNING, PAUSED):
+            raise ServiceError("wrong_time", _("Only a running Swiss can change its number of rounds."))
+        low = max(1, len(t.rounds))
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not low <= rounds <= 30:
+            raise ServiceError(
+                "bad_rounds", _("rounds must be a whole number from {low} to {high}."), low=low, high=30
+            )
+        if rounds == formats.swiss_rounds(t):
+            return []
+        return [
+            {
+                "type": "tournament.rounds_changed",
+                "rounds": rounds,
+                "reason": reason,
+                "by": getattr(by, "pk", None),
+            }
+        ]
+
+    _run(row.stream_id, f"rounds-{secrets.token_hex(8)}", _actor(by), build)
+    advance(row.stream_id)
+
+
+def _bye_command(row: Tournament, entrant: int, round_: Any, by: Any, kind: str) -> None:
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        e = t.entrants.get(entrant)
+        if e is None:
+            raise ServiceError("unknown_entrant", _("There is no such entrant."))
+        if by is not None and e.user_id != by.pk:
+            check_organiser(row, by)
+        allowed = int(t.options.get("half_point_byes") or 0)
+        if t.format != "swiss" or not allowed:
+            raise ServiceError("no_byes", _("This tournament gives no half-point byes."))
+        if t.status not in (REGISTRATION, RUNNING, PAUSED) or e.withdrawn:
+            raise ServiceError("wrong_time", _("That cannot be done at this stage of the tournament."))
+        total = formats.swiss_rounds(t)  # before the start: from the entrants so far
+        if isinstance(round_, bool) or not isinstance(round_, int) or round_ <= len(t.rounds):
+            raise ServiceError("bad_round", _("A bye can be asked for a round that is not paired yet."))
+        if kind == "entrant.bye_cancelled":
+            return [{"type": kind, "entrant": entrant, "round": round_}] if round_ in e.bye_requests else []
+        last = int(t.options.get("no_byes_last_rounds") or 0)
+        if round_ > total - last:
+            raise ServiceError("bad_round", _("No bye can be asked for this round."))
+        used = len(e.bye_requests) + (e.joined_round if e.missed_points else 0)
+        if round_ in e.bye_requests:
+            return []
+        if used >= allowed:
+            raise ServiceError(
+                "too_many_byes", _("Each entrant may ask for at most {count} half-point byes."), count=allowed
+            )
+        return [{"type": kind, "entrant": entrant, "round": round_}]
+
+    _run(row.stream_id, f"{kind}-{entrant}-{secrets.token_hex(4)}", _actor(by), build)
+
+
+def request_bye(row: Tournament, entrant: int, round_: Any, *, by: Any = None) -> None:
+    """A half-point bye for a coming round of a Swiss: the entrant is not paired that round and
+    scores ½ (``half_point_byes`` per entrant at most, none in the last ``no_byes_last_rounds``)."""
+    _bye_command(row, entrant, round_, by, "entrant.bye_requested")
+
+
+def cancel_bye(row: Tournament, entrant: int, round_: Any, *, by: Any = None) -> None:
+    _bye_command(row, entrant, round_, by, "entrant.bye_cancelled")
+
+
+EDITS = ("swap", "move", "lock", "unlock")
+
+
+def edit_pairing(
+    row: Tournament,
+    edit: str,
+    *,
+    reason: str,
+    a: int | None = None,
+    b: int | None = None,
+    table: str | None = None,
+    by: Any = None,
+) -> list[formats.PairingWarning]:
+    """The organiser's change to a paired round before it starts: ``swap`` two entrants (``a``,
+    ``b``), ``move`` entrant ``a`` to ``table`` (or ``"bye"``), ``lock`` or ``unlock`` a table so a
+    re-pairing keeps it. Each is an event with its reason. Returns what the change brought that a
+    director would want to know (``formats.pairing_warnings``): a pair that has met before, a table
+    whose players no longer share a score."""
+    check_organiser(row, by)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("no_reason", _("A change to the pairings needs a reason."))
+    if edit not in EDITS:
+        raise ServiceError("bad_edit", _("Unknown change to the pairings."))
+    warnings: list[formats.PairingWarning] = []
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        rnd = t.current
+        if t.status not in (RUNNING, PAUSED) or rnd is None or rnd.started:
+            raise ServiceError("wrong_time", _("Only a round that has not started can be changed."))
+        where = {e: tb.key for tb in rnd.tables for e in tb.entrants} | {e: log.BYE for e in rnd.byes}
+        event: dict[str, Any] = {"type": "round.edited", "round": rnd.number, "edit": edit, "reason": reason}
+        if edit == "swap":
+            if a not in where or b not in where or a == b:
+                raise ServiceError("bad_edit", _("Choose two different entrants of this round."))
+            event |= {"a": a, "b": b}
+        elif edit == "move":
+            if (
+                a not in where
+                or table is None
+                or (table != log.BYE and table not in {tb.key for tb in rnd.tables})
+            ):
+                raise ServiceError(
+                    "bad_edit", _("Choose an entrant of this round and the table to move them to.")
+                )
+            if where[a] == table:
+                raise ServiceError("bad_edit", _("This entrant is already there."))
+            event |= {"entrant": a, "table": table}
+        else:
+            if table not in {tb.key for tb in rnd.tables}:
+                raise ServiceError("bad_edit", _("There is no such table in this round."))
+            if (edit == "lock") == (table in rnd.locked):
+                return []
+            event |= {"table": table}
+        after = copy.deepcopy(t)  # _run applies the event to ``t`` itself once it is stored
+        log.apply(after, event)
+        size = formats.table_size(after)
+        smallest = 2 if size == 2 else 3
+        if after.current and any(not smallest <= len(tb.entrants) <= size for tb in after.current.tables):
+            raise ServiceError(
+                "bad_edit", _("Every table must keep from {low} to {high} players."), low=smallest, high=size
+            )
+        before = formats.pairing_warnings(t)
+        warnings[:] = [w for w in formats.pairing_warnings(after) if w not in before]
+        return [event]
+
+    _run(row.stream_id, f"edit-{secrets.token_hex(8)}", _actor(by), build)
+    return warnings
 
 
 # --- Results -------------------------------------------------------------------------------------
@@ -473,7 +650,8 @@ def override(row: Tournament, key: str, places: Any, scores: Any, reason: str, *
 
 
 def forfeit(row: Tournament, key: str, absent: list[int], reason: str = "", *, by: Any = None) -> None:
-    """A no-show: the absent entrants lose the match, the others win it."""
+    """A no-show: the absent entrants lose the match, the others win it. A game of the match still
+    being played is stopped first (abandoned: never rated, its replay says why)."""
     check_organiser(row, by)
 
     def build(t: log.Tournament) -> list[dict[str, Any]]:
@@ -487,6 +665,11 @@ def forfeit(row: Tournament, key: str, absent: list[int], reason: str = "", *, b
             raise ServiceError("decided", _("This match already has a result; correct it instead."))
         return [_forfeit_event(table, absent, reason or "no-show")]
 
+    build(projection.load(row.stream_id))  # refuse before stopping anything
+    live = projection.load(row.stream_id).table(key).live_game()
+    if live is not None:
+        with contextlib.suppress(ServiceError):  # it may have just ended: its result then stands
+            games.abandon(live.game_id, f"forfeit-{live.game_id}", reason="forfeit", by="tournament")
     _run(row.stream_id, f"forfeit-{key}", _actor(by), build)
     advance(row.stream_id)
 
@@ -552,12 +735,17 @@ def entrant_results(seats: list[int], outcome: dict[str, Any]) -> tuple[dict[str
 
 
 def _paired(p: formats.Pairing) -> dict[str, Any]:
-    return {
+    event: dict[str, Any] = {
         "type": "round.paired",
         "round": p.round,
         "tables": [{"key": key, "entrants": entrants} for key, entrants in p.tables],
         "byes": p.byes,
     }
+    if p.half_byes:
+        event["half_byes"] = p.half_byes
+    if p.locked:
+        event["locked"] = p.locked
+    return event
 
 
 def _round_started(t: log.Tournament) -> dict[str, Any]:
@@ -617,35 +805,39 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
 
 
 def _next_steps(t: log.Tournament) -> list[dict[str, Any]]:
-    """Everything the state calls for now, as events (games are created on the way)."""
-    if t.status != RUNNING:
+    """Everything the state calls for now, as events (games are created on the way).
+
+    Paused, a tournament starts no round and no game, but the games under way still decide their
+    matches (and so the standings)."""
+    if t.status not in (RUNNING, PAUSED):
         return []
+    paused = t.status == PAUSED
     rnd = t.current
     if rnd is None or rnd.complete():
+        if paused:
+            return []
         pairing = formats.next_round(t)
         if pairing is None:
             places = formats.final_places(t)
             return [{"type": "tournament.finished", "places": {str(e): p for e, p in places.items()}}]
         return [_paired(pairing)]
     if not rnd.started:
-        return [_round_started(t)] if t.options.get("auto_start", True) else []
+        return [_round_started(t)] if t.options.get("auto_start", True) and not paused else []
     events: list[dict[str, Any]] = []
     elimination = t.format in ("single_elimination", "double_elimination", "table_elimination")
     for table in rnd.tables:
-        if table.result is not None:
+        if table.result is not None or table.live_game() is not None:
             continue
         gone = [e for e in table.entrants if t.entrants[e].withdrawn]
         if gone and len(gone) < len(table.entrants) and not table.games:
             events.append(_forfeit_event(table, gone, "withdrawn"))
-            continue
-        if table.live_game() is not None:
             continue
         result = formats.decide_match(t, table, elimination) if table.games else None
         if result is not None:
             events.append(
                 {"type": "match.decided", "table": table.key, **(projection.result_json(result) or {})}
             )
-        else:
+        elif not paused:
             events.append(_start_game(t, table))  # the first game, or one more the match needs
     return events
 

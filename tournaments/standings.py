@@ -35,12 +35,19 @@ HALF = Fraction(1, 2)
 
 @dataclass(frozen=True)
 class Meeting(Generic[E]):
-    """One finished pairing. ``scores`` are game points (may be empty); a bye has a single entrant."""
+    """One finished pairing. ``scores`` are game points (may be empty); a bye has a single entrant.
+
+    A bye scores ``points`` (None: the ``bye_points`` of the standings — a pairing-allocated bye);
+    a requested half-point bye or a round a late entrant missed is a bye of ½ or 0. ``unplayed``: a
+    result by forfeit, which counts in the score but, like a bye, not as a game for the tie-breaks.
+    """
 
     round: int
     places: Mapping[E, int]
     scores: Mapping[E, Fraction | int] = field(default_factory=dict)
     bye: bool = False
+    points: Fraction | None = None
+    unplayed: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,6 +107,7 @@ def standings(
     criteria: Sequence[str],
     lower_score_wins: bool = False,
     bye_points: Fraction = Fraction(1),
+    virtual_opponents: int | None = None,
 ) -> list[Row[E]]:
     """Rows best first. Entrants equal on every criterion share a rank (1, 2, 2, 4) and keep the
     order of ``entrants`` among themselves.
@@ -110,11 +118,18 @@ def standings(
       point_difference: per meeting, own score minus the mean of the others' (byes: nothing).
     - buchholz: opponents' final match points, once per opponent per meeting; cut1 drops the lowest
       contribution (when two or more), median the lowest and highest (when three or more). Byes add
-      no opponent, hence nothing.
+      no opponent, hence nothing — unless ``virtual_opponents`` (two-player events, the number of
+      rounds played) applies FIDE's rule for unplayed games: each round an entrant did not play (a
+      bye of any kind, a forfeit, a round missed) adds a virtual opponent with the entrant's score
+      before that round, plus (1 − what the entrant scored in it), plus ½ for every later round; and
+      an opponent's own unplayed rounds count as draws (½) in what it adds to others.
     - sonneborn_berger: each opponent's final match points times the result against them (1, ½, 0).
     - head_to_head: result points (1, ½, 0 per opponent) against the others of one's group still
       tied on every earlier criterion (0 alone in one's group).
     - wins: meetings (not byes) where the entrant was sole first.
+
+    Unplayed meetings (forfeits) count in match points only: not as games for game points' mean,
+    point difference, the Buchholz family, Sonneborn-Berger, head-to-head or wins.
     """
     _check(entrants, meetings, criteria)
     zero = Fraction(0)
@@ -123,6 +138,9 @@ def standings(
         for name in ("match_points", "placement_points", "game_points", "point_difference", "wins")
     }
     played: dict[E, list[Meeting[E]]] = {e: [] for e in entrants}
+    # Per entrant, per round: what it scored in a round it did not play (for virtual opponents).
+    unplayed: dict[E, dict[int, Fraction]] = {e: {} for e in entrants}
+    by_round: dict[E, dict[int, Fraction]] = {e: {} for e in entrants}
     for m in meetings:
         # A score left out of a scored meeting (an organiser's correction, say) counts 0.
         scores = {who: Fraction(m.scores.get(who, 0)) for who in m.places} if m.scores else {}
@@ -130,24 +148,43 @@ def standings(
             totals["game_points"][who] += s
         if m.bye:
             (who,) = m.places
-            totals["match_points"][who] += bye_points
+            got = bye_points if m.points is None else Fraction(m.points)
+            totals["match_points"][who] += got
+            unplayed[who][m.round] = unplayed[who].get(m.round, zero) + got
+            by_round[who][m.round] = by_round[who].get(m.round, zero) + got
             continue
         first = min(m.places.values())
         alone_first = list(m.places.values()).count(first) == 1
         for who, points in table_points(m.places).items():
-            played[who].append(m)
             totals["match_points"][who] += points
             totals["placement_points"][who] += points
+            by_round[who][m.round] = by_round[who].get(m.round, zero) + points
+            if m.unplayed:
+                unplayed[who][m.round] = unplayed[who].get(m.round, zero) + points
+                continue
+            played[who].append(m)
             if alone_first and m.places[who] == first:
                 totals["wins"][who] += 1
             if scores:
                 others = sum(s for o, s in scores.items() if o != who)
                 totals["point_difference"][who] += scores[who] - Fraction(others, len(scores) - 1)
     final = totals["match_points"]
+    # What an opponent adds to Buchholz: its score, its own unplayed rounds counted as draws.
+    adds = dict(final)
+    virtual: dict[E, list[Fraction]] = {e: [] for e in entrants}
+    if virtual_opponents is not None:
+        rounds = virtual_opponents
+        for e in entrants:
+            mine = by_round[e]
+            missing = [r for r in range(1, rounds + 1) if r not in mine or r in unplayed[e]]
+            adds[e] = final[e] - sum((unplayed[e].get(r, zero) for r in missing), zero) + HALF * len(missing)
+            for r in missing:
+                before = sum((v for k, v in mine.items() if k < r), zero)
+                virtual[e].append(before + (1 - mine.get(r, zero)) + HALF * (rounds - r))
     for name in ("buchholz", "buchholz_cut1", "buchholz_median", "sonneborn_berger"):
         totals[name] = {}
     for e in entrants:
-        faced = sorted(final[o] for m in played[e] for o in m.places if o != e)
+        faced = sorted([*(adds[o] for m in played[e] for o in m.places if o != e), *virtual[e]])
         totals["buchholz"][e] = sum(faced, zero)
         totals["buchholz_cut1"][e] = sum(faced[1:] if len(faced) >= 2 else faced, zero)
         totals["buchholz_median"][e] = sum(faced[1:-1] if len(faced) >= 3 else faced, zero)

@@ -27,6 +27,35 @@ def test_berger_tables_for_four_and_six_match_the_published_ones():
     }
 
 
+def test_berger_tables_seat_first_whom_the_published_tables_give_white():
+    # FIDE's Berger tables (C.05 Annex 1), white first: six players, rounds 1 to 5.
+    published = [
+        {(1, 6), (2, 5), (3, 4)},
+        {(6, 4), (5, 3), (1, 2)},
+        {(2, 6), (3, 1), (4, 5)},
+        {(6, 5), (1, 4), (2, 3)},
+        {(3, 6), (4, 2), (5, 1)},
+    ]
+    assert [set(r) for r in berger_rounds([1, 2, 3, 4, 5, 6])] == published
+    assert [set(r) for r in berger_rounds([1, 2, 3, 4])] == [
+        {(1, 4), (2, 3)},
+        {(4, 3), (1, 2)},
+        {(2, 4), (3, 1)},
+    ]
+
+
+@given(st.integers(2, 20))
+def test_a_round_robin_seats_everyone_first_about_half_the_time(n):
+    first: dict[int, int] = dict.fromkeys(range(n), 0)
+    second: dict[int, int] = dict.fromkeys(range(n), 0)
+    for r in berger_rounds(list(range(n))):
+        for a, b in r:
+            if a is not None and b is not None:
+                first[a] += 1
+                second[b] += 1
+    assert all(abs(first[p] - second[p]) <= 1 for p in range(n))
+
+
 @given(st.integers(2, 24))
 def test_a_round_robin_meets_everyone_exactly_once(n):
     rounds = berger_rounds(list(range(n)))

@@ -12,8 +12,10 @@ def berger_rounds(entrants: Sequence[Hashable]) -> list[list[Pair]]:
 
     With n entrants (a bye added for odd n), round r pairs the numbers a, b < n with
     a + b ≡ r + 1 (mod n - 1), and number n meets the a with 2a ≡ r + 1. Round 1 for n = 4 is
-    1–4, 2–3; round 2 is 4–3, 1–2; round 3 is 2–4, 3–1. Number n (or the bye) is on table 1, listed
-    first in even rounds.
+    1–4, 2–3; round 2 is 4–3, 1–2; round 3 is 2–4, 3–1. Each pair lists first who sits first (moves
+    first; white in chess): number n (or the bye) is on table 1, first in even rounds; of two
+    others a < b, a sits first when b − a is odd, b when it is even — so everyone alternates as far
+    as an odd cycle allows (Berger's tables).
     """
     players: list[Hashable | None] = list(entrants)
     if len(set(players)) != len(players):
@@ -34,6 +36,7 @@ def berger_rounds(entrants: Sequence[Hashable]) -> list[list[Pair]]:
         for a in range(1, n):
             b = (k - a) % m or m
             if a < b and a != alone and b != alone:
-                pairs.append((players[a - 1], players[b - 1]))
+                first, second = (a, b) if (b - a) % 2 else (b, a)
+                pairs.append((players[first - 1], players[second - 1]))
         rounds.append(pairs)
     return rounds

@@ -84,6 +84,12 @@ function connect(seat) {
   });
 }
 
+// Why a tournament stopped a game before its end (games.timeline abandon reasons).
+const STOPPED = {
+  forfeit: () => gettext("This game was stopped before its end: the organiser recorded a forfeit."),
+  "no-show": () => gettext("This game was stopped before its end: a player did not come (no-show)."),
+};
+
 const TABLE_EVENTS = {
   "table.undo": () => gettext("took back a move"),
   "table.redo": () => gettext("played a move again"),
@@ -91,6 +97,7 @@ const TABLE_EVENTS = {
   "table.new_game": () => gettext("started a new game"),
   "table.pause": () => gettext("paused the computer players"),
   "table.resume": () => gettext("let the computer players go on"),
+  "table.abandon": () => gettext("stopped the game"),
 };
 
 function addToLog(current) {
@@ -176,7 +183,9 @@ function update() {
 
 function renderStatus(legal) {
   const turn = $("turn");
-  if (snap.finished) {
+  if (snap.stopped) {
+    turn.textContent = STOPPED[snap.stopped] ? STOPPED[snap.stopped]() : gettext("This game was stopped before its end.");
+  } else if (snap.finished) {
     turn.textContent = gettext("The game is over.");
   } else if (legal.length) {
     turn.textContent = passAndPlay ? interpolate(gettext("%(name)s, your turn."), { name: seatName(snap.seat) }, true) : gettext("Your turn.");
