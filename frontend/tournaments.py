@@ -139,6 +139,17 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
     standings = sorted(entries.values(), key=lambda e: (e.rank is None, e.rank or 0, e.seed or 0, e.number))
     user: Any = request.user
     mine = next((e for e in entries.values() if user.is_authenticated and e.user_id == user.pk), None)
+    current = row.rounds.last()
+    late = bool(row.options.get("late_entry")) and row.format == "swiss" and row.status in ("running", "paused")
+    allowed = int(row.options.get("half_point_byes") or 0)
+    bye_rounds: list[int] = []
+    if mine is not None and allowed and row.planned_rounds and row.status != "finished" and not mine.withdrawn:
+        last = row.planned_rounds - int(row.options.get("no_byes_last_rounds") or 0)
+        if len(mine.bye_requests) < allowed:
+            bye_rounds = [n for n in range(row.round + 1, last + 1) if n not in mine.bye_requests]
+    editable = (
+        _organiser(request, row) and current is not None and not current.started and row.status != "finished"
+    )
     context = {
         "t": row,
         "current_round": row.rounds.last(),
@@ -150,7 +161,14 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "bracket": _bracket(row, entries, matches),
         "organiser": _organiser(request, row),
         "mine": mine,
-        "can_register": user.is_authenticated and mine is None and row.status == "registration",
+        "can_register": user.is_authenticated and mine is None and (row.status == "registration" or late),
+        "late": late,
+        "half_allowed": allowed,
+        "bye_rounds": bye_rounds,
+        "editable": editable,
+        "round_matches": [m for m in matches if current is not None and m.round == current.number] if editable else [],
+        "locked": set(current.locked) if current is not None else set(),
+        "pairing_edits": service.EDITS,
     }
     return render(request, "frontend/tournaments/page.html", context)
 
@@ -174,7 +192,7 @@ def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if by is None:
             raise ServiceError("sign_in", _("Sign in first."))
         if action == "register":
-            service.register(row, user.get_username(), user=user)
+            service.register(row, user.get_username(), user=user, missed=post.get("missed", "zero"))
         elif action == "add_bot":
             service.check_organiser(row, by)
             level = post.get("level", "greedy")
@@ -210,6 +228,24 @@ def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 raise ServiceError("unknown_match", _("There is no such match."))
             places = {str(e): _int(post.get(f"place-{e}"), 0) for e in match.entrants}
             service.override(row, key, places, None, post.get("reason", ""), by=by)
+        elif action == "set_rounds":
+            service.set_rounds(row, _int(post.get("rounds"), 0), post.get("reason", ""), by=by)
+        elif action in ("request_bye", "cancel_bye"):
+            command = service.request_bye if action == "request_bye" else service.cancel_bye
+            command(row, _int(post.get("entrant"), 0), _int(post.get("round"), 0), by=by)
+        elif action == "edit_pairing":
+            warnings = service.edit_pairing(
+                row,
+                post.get("edit", ""),
+                a=_int(post.get("a"), 0) or None,
+                b=_int(post.get("b"), 0) or None,
+                table=post.get("table") or None,
+                reason=post.get("reason", ""),
+                by=by,
+            )
+            names = {e.number: e.name for e in row.entries.all()}
+            for warning in warnings:
+                messages.warning(request, _warning_text(warning, names))
         elif action == "forfeit":
             service.forfeit(
                 row, post.get("match", ""), [_int(post.get("entrant"), 0)], post.get("reason", ""), by=by
@@ -219,6 +255,13 @@ def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, exc.localized()["message"])
     return redirect("frontend:tournament", row.pk)
+
+
+def _warning_text(warning: formats.PairingWarning, names: dict[int, str]) -> str:
+    who = " · ".join(names.get(e, str(e)) for e in warning.entrants)
+    if warning.code == "repeat":
+        return _("%(table)s: %(names)s have met before.") % {"table": warning.table, "names": who}
+    return _("%(table)s: %(names)s do not share a score.") % {"table": warning.table, "names": who}
 
 
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:

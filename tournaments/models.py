@@ -37,6 +37,7 @@ class Tournament(models.Model):
     options = models.JSONField(default=dict)
     status = models.CharField(max_length=16, choices=Status.choices)
     round = models.PositiveIntegerField(default=0)
+    planned_rounds = models.PositiveIntegerField(null=True)  # a Swiss's length, announced at the start
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -60,6 +61,7 @@ class Entry(models.Model):
     seed = models.PositiveIntegerField(null=True)
     rank = models.PositiveIntegerField(null=True)
     values = models.JSONField(default=dict)  # tie-break name -> value, as text ("7", "5/2")
+    bye_requests = models.JSONField(default=list)  # rounds it asked a half-point bye for
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="entry_number_unique")]
@@ -75,6 +77,8 @@ class Round(models.Model):
     started = models.BooleanField(default=False)
     complete = models.BooleanField(default=False)
     byes = models.JSONField(default=list)
+    half_byes = models.JSONField(default=list)
+    locked = models.JSONField(default=list)  # tables a re-pairing keeps
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")]

@@ -47,6 +47,7 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
             "options": t.options,
             "status": t.status,
             "round": len(t.rounds),
+            "planned_rounds": formats.swiss_rounds(t) if t.format == "swiss" else None,
             "created_by_id": t.created_by,
             "seq": t.seq,
         },
@@ -74,11 +75,20 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
             seed=seed.get(e.id),
             rank=rank.get(e.id, (None, {}))[0],
             values=rank.get(e.id, (None, {}))[1],
+            bye_requests=sorted(e.bye_requests),
         )
         for e in t.entrants.values()
     )
     Round.objects.bulk_create(
-        Round(tournament=row, number=r.number, started=r.started, complete=r.complete(), byes=r.byes)
+        Round(
+            tournament=row,
+            number=r.number,
+            started=r.started,
+            complete=r.complete(),
+            byes=r.byes,
+            half_byes=r.half_byes,
+            locked=sorted(r.locked),
+        )
         for r in t.rounds
     )
     for rnd in t.rounds:

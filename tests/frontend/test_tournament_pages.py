@@ -160,3 +160,56 @@ def test_the_form_sets_tie_breaks_and_the_deadline_and_the_page_seeds_by_hand(cl
     assert projection.load(row.stream_id).seeding == [3, 1, 2]
     page = act(client, row, action="seed", method="manual", order="3 3 1")
     assert b"A manual seeding lists every entrant exactly once." in page.content
+
+
+def test_the_director_controls_work_from_the_page(client, organiser):
+    from tournaments import projection, service
+
+    row = service.create(
+        "Club Swiss",
+        "kazino",
+        "swiss",
+        {"game_config": {"match": "single"}, "auto_start": False, "half_point_byes": 1},
+        by=organiser,
+    )
+    for _n in range(4):
+        act(client, row, action="add_bot", level="random")
+    html = act(client, row, action="start").content.decode()
+    row.refresh_from_db()
+    assert row.planned_rounds == 2 and "Round 1 of 2" in html
+    assert "Change the pairings before the round starts" in html
+    t = projection.load(row.stream_id)
+    (a, b), (c, d) = (tb.entrants for tb in t.rounds[0].tables)
+    page = act(client, row, action="edit_pairing", edit="swap", a=b, b=c, reason="asked to")
+    assert [tb.entrants for tb in projection.load(row.stream_id).rounds[0].tables] == [[a, c], [b, d]]
+    assert page.status_code == 200
+    page = act(client, row, action="edit_pairing", edit="swap", a=b, b=c, reason="")
+    assert "needs a reason" in page.content.decode()
+    act(client, row, action="set_rounds", rounds="3", reason="more time")
+    row.refresh_from_db()
+    assert row.planned_rounds == 3
+
+
+def test_a_player_asks_for_a_half_point_bye_on_the_page(client):
+    from tournaments import service
+
+    player = get_user_model().objects.create_user("pat")
+    client.force_login(player)
+    row = service.create(
+        "Club Swiss",
+        "kazino",
+        "swiss",
+        {"game_config": {"match": "single"}, "half_point_byes": 1, "rounds": 3},
+    )
+    act(client, row, action="register")
+    for n in range(3):
+        service.register(row, f"Bot {n}", bot_level="random")
+    service.start(row)
+    html = client.get(f"/tournaments/{row.pk}/").content.decode()
+    assert "Ask for a half-point bye" in html
+    mine = Entry.objects.get(tournament=row, user=player)
+    act(client, row, action="request_bye", entrant=mine.number, round=2)
+    mine = Entry.objects.get(tournament=row, user=player)  # the projection rewrites its rows
+    assert mine.bye_requests == [2]
+    html = client.get(f"/tournaments/{row.pk}/").content.decode()
+    assert "Half-point bye in round 2" in html and "Ask for a half-point bye" not in html
