@@ -140,10 +140,18 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
     user: Any = request.user
     mine = next((e for e in entries.values() if user.is_authenticated and e.user_id == user.pk), None)
     current = row.rounds.last()
-    late = bool(row.options.get("late_entry")) and row.format == "swiss" and row.status in ("running", "paused")
+    late = (
+        bool(row.options.get("late_entry")) and row.format == "swiss" and row.status in ("running", "paused")
+    )
     allowed = int(row.options.get("half_point_byes") or 0)
     bye_rounds: list[int] = []
-    if mine is not None and allowed and row.planned_rounds and row.status != "finished" and not mine.withdrawn:
+    if (
+        mine is not None
+        and allowed
+        and row.planned_rounds
+        and row.status != "finished"
+        and not mine.withdrawn
+    ):
         last = row.planned_rounds - int(row.options.get("no_byes_last_rounds") or 0)
         if len(mine.bye_requests) < allowed:
             bye_rounds = [n for n in range(row.round + 1, last + 1) if n not in mine.bye_requests]
@@ -166,7 +174,9 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "half_allowed": allowed,
         "bye_rounds": bye_rounds,
         "editable": editable,
-        "round_matches": [m for m in matches if current is not None and m.round == current.number] if editable else [],
+        "round_matches": [m for m in matches if current is not None and m.round == current.number]
+        if editable
+        else [],
         "locked": set(current.locked) if current is not None else set(),
         "pairing_edits": service.EDITS,
     }
