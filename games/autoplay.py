@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 
@@ -37,7 +38,10 @@ def play_bot_turn(game_id: int, seq: int, seat: int) -> str:
     bot = bots.get(table.game.engine, seat_row.bot_level)
     view = table.engine.view(table.state, seat)
     legal = table.engine.legal_actions(table.state, seat)
-    action = bot.choose(view, legal, random.Random(f"{game_id}:{seq}:{seat}"))
+    # Seeded by what the seat sees, not by the game's id: the same deal played the same way gets the
+    # same moves again (simulate_tournament --seed), whatever table it was dealt at.
+    seen = json.dumps(view, sort_keys=True, separators=(",", ":"))
+    action = bot.choose(view, legal, random.Random(f"{seq}:{seat}:{seen}"))
     try:
         service.submit(game_id, seat, action, bot_command_id(seq, seat), seq, actor=f"bot:{seat}")
     except ServiceError as exc:

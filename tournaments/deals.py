@@ -7,8 +7,10 @@ table has either finished its game *n* or decided its match without it. That inc
 created yet — a slower table's next game, a tie-break — which is why the release is decided here,
 from the tournament's fold, and not from the games that exist.
 
-Seeds are derived with HMAC-SHA256 from the round's secret and the deal's index, so a seed disclosed
-by one game tells nothing of another. Pure and stdlib only.
+Seeds are derived with HMAC-SHA256 from the round's secret and the deal's index (the round's secret
+from the tournament's, other tables' games from the tournament's and the table's key), so a seed
+disclosed by one game tells nothing of another, and one secret gives a whole tournament again
+(``simulate_tournament --seed``). Pure and stdlib only.
 """
 
 from __future__ import annotations
@@ -27,6 +29,16 @@ SECRET_BITS = 128
 def _mac(secret: int, message: str) -> bytes:
     key = secret.to_bytes(max(16, (secret.bit_length() + 7) // 8), "big")
     return hmac.new(key, message.encode(), hashlib.sha256).digest()
+
+
+def derive(secret: int, name: str) -> int:
+    """A secret of ``SECRET_BITS`` for ``name`` (a round's, from the tournament's)."""
+    return int.from_bytes(_mac(secret, name)[: SECRET_BITS // 8], "big")
+
+
+def game_seed(secret: int, table: str, index: int) -> int:
+    """The seed of game ``index`` at ``table`` outside duplicate rounds (63 bits): every table its own."""
+    return int.from_bytes(_mac(secret, f"game:{table}:{index}")[:8], "big") >> 1
 
 
 def deal_seed(secret: int, index: int) -> int:

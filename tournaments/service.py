@@ -187,8 +187,18 @@ def _game_config(game: str, options: dict[str, Any], players: int | None = None)
 
 
 def create(
-    name: str, game: str, fmt: str, options: dict[str, Any] | None = None, *, club: Any = None, by: Any = None
+    name: str,
+    game: str,
+    fmt: str,
+    options: dict[str, Any] | None = None,
+    *,
+    club: Any = None,
+    by: Any = None,
+    secret: int | None = None,
 ) -> Tournament:
+    """A new tournament. ``secret`` (simulate_tournament --seed) fixes the secret every random choice
+    of the tournament is derived from — the seeding draw, each round's and each game's deal — so
+    that the same secret and the same results give the same event; otherwise it is drawn."""
     name = (name or "").strip()
     if not name or len(name) > 120:
         raise ServiceError("bad_name", _("A tournament needs a name of at most 120 characters."))
@@ -203,7 +213,7 @@ def create(
             "options": options,
             "club_id": getattr(club, "pk", None),
             "by": getattr(by, "pk", None),
-            "secret_seed": secrets.randbits(62),
+            "secret_seed": secrets.randbits(deals.SECRET_BITS) if secret is None else secret,
         }
         _run(stream_id, "create", _actor(by), lambda t: [event])
     return Tournament.objects.get(stream_id=stream_id)
@@ -752,7 +762,7 @@ def _round_started(t: log.Tournament) -> dict[str, Any]:
     assert t.current is not None
     event: dict[str, Any] = {"type": "round.started", "round": t.current.number}
     if t.options.get("duplicate"):
-        event["secret_seed"] = secrets.randbits(deals.SECRET_BITS)
+        event["secret_seed"] = deals.derive(t.secret_seed, f"round:{t.current.number}")
     return event
 
 
@@ -786,7 +796,7 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
     rnd = t.current
     assert rnd is not None
     # Duplicate: game n of every table of the round is dealt deal n (tournaments/deals.py).
-    seed: int | None = None
+    seed = deals.game_seed(t.secret_seed, table.key, len(table.games))
     deal: tuple[str, int] | None = None
     if t.options.get("duplicate") and deals.is_duplicate(rnd):
         assert rnd.secret_seed is not None

@@ -24,9 +24,11 @@ def setup(
     bots: str = "greedy",
     name: str | None = None,
     club: Any = None,
+    seed: int | None = None,
 ) -> Tournament:
-    """A tournament of ``entrants`` computer players, registered and seeded, not yet started."""
-    row = service.create(name or f"{game} {fmt} ({entrants})", game, fmt, options, club=club)
+    """A tournament of ``entrants`` computer players, registered and seeded, not yet started.
+    ``seed``: the tournament's secret (the same seed, the same entrants, pairings and deals)."""
+    row = service.create(name or f"{game} {fmt} ({entrants})", game, fmt, options, club=club, secret=seed)
     for n in range(1, entrants + 1):
         members = [f"Bot {n}a", f"Bot {n}b"] if options.get("partnerships") else None
         service.register(

@@ -49,6 +49,13 @@ class Command(BaseCommand):
             "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option"
         )
         parser.add_argument("--timeout", type=float, default=3600.0, help="seconds before giving up")
+        parser.add_argument(
+            "--seed",
+            type=int,
+            default=None,
+            help="the tournament's secret: the same seed gives the same entrants, pairings and deals "
+            "(and, with random or greedy computer players, the same games)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["entrants"] < 2:
@@ -66,7 +73,12 @@ class Command(BaseCommand):
         started = time.monotonic()
         try:
             row = simulate.setup(
-                options["game"], options["format"], options["entrants"], tournament_options, options["bots"]
+                options["game"],
+                options["format"],
+                options["entrants"],
+                tournament_options,
+                options["bots"],
+                seed=options["seed"],
             )
             self.stdout.write(f"tournament {row.pk}: {row.name}, {options['entrants']} entrants")
             row = simulate.drive(row, timeout=options["timeout"], progress=self.stdout.write)
@@ -75,6 +87,11 @@ class Command(BaseCommand):
         except TimeoutError as exc:
             raise CommandError(str(exc)) from None
         self.stdout.write(f"finished in {time.monotonic() - started:.1f} s after {row.round} rounds")
+        for match in row.matches.order_by("round", "key"):
+            names = {e.number: e.name for e in row.entries.all()}
+            places = (match.result or {}).get("places", {})
+            line = " - ".join(f"{names[e]} ({places.get(str(e), '?')})" for e in match.entrants)
+            self.stdout.write(f"  round {match.round} {match.key}: {line}")
         for entry in row.entries.order_by("rank", "number"):
             values = "  ".join(f"{k}={points(v)}" for k, v in entry.values.items())
             self.stdout.write(f"{entry.rank or '-':>4}  {entry.name:<24} {values}")
