@@ -72,6 +72,12 @@ GAME_OPTIONS: dict[str, GameOptions] = {
     ),
 }
 
+# Whether a new table is rated or casual (games.models.Game.Kind; docs/security.md "Rated and
+# casual"). Kazino's rules count every online game in the ranking (../shared/rules/kazino.md,
+# "Matches"), so its form starts on rated; the other games start on casual.
+RATED_BY_DEFAULT = frozenset({"kazino"})
+TABLE_KINDS = ("rated", "casual")
+
 SEAT_CHOICES: list[tuple[str, Promise]] = [
     ("me", _("Me")),
     ("bot:greedy", _("Computer (easy)")),

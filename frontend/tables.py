@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import random
-
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -13,10 +11,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from frontend.catalogue import installed, titles
-from frontend.options import GAME_OPTIONS, SEAT_CHOICES, parse_options
+from frontend.options import GAME_OPTIONS, RATED_BY_DEFAULT, SEAT_CHOICES, TABLE_KINDS, parse_options
 from frontend.seats import computer_name, my_seats, remember
 from games import bots, engines, ratelimit, service
-from games.errors import ServiceError
+from games.errors import Forbidden, ServiceError
 from games.models import Game, Seat
 
 
@@ -33,13 +31,32 @@ def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSp
     return service.SeatSpec(_("Player %(n)s") % {"n": number + 1})
 
 
+def _table_kind(request: HttpRequest, choices: list[str]) -> str:
+    """The kind the form asked for. A form without one makes a casual table (nothing counts unless
+    asked); a rated one needs every player of this browser signed in: a guest or a second player
+    on this device has no rating to put at stake."""
+    kind = request.POST.get("kind", "casual")
+    if kind not in TABLE_KINDS:
+        raise ServiceError("bad_kind", _("Choose a rated or a casual table."))
+    if kind == "rated" and not request.user.is_authenticated:
+        raise Forbidden("sign_in", _("Sign in to play rated games."))
+    if kind == "rated" and "local" in choices:
+        raise ServiceError(
+            "rated_needs_accounts",
+            _("In a rated game every player plays on their own account: choose casual to pass the device."),
+        )
+    return kind
+
+
 def new_table(request: HttpRequest, game: str) -> HttpResponse:
     if game not in GAME_OPTIONS:
         raise Http404
     spec = GAME_OPTIONS[game]
     engine = engines.get(game)
     error = ""
+    rated = game in RATED_BY_DEFAULT and request.user.is_authenticated
     if request.method == "POST":
+        rated = request.POST.get("kind") == "rated"
         try:
             players = int(request.POST.get("players", spec.default_players))
         except ValueError:
@@ -50,10 +67,15 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
                 raise ServiceError("bad_players", _("Choose how many players sit at the table."))
             if not {"me", "local"} & set(choices):
                 raise ServiceError("no_human", _("Take at least one seat yourself."))
+            kind = _table_kind(request, choices)
             config = {**engine.default_config(players), **parse_options(game, request.POST)}
             seats = [_seat_spec(choice, n, request) for n, choice in enumerate(choices)]
             table = service.create_game(
-                game, config, seats, created_by=request.user if request.user.is_authenticated else None
+                game,
+                config,
+                seats,
+                kind=kind,
+                created_by=request.user if request.user.is_authenticated else None,
             )
         except ServiceError as exc:
             error = exc.localized()["message"]
@@ -71,6 +93,8 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
         "seat_choices": SEAT_CHOICES,
         "error": error,
         "max_players": max(spec.players),
+        "rated": rated,
+        "rated_by_default": game in RATED_BY_DEFAULT,
     }
     return render(request, "frontend/new_table.html", context)
 
@@ -95,7 +119,10 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         "game": game.pk,
         "engine": game.engine,
         "seats": {str(n): token for n, token in mine.items()},
+        # Undo, redo, restart, hints and pausing the computer players: casual tables only; a rated
+        # table offers a rematch once its game is over (games.service.new_game).
         "casual": game.allows_undo,
+        "kind": game.kind,
         "socket": f"/ws/tables/{game.pk}/",
         "hint": reverse("frontend:hint", args=[game.pk]),
         "rules": reverse("frontend:rules", args=[game.engine]),
@@ -127,7 +154,8 @@ def join(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
 
 @require_GET
 def hint(request: HttpRequest, game_id: int) -> JsonResponse:
-    """The strong computer player's choice for one of my seats, from that seat's view only."""
+    """The strong computer player's choice for one of my seats, from that seat's view only; casual
+    tables only (a rated or tournament game gets ``no_hint``, checked again by the service)."""
     game = get_object_or_404(Game.objects.tables(), pk=game_id)
     try:
         seat = int(request.GET.get("seat", ""))
@@ -139,19 +167,17 @@ def hint(request: HttpRequest, game_id: int) -> JsonResponse:
             {"error": {"code": "not_your_seat", "message": _("You do not play this seat.")}}, status=403
         )
     try:
+        service.check_hints(game)
         # A hint is a search by the strong player, the dearest request of the site.
         ratelimit.check_seat(mine[seat], group=ratelimit.HINT_GROUP, rate=settings.HINT_RATE_LIMIT)
+        action, seq = service.hint(game, seat)
     except ServiceError as exc:
         return JsonResponse({"error": exc.localized()}, status=exc.status)
-    table_ = service.load_table(game)
-    legal = table_.engine.legal_actions(table_.state, seat)
-    if not legal:
+    if action is None:
         return JsonResponse(
             {"error": {"code": "not_your_turn", "message": _("It is not your turn.")}}, status=409
         )
-    view = table_.engine.view(table_.state, seat)
-    action = bots.get(game.engine, "strong").choose(view, legal, random.Random())
-    return JsonResponse({"action": action, "seq": table_.seq})
+    return JsonResponse({"action": action, "seq": seq})
 
 
 def rules_body(game: str, language: str) -> list[str]:

@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from frontend.bracket_svg import bracket_svg
 from frontend.catalogue import titles
 from frontend.seats import computer_name
+from games import service as games
 from games import streams
 from games.errors import ServiceError
 from tournaments import deals, formats, log, service
@@ -137,6 +138,10 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
         match.live = [g for g in match.games.all() if not g.finished]  # type: ignore[attr-defined]
         rounds.setdefault(match.round, []).append(match)
     standings = sorted(entries.values(), key=lambda e: (e.rank is None, e.rank or 0, e.seed or 0, e.number))
+    organiser = _organiser(request, row)
+    # The organiser holds a live table with Pause and lets it go on with Resume (tournaments.service).
+    live = [g.game_id for m in matches for g in m.live]  # type: ignore[attr-defined]
+    paused = games.paused(live) if organiser and live else set()
     user: Any = request.user
     mine = next((e for e in entries.values() if user.is_authenticated and e.user_id == user.pk), None)
     current = row.rounds.last()
@@ -167,7 +172,8 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "columns": [(c, CRITERION_NAMES.get(c, c)) for c in _criteria(row)],
         "rounds": sorted(rounds.items(), reverse=True),
         "bracket": _bracket(row, entries, matches),
-        "organiser": _organiser(request, row),
+        "organiser": organiser,
+        "paused": paused,
         "mine": mine,
         "can_register": user.is_authenticated and mine is None and (row.status == "registration" or late),
         "late": late,
@@ -231,6 +237,10 @@ def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
             service.pause(row, by=by)
         elif action == "resume":
             service.resume(row, by=by)
+        elif action == "pause_table":
+            service.pause_table(row, _int(post.get("game"), 0), by=by)
+        elif action == "resume_table":
+            service.resume_table(row, _int(post.get("game"), 0), by=by)
         elif action == "override":
             key = post.get("match", "")
             match = Match.objects.filter(tournament=row, key=key).first()

@@ -49,7 +49,11 @@ class Game(models.Model):
         ABORTED = "aborted", _("Abandoned")
 
     class Kind(models.TextChoices):
+        # Fixed when the table is made (docs/security.md "Rated and casual"). Casual: undo, redo,
+        # restart, hints and pauses, never rated. Rated: none of those, and the results count.
+        # Tournament: rated, and only the organiser pauses the table.
         CASUAL = "casual", _("Casual")
+        RATED = "rated", _("Rated")
         TOURNAMENT = "tournament", _("Tournament")
         # Not a table: another part's own event stream kept in the same store (a tournament's log).
         LOG = "log", _("Event stream")
@@ -88,7 +92,14 @@ class Game(models.Model):
 
     @property
     def allows_undo(self) -> bool:
+        """Casual tables only: undo, redo, restart, hints and a player's pause (help a rated game
+        must not have)."""
         return self.kind == self.Kind.CASUAL
+
+    @property
+    def is_rated(self) -> bool:
+        """Whether its results count for the ratings: a rated table or a tournament's."""
+        return self.kind in (self.Kind.RATED, self.Kind.TOURNAMENT)
 
     def deal_is_secret(self) -> bool:
         """Whether this game's deal is still to be played, or being played, at another table.

@@ -9,19 +9,22 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import random
 import re
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
-from games import commitment, engines, publish, signals, store, timeline, worker
+from games import bots, commitment, engines, publish, signals, store, timeline, worker
 from games.engines.base import Engine, IllegalAction, _
 from games.errors import CommandReused, Conflict, Forbidden, NotFound, ServiceError
 from games.models import DealGroup, Event, Game, Seat
@@ -32,6 +35,8 @@ COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 # client's, and a computer seat would never move: clients may not use them (check_client_command_id).
 SYSTEM_COMMAND_ID = re.compile(r"^(opening|bot-|demo-|no-show-)")
 MAX_ACTION_BYTES = 4096
+# Table events that take a move back or play one again: never in a rated game's log.
+TAKEBACKS = (timeline.UNDO, timeline.REDO, timeline.RESTART)
 log = logging.getLogger(__name__)
 
 
@@ -397,6 +402,45 @@ def _update_status(table: Table, events: list[dict[str, Any]], after: Any | None
 
 
 # --- Table commands: undo, redo, restart, new game, pause, resume ----------------------------------
+#
+# Who may use them depends on the table's kind, fixed when it was made (docs/security.md):
+# casual tables allow everything and are never rated; rated and tournament tables count, so no move
+# is taken back or replayed, and no player stops the computer players (a player who could pause a
+# rated table would stall a lost game; a seat that pauses a tournament table stalls its round). A
+# tournament table is paused by its organiser only, through tournaments.service.
+
+
+def _no_takebacks(game: Game) -> None:
+    """Undo, redo and restart: casual tables only."""
+    if game.kind == Game.Kind.TOURNAMENT:
+        raise Forbidden("not_in_tournament", _("Tournament games cannot be undone or restarted."))
+    if game.kind != Game.Kind.CASUAL:
+        raise Forbidden("not_in_rated", _("Rated games cannot be undone or restarted."))
+
+
+def _new_game_allowed(game: Game) -> None:
+    """A new game: any time at a casual table; at a rated one once the game is over (see new_game);
+    never at a tournament's (its games are the tournament's to start)."""
+    if game.kind == Game.Kind.TOURNAMENT:
+        raise Forbidden("not_in_tournament", _("Tournament games cannot be undone or restarted."))
+
+
+def _pause_allowed(by: str) -> Callable[[Game], None]:
+    """Pause and resume: a player at a casual table; at a tournament table its organiser (any ``by``
+    that is not a seat: tournaments.service checks who the organiser is); at a rated table nobody."""
+
+    def check(game: Game) -> None:
+        if game.kind == Game.Kind.CASUAL:
+            return
+        if game.kind == Game.Kind.TOURNAMENT:
+            if by.startswith("seat:"):
+                raise Forbidden(
+                    "organiser_only", _("Only the organiser can pause or resume a tournament table.")
+                )
+            return
+        raise Forbidden("not_in_rated", _("Rated games cannot be paused."))
+
+    return check
 
 
 def _table_command(
@@ -406,19 +450,20 @@ def _table_command(
     by: str,
     build: Any,
     *,
-    casual_only: bool = True,
+    allowed: Callable[[Game], None] | None = None,
     positional: bool = True,
     same: Callable[[list[Event]], bool] | None = None,
 ) -> Result:
-    """Append a table event. ``positional`` commands (undo, restart…) refer to the table as the
-    client saw it, so a stale ``expected_seq`` refuses them; pause and resume do not depend on the
-    position and apply to the table as it is, retrying if a computer move slips in first."""
+    """Append a table event. ``allowed`` refuses the command at tables of the wrong kind (before the
+    log is read: the kind never changes). ``positional`` commands (undo, restart…) refer to the table
+    as the client saw it, so a stale ``expected_seq`` refuses them; pause and resume do not depend on
+    the position and apply to the table as it is, retrying if a computer move slips in first."""
     game = get_game(game_id)
     _check_command(command_id, expected_seq)
+    if allowed is not None:
+        allowed(game)
     if (done := _existing(game, command_id, same)) is not None:
         return done
-    if casual_only and not game.allows_undo:
-        raise Forbidden("not_in_tournament", _("Tournament games cannot be undone or restarted."))
     for attempt in range(3):
         table = load_table(game)
         if table.seq != expected_seq and positional:
@@ -441,7 +486,13 @@ def undo(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result
         return [{"type": timeline.UNDO, "by": by}]
 
     return _table_command(
-        game_id, command_id, expected_seq, "system", build, same=_same_table_command(timeline.UNDO, by)
+        game_id,
+        command_id,
+        expected_seq,
+        "system",
+        build,
+        allowed=_no_takebacks,
+        same=_same_table_command(timeline.UNDO, by),
     )
 
 
@@ -452,33 +503,60 @@ def redo(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result
         return [{"type": timeline.REDO, "by": by}]
 
     return _table_command(
-        game_id, command_id, expected_seq, "system", build, same=_same_table_command(timeline.REDO, by)
+        game_id,
+        command_id,
+        expected_seq,
+        "system",
+        build,
+        allowed=_no_takebacks,
+        same=_same_table_command(timeline.REDO, by),
     )
 
 
 def restart(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
-    """Start the game again with the same deal."""
+    """Start the game again with the same deal (now known to the players: casual tables only)."""
 
     def build(table: Table) -> list[dict[str, Any]]:
         opening = [store.as_engine_event(e) for e in table.events if e.command_id == "opening"]
         return [{"type": timeline.RESTART, "by": by}, *opening]
 
     return _table_command(
-        game_id, command_id, expected_seq, "system", build, same=_same_table_command(timeline.RESTART, by)
+        game_id,
+        command_id,
+        expected_seq,
+        "system",
+        build,
+        allowed=_no_takebacks,
+        same=_same_table_command(timeline.RESTART, by),
     )
 
 
 def new_game(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
-    """Start a new game at the same table, with a new deal."""
+    """Start a new game at the same table, with a new deal.
+
+    At a rated table only once the game is over: the next game is a fresh one, rated on its own
+    (tournaments.ratings rates each game of a table), and a game cannot be left for a new one before
+    it ends (that would throw away a loss).
+    """
 
     def build(table: Table) -> list[dict[str, Any]]:
+        if table.game.kind == Game.Kind.RATED and table.outcome() is None:
+            raise ServiceError(
+                "game_not_over", _("A rated game is played to its end before the next one starts.")
+            )
         seed = secrets.randbits(63)
         config = next_game_config(table)
         opening = commitment.with_commitment(table.engine, table.engine.start(config, seed))
         return [{"type": timeline.NEW_GAME, "by": by}, *opening]
 
     return _table_command(
-        game_id, command_id, expected_seq, "system", build, same=_same_table_command(timeline.NEW_GAME, by)
+        game_id,
+        command_id,
+        expected_seq,
+        "system",
+        build,
+        allowed=_new_game_allowed,
+        same=_same_table_command(timeline.NEW_GAME, by),
     )
 
 
@@ -494,7 +572,8 @@ def next_game_config(table: Table) -> dict[str, Any]:
 
 
 def pause(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
-    """Stop the computer players (someone is reading the rules or the score sheet)."""
+    """Stop the computer players (someone is reading the rules or the score sheet; an organiser is
+    holding a tournament table)."""
 
     def build(table: Table) -> list[dict[str, Any]]:
         if table.timeline.paused:
@@ -507,7 +586,7 @@ def pause(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Resul
         expected_seq,
         "system",
         build,
-        casual_only=False,
+        allowed=_pause_allowed(by),
         positional=False,
         same=_same_table_command(timeline.PAUSE, by),
     )
@@ -522,7 +601,7 @@ def abandon(game_id: int, command_id: Any, *, reason: str, by: str) -> Result:
         return [{"type": timeline.ABANDON, "reason": reason, "by": by}]
 
     seq = load_table(game_id).seq
-    return _table_command(game_id, command_id, seq, "system", build, casual_only=False, positional=False)
+    return _table_command(game_id, command_id, seq, "system", build, positional=False)
 
 
 def seats_that_moved(game_id: int) -> set[int]:
@@ -546,10 +625,46 @@ def resume(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Resu
         expected_seq,
         "system",
         build,
-        casual_only=False,
+        allowed=_pause_allowed(by),
         positional=False,
         same=_same_table_command(timeline.RESUME, by),
     )
+
+
+def paused(game_ids: Iterable[int]) -> set[int]:
+    """Which of these tables have their computer players paused: the last pause or resume of each
+    log says (nothing else changes it), read in one query, without folding any log."""
+    last: dict[int, str] = {}
+    for game_id, kind in (
+        Event.objects.filter(game_id__in=list(game_ids), type__in=(timeline.PAUSE, timeline.RESUME))
+        .order_by("game_id", "seq")
+        .values_list("game_id", "type")
+    ):
+        last[game_id] = kind
+    return {game_id for game_id, kind in last.items() if kind == timeline.PAUSE}
+
+
+# --- Hints -----------------------------------------------------------------------------------------
+
+
+def check_hints(game: Game) -> None:
+    """Hints are the strong computer player's help: casual tables only."""
+    if game.kind == Game.Kind.TOURNAMENT:
+        raise Forbidden("no_hint", _("There are no hints in tournament games."))
+    if game.kind != Game.Kind.CASUAL:
+        raise Forbidden("no_hint", _("There are no hints in rated games."))
+
+
+def hint(game: Game, seat: int) -> tuple[dict[str, Any] | None, int]:
+    """The strong computer player's choice for ``seat`` from that seat's view only (None when the
+    seat has nothing to play), and the seq it was chosen at. Whose seat it is, the caller checks."""
+    check_hints(game)
+    table = load_table(game)
+    legal = table.engine.legal_actions(table.state, seat)
+    if not legal:
+        return None, table.seq
+    view = table.engine.view(table.state, seat)
+    return bots.get(game.engine, "strong").choose(view, legal, random.Random()), table.seq
 
 
 # --- After commit ----------------------------------------------------------------------------------
@@ -561,7 +676,7 @@ def _after_commit(game_id: int) -> None:
     publish.table_changed(table)
     outcome = table.outcome()
     if outcome is not None and not table.game.is_demo:
-        _announce_finished(game_id, outcome)
+        _announce_finished(game_id, outcome, table.timeline.game_number)
     if outcome is not None and table.game.is_demo:
         # If someone else moved the table on first, there is nothing to do.
         with contextlib.suppress(ServiceError):
@@ -575,9 +690,11 @@ def _after_commit(game_id: int) -> None:
             worker.schedule_bot_turn(table.game.pk, table.seq, seat)
 
 
-def _announce_finished(game_id: int, outcome: dict[str, Any]) -> None:
+def _announce_finished(game_id: int, outcome: dict[str, Any], number: int) -> None:
     """Tell the other parts (tournaments, ratings); a failing receiver must not stop the table."""
-    for _receiver, result in signals.game_finished.send_robust(sender=Game, game_id=game_id, outcome=outcome):
+    for _receiver, result in signals.game_finished.send_robust(
+        sender=Game, game_id=game_id, outcome=outcome, number=number
+    ):
         if isinstance(result, Exception):
             log.error("a receiver of game_finished failed for game %s: %r", game_id, result)
 
@@ -605,6 +722,39 @@ def seating(game_id: int) -> dict[str, Any]:
             for s in game.seats.order_by("number")
         ],
     }
+
+
+def was_taken_back(game_id: int) -> bool:
+    """Whether a move of this table was ever taken back or replayed (an undo, redo or restart in its
+    log): such a game is not rated, whatever its kind says (tournaments.ratings)."""
+    return Event.objects.filter(game_id=game_id, type__in=TAKEBACKS).exists()
+
+
+@dataclass(frozen=True)
+class Played:
+    """One finished game at a table. A table plays several when its players start a new one."""
+
+    game_id: int
+    number: int  # the game's number at its table: 1, then one more per new game
+    outcome: dict[str, Any]
+    finished_at: datetime
+
+
+def played_games(kinds: Iterable[str]) -> list[Played]:
+    """Every finished game at the tables of these kinds, in the order they ended: a table's last game
+    if it is over, and every earlier one that ended before a new game was started."""
+    tables = Game.objects.tables().filter(kind__in=list(kinds))
+    later = Event.objects.filter(type=timeline.NEW_GAME).values("game_id")
+    found: list[Played] = []
+    for game in tables.filter(Q(status=Game.Status.FINISHED) | Q(pk__in=later)).order_by("pk"):
+        starts = [e.seq for e in store.load(game.pk) if e.type == timeline.NEW_GAME]
+        for number, seq in enumerate(starts, start=1):
+            before = load_table(game, upto=seq - 1)
+            if (outcome := before.outcome()) is not None:
+                found.append(Played(game.pk, number, outcome, before.events[-1].created_at))
+        if game.status == Game.Status.FINISHED and (outcome := result(game.pk)) is not None:
+            found.append(Played(game.pk, len(starts) + 1, outcome, game.finished_at or game.updated_at))
+    return sorted(found, key=lambda p: (p.finished_at, p.game_id, p.number))
 
 
 def finished_games() -> list[int]:

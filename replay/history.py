@@ -128,7 +128,10 @@ def parse_all(doc: Any) -> History:
     _need(_text(game.get("engine"), 32), "the game has no engine name")
     _need(_int(game.get("engine_version")), "the game has no engine version")
     _need(isinstance(game.get("config"), dict), "the game has no config")
-    _need(game.get("kind") in ("casual", "tournament"), "the game's kind is not casual or tournament")
+    _need(
+        game.get("kind") in ("casual", "rated", "tournament"),
+        "the game's kind is not casual, rated or tournament",
+    )
     _need(game.get("status") in ("finished", "aborted"), "the game's status is not finished or aborted")
     original = game.get("id")
     _need(original is None or _int(original), "the game id is not a number")

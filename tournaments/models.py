@@ -157,13 +157,17 @@ class RatingHistory(models.Model):
 
     rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="history")
     game_id = models.BigIntegerField()
+    # The game's number at its table: a rated table may play another game once one is over.
+    number = models.PositiveIntegerField(default=1)
     mu = models.FloatField()
     sigma = models.FloatField()
     at = models.DateTimeField()
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["rating", "game_id"], name="rating_history_once")]
+        constraints = [
+            models.UniqueConstraint(fields=["rating", "game_id", "number"], name="rating_history_once")
+        ]
         ordering = ["at", "pk"]
 
     def __str__(self) -> str:
-        return f"{self.rating_id} after game {self.game_id}"
+        return f"{self.rating_id} after game {self.game_id}.{self.number}"

@@ -1,8 +1,12 @@
 """OpenSkill ratings per game, for everyone and per club, updated by every rated game.
 
-Rated: every tournament game, and every casual Kazino game (the Kazino ranking counts every
-online game, seed 002). Teams (partnerships) and free-for-all tables use Plackett-Luce with the
-game's places. A game is rated once: its ``RatingHistory`` rows are the proof.
+Rated: the games of rated tables and of tournaments (``Game.is_rated``: a table's kind is fixed when
+it is made, so a game counts from its first event or never). Casual games never count: they allow
+undo, restart with the deal known, and the strong computer's hints. A game whose log holds an undo,
+redo or restart is refused all the same (which only a bug or a forged log could put there). Each
+game of a rated table counts on its own (``number``: a new game at the table once one is over).
+Teams (partnerships) and free-for-all tables use Plackett-Luce with the game's places. A game is
+rated once: its ``RatingHistory`` rows are the proof.
 """
 
 from __future__ import annotations
@@ -14,10 +18,11 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games import service as games
+from games.models import Game
 from tournaments.models import Club, MatchGame, Rating, RatingHistory
 
 MODEL = PlackettLuce()
-ALWAYS_RATED = frozenset({"kazino"})
+RATED_KINDS = (Game.Kind.RATED, Game.Kind.TOURNAMENT)
 
 
 def player_key(seat: dict[str, Any]) -> str | None:
@@ -28,15 +33,23 @@ def player_key(seat: dict[str, Any]) -> str | None:
     return None  # a guest: not rated
 
 
-def record(game_id: int, outcome: dict[str, Any]) -> bool:
-    """Rate a finished game if it counts; whether it was rated now."""
+def counts(kind: str, game_id: int, tournament_game: bool) -> bool:
+    """Whether a table's games are rated: a rated table's, or a tournament's that its tournament
+    knows (an imported copy of one is not), and never one with a move taken back."""
+    if kind == Game.Kind.TOURNAMENT and not tournament_game:
+        return False
+    return kind in RATED_KINDS and not games.was_taken_back(game_id)
+
+
+def record(game_id: int, outcome: dict[str, Any], number: int = 1) -> bool:
+    """Rate game ``number`` of a table once it is finished, if it counts; whether it was rated now."""
     if games.deal_still_secret(game_id):
         # A rating's move would tell how the deal went before other tables have played it: the
         # tournament rates the game when the deal is released (tournaments.service._rate_released).
         return False
     info = games.seating(game_id)
     match = MatchGame.objects.filter(game_id=game_id).select_related("match__tournament").first()
-    if match is None and not (info["kind"] == "casual" and info["engine"] in ALWAYS_RATED):
+    if not counts(info["kind"], game_id, match is not None):
         return False
     found = [player_key(s) for s in info["seats"]]
     keys = [k for k in found if k is not None]
@@ -56,18 +69,26 @@ def record(game_id: int, outcome: dict[str, Any]) -> bool:
     names = {keys[s]: info["seats"][s]["display_name"] for s in range(len(keys))}
     with transaction.atomic():
         for club_id in club_ids:
-            _rate(game_id, info["engine"], club_id, [[keys[s] for s in team] for team in teams], ranks, names)
+            _rate(
+                (game_id, number),
+                info["engine"],
+                club_id,
+                [[keys[s] for s in team] for team in teams],
+                ranks,
+                names,
+            )
     return True
 
 
 def _rate(
-    game_id: int,
+    played: tuple[int, int],
     game: str,
     club_id: int | None,
     teams: list[list[str]],
     ranks: list[float],
     names: dict[str, str],
 ) -> None:
+    game_id, number = played
     rows = {}
     for key in (k for team in teams for k in team):
         row, _ = Rating.objects.select_for_update().get_or_create(
@@ -76,7 +97,7 @@ def _rate(
             club=club_id and Club.objects.get(pk=club_id),
             defaults={"name": names[key], "mu": MODEL.mu, "sigma": MODEL.sigma},
         )
-        if RatingHistory.objects.filter(rating=row, game_id=game_id).exists():
+        if RatingHistory.objects.filter(rating=row, game_id=game_id, number=number).exists():
             return  # rated already (a repeated signal)
         rows[key] = row
     rated = MODEL.rate(
@@ -89,15 +110,17 @@ def _rate(
             row = rows[key]
             row.mu, row.sigma, row.games, row.name = value.mu, value.sigma, row.games + 1, names[key]
             row.save(update_fields=["mu", "sigma", "games", "name", "updated_at"])
-            RatingHistory.objects.create(rating=row, game_id=game_id, mu=value.mu, sigma=value.sigma, at=now)
+            RatingHistory.objects.create(
+                rating=row, game_id=game_id, number=number, mu=value.mu, sigma=value.sigma, at=now
+            )
 
 
 def rebuild() -> int:
-    """Rate every finished game again from scratch, in the order they finished."""
+    """Rate every finished game again from scratch, in the order they finished: the same games, with
+    the same numbers, that ``record`` rated as they ended."""
     Rating.objects.all().delete()
     rated = 0
-    for game_id in games.finished_games():
-        outcome = games.result(game_id)
-        if outcome is not None and record(game_id, outcome):
+    for played in games.played_games(RATED_KINDS):
+        if record(played.game_id, played.outcome, played.number):
             rated += 1
     return rated

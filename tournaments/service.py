@@ -423,6 +423,39 @@ def _status_command(row: Tournament, kind: str, needed: str, by: Any) -> None:
     _run(row.stream_id, f"{kind}-{secrets.token_hex(8)}", _actor(by), build)
 
 
+# --- Holding one table ------------------------------------------------------------------------------
+
+
+def _live_game(row: Tournament, game_id: Any) -> int:
+    """``game_id`` if it is a game of this tournament still being played, else a refusal."""
+    found = (
+        MatchGame.objects.filter(match__tournament=row, game_id=game_id, finished=False).first()
+        if isinstance(game_id, int) and not isinstance(game_id, bool) and 0 < game_id < 2**63
+        else None
+    )
+    if found is None:
+        raise ServiceError("unknown_game", _("This tournament has no such game being played."))
+    return found.game_id
+
+
+def pause_table(row: Tournament, game_id: Any, *, by: Any = None) -> None:
+    """Stop the computer players of one of the tournament's tables (a dispute, a player called
+    away). Only the organiser: a seat may not pause a tournament table (games.service refuses it),
+    or a player could stall a round against a computer."""
+    _table_command(row, game_id, games.pause, by)
+
+
+def resume_table(row: Tournament, game_id: Any, *, by: Any = None) -> None:
+    _table_command(row, game_id, games.resume, by)
+
+
+def _table_command(row: Tournament, game_id: Any, command: Callable[..., Any], by: Any) -> None:
+    check_organiser(row, by)
+    game = _live_game(row, game_id)
+    # The table event names the organiser (``by``); pause and resume apply to the table as it is.
+    command(game, f"organiser-{secrets.token_hex(8)}", games.load_table(game).seq, by=_actor(by))
+
+
 def start_round(row: Tournament, *, by: Any = None) -> None:
     """Start the paired round (when rounds do not start by themselves)."""
     check_organiser(row, by)

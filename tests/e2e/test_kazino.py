@@ -213,6 +213,50 @@ def test_a_spectator_sees_every_move_live_and_no_hidden_card(browser, server, pa
         watcher_context.close()
 
 
+def test_a_signed_in_players_kazino_table_is_rated_without_help_or_pause(page):
+    """Kazino's ranking counts online games: the form starts on rated, the table says so, offers no
+    hint or takeback, and reading the score sheet does not stop the computer (issue #18)."""
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user("rated-ana", password="pw-rated-ana-1")
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", "rated-ana")
+    page.fill("input[name=password]", "pw-rated-ana-1")
+    page.click("form button[type=submit], form input[type=submit]")
+    page.wait_for_url("**/")
+    page.goto("/new/kazino/")
+    assert page.is_checked("input[name=kind][value=rated]")
+    page.select_option("select[name=match]", "single")
+    page.select_option("select[name=seat1]", "bot:greedy")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_selector(".kz[data-seq]")
+    assert page.inner_text("#kind") == "Rated" and page.get_attribute("#kind", "data-kind") == "rated"
+    for tool in ("hint", "undo", "redo", "restart", "new-game"):
+        assert page.locator(f"#{tool}").count() == 0, f"no {tool} at a rated table"
+    assert wait_my_turn_or_end(page)
+    # My card goes in while I read the score sheet (the page behind the sheet is inert: it is sent
+    # through the table's connection, as Confirm sends it); the computer answers all the same.
+    page.click("#show-scores")
+    assert page.locator("#score-dialog[open]").count() == 1
+    mine = page.evaluate("window.tableClient.snap.seq")
+    page.evaluate(
+        """() => {
+            const c = window.tableClient.connection;
+            c.command("action", {action: c.snap.legal_actions[0]});
+        }"""
+    )
+    page.wait_for_function(
+        f"window.tableClient.snap.seq > {mine} && window.tableClient.snap.to_act.includes(0)",
+        timeout=15000,
+    )
+    moves = page.eval_on_selector_all("#log-list li", "els => els.map(e => e.textContent)")
+    assert not any("paused" in line for line in moves), moves
+    assert page.evaluate("window.tableClient.snap.paused") is False
+    assert page.locator("#score-dialog[open]").count() == 1
+    screenshot(page, "kazino-rated")
+
+
 SUITS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 

@@ -753,6 +753,35 @@ def test_a_refused_table_says_why_in_the_players_language(client):
 
 
 @pages_db
+@pytest.mark.parametrize(
+    ("language", "rated", "casual", "no_hint"),
+    [
+        ("en", "Rated", "Casual", "There are no hints in rated games."),
+        ("ht", "Ki konte", "Pou plezi", "Pa gen konsèy nan pati ki konte."),
+        ("tl", "May rating", "Kaswal", "Walang pahiwatig sa mga larong may rating."),
+    ],
+)
+def test_the_table_says_rated_or_casual_in_the_players_language(client, language, rated, casual, no_hint):
+    from django.contrib.auth import get_user_model
+
+    from games import service
+
+    user = get_user_model().objects.create_user(f"pill-{language}")
+    client.force_login(user)
+    seats = [service.SeatSpec("me", user=user), service.SeatSpec("bot", bot_level="greedy")]
+    tables = {
+        kind: service.create_game("kazino", {"players": 2}, seats, kind=kind) for kind in ("rated", "casual")
+    }
+    for kind, word in (("rated", rated), ("casual", casual)):
+        page = client.get(f"/tables/{tables[kind].pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert f'data-kind="{kind}"' in page and f">{word}</span>" in page, (language, kind)
+    form = client.get("/new/kazino/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"<strong>{rated}</strong>" in form and f"<strong>{casual}</strong>" in form
+    refused = client.get(f"/tables/{tables['rated'].pk}/hint?seat=0", HTTP_ACCEPT_LANGUAGE=language).json()
+    assert refused["error"] == {"code": "no_hint", "message": no_hint}
+
+
+@pages_db
 def test_computer_seats_are_named_in_the_language_the_table_was_made_in(client):
     client.post(
         "/new/kazino/",

@@ -74,3 +74,88 @@ def test_an_invite_link_seats_a_friend_once(client):
     friend_seat.refresh_from_db()
     assert not friend_seat.awaiting_player
     assert friend_seat.token in friend.get(f"/tables/{game.pk}/").content.decode()
+
+
+# --- Rated or casual (issue #18) -------------------------------------------------------------------
+
+
+def _sign_in(client, name: str = "ana"):
+    user = get_user_model().objects.create_user(name)
+    client.force_login(user)
+    return user
+
+
+def _checked(page: str, value: str) -> bool:
+    tag = page.split(f'name="kind" value="{value}"', 1)[1].split(">", 1)[0]
+    return "checked" in tag
+
+
+def test_the_form_offers_rated_or_casual_and_kazino_starts_on_rated(client):
+    guest = client.get("/new/kazino/").content.decode()
+    assert _checked(guest, "casual") and "disabled" in guest.split('value="rated"', 1)[1].split(">", 1)[0]
+    assert "Sign in to play rated games." in guest
+    _sign_in(client)
+    kazino = client.get("/new/kazino/").content.decode()
+    assert _checked(kazino, "rated") and not _checked(kazino, "casual")
+    assert "Kazino's ranking counts the games played online, so rated is chosen for you." in kazino
+    dominoes = client.get("/new/dominoes/").content.decode()
+    assert _checked(dominoes, "casual") and not _checked(dominoes, "rated")
+
+
+@pytest.mark.parametrize("kind", ["rated", "casual"])
+def test_the_table_page_says_rated_or_casual_and_shows_help_only_at_a_casual_table(client, kind):
+    _sign_in(client)
+    response = client.post(
+        "/new/kazino/", {"players": "2", "kind": kind, "seat0": "me", "seat1": "bot:greedy"}
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and game.kind == kind
+    page = client.get(response["Location"]).content.decode()
+    assert f'class="pill {kind}" data-kind="{kind}"' in page
+    assert (">Rated</span>" in page) == (kind == "rated") and (">Casual</span>" in page) == (kind == "casual")
+    for tool in ("hint", "undo", "redo", "restart", "new-game"):
+        assert (f'id="{tool}"' in page) == (kind == "casual"), tool
+    assert '"casual": ' + ("true" if kind == "casual" else "false") in page
+
+
+@pytest.mark.parametrize(
+    ("signed_in", "form", "message"),
+    [
+        (False, {"kind": "rated"}, "Sign in to play rated games."),
+        (True, {"kind": "rated", "seat1": "local"}, "choose casual to pass the device"),
+        (True, {"kind": "ranked"}, "Choose a rated or a casual table."),
+        (True, {"kind": ""}, "Choose a rated or a casual table."),
+    ],
+)
+def test_a_rated_table_that_cannot_count_is_refused_with_a_reason(client, signed_in, form, message):
+    if signed_in:
+        _sign_in(client)
+    data = {"players": "2", "seat0": "me", "seat1": "bot:greedy", **form}
+    response = client.post("/new/kazino/", data)
+    assert response.status_code == 200 and b'class="error"' in response.content
+    assert message in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_a_form_without_a_kind_makes_a_casual_table(client):
+    _sign_in(client)
+    client.post("/new/kazino/", {"players": "2", "seat0": "me", "seat1": "bot:greedy"})
+    assert Game.objects.get().kind == "casual"
+
+
+@pytest.mark.parametrize("kind", ["rated", "tournament"])
+def test_no_hint_in_a_game_that_counts_over_http(client, kind):
+    from games import service
+
+    user = _sign_in(client)
+    seats = [service.SeatSpec("ana", user=user), service.SeatSpec("ana again", user=user)]
+    counted = service.create_game("dominoes", {"players": 2}, seats, kind=kind, seed=3)
+    casual = service.create_game("dominoes", {"players": 2}, seats, seed=3)
+    seat = service.load_table(casual.pk).to_act()[0]
+    refused = client.get(f"/tables/{counted.pk}/hint?seat={seat}")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "no_hint"
+    assert refused.json()["error"]["message"] == f"There are no hints in {kind} games."
+    assert b'id="hint"' not in client.get(f"/tables/{counted.pk}/").content
+    given = client.get(f"/tables/{casual.pk}/hint?seat={seat}")
+    assert given.status_code == 200 and given.json()["action"]
+    assert b'id="hint"' in client.get(f"/tables/{casual.pk}/").content

@@ -213,3 +213,43 @@ def test_a_player_asks_for_a_half_point_bye_on_the_page(client):
     assert mine.bye_requests == [2]
     html = client.get(f"/tournaments/{row.pk}/").content.decode()
     assert "Half-point bye in round 2" in html and "Ask for a half-point bye" not in html
+
+
+def test_a_seated_player_cannot_pause_a_tournament_table_but_the_organiser_can(client, organiser):
+    from games import service as games
+    from games import store
+    from tournaments import service
+
+    player = get_user_model().objects.create_user("player")
+    row = service.create("Held Cup", "kazino", "swiss", {"game_config": {"match": "single"}}, by=organiser)
+    service.register(row, "player", user=player)
+    service.register(row, "Computer", bot_level="greedy", by=organiser)
+    service.seed(row, "random", by=organiser)
+    service.start(row, by=organiser)
+    game_id = MatchGame.objects.get(match__tournament=row).game_id
+    button = f'data-table-pause="{game_id}"'
+
+    client.force_login(player)
+    page = client.get(f"/tournaments/{row.pk}/").content.decode()
+    assert button not in page, "only the organiser sees the table's pause button"
+    before = store.head(game_id)
+    response = act(client, row, action="pause_table", game=game_id)
+    assert b"Only the organiser can do this." in response.content
+    assert store.head(game_id) == before and games.paused([game_id]) == set()
+
+    client.force_login(organiser)
+    page = client.get(f"/tournaments/{row.pk}/").content.decode()
+    assert button in page and 'value="pause_table"' in page
+    page = act(client, row, action="pause_table", game=game_id).content.decode()
+    assert games.load_table(game_id).timeline.paused
+    assert 'value="resume_table"' in page and 'value="pause_table"' not in page
+    act(client, row, action="resume_table", game=game_id)
+    assert not games.load_table(game_id).timeline.paused
+    held = [e.data["by"] for e in store.load(game_id) if e.type in ("table.pause", "table.resume")]
+    assert held == [f"user:{organiser.pk}"] * 2
+
+    for junk in ("", "x", "-1", str(10**30), str(game_id + 1000)):
+        response = act(client, row, action="pause_table", game=junk)
+        assert response.status_code == 200
+        assert b"This tournament has no such game being played." in response.content
+    assert not games.load_table(game_id).timeline.paused

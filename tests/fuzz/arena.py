@@ -42,6 +42,7 @@ class Stored:
 class Arena:
     engine: str
     channel_name: str
+    kind: str = "casual"  # the table's kind: rated and tournament tables refuse takebacks and pauses
     game_id: int = 0
     tokens: dict[int, str] = field(default_factory=dict)
     games: list[int] = field(default_factory=list)
@@ -68,7 +69,7 @@ class Arena:
         if self.engine == "tiny":
             config["goal"] = 1000  # long enough that fuzzing, not winning, is what happens
         seats = [service.SeatSpec(f"P{n}") for n in range(PLAYERS[self.engine])]
-        game = service.create_game(self.engine, config, seats)
+        game = service.create_game(self.engine, config, seats, kind=self.kind)
         self.game_id = game.pk
         self.games.append(game.pk)
         self.tokens = {s.number: s.token for s in Seat.objects.filter(game=game)}

@@ -25,6 +25,9 @@ TARGETS: dict[str, float] = {
     "socket-table-dominoes": 0.25,
     "socket-table-kazino": 0.25,
     "socket-table-pitch": 0.25,
+    # Tables that count: every table command from a seat refused (takebacks, pauses), moves as usual.
+    "socket-table-tiny-rated": 0.25,
+    "socket-table-tiny-tournament": 0.25,
     "socket-replay": 0.5,
     "socket-tournament": 0.25,
 }

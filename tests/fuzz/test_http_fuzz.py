@@ -18,9 +18,12 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
+from frontend.seats import SESSION_KEY
 from games import service, store, streams
+from games.models import Seat
 from replay.models import Annotation
 from tournaments import service as tournaments
+from tournaments.models import MatchGame
 
 from . import strategies as fz
 from .arena import Arena
@@ -151,7 +154,7 @@ def test_hostile_actions_over_http(engine: str):
 
 # --- Reads and the replay's forms: junk in every query string and field ------------------------------
 
-READ_KINDS = ["state", "state_unknown", "replay_page", "comment", "path_lookup", "tournament_form"]
+READ_KINDS = ["state", "state_unknown", "replay_page", "comment", "path_lookup", "tournament_form", "hint"]
 # Pages that look a path's text up in the database (a NUL there once made PostgreSQL fail).
 LOOKUPS = [
     "/players/{}/",
@@ -171,7 +174,15 @@ TOURNAMENT_ACTIONS = [
     "pause",
     "override",
     "forfeit",
+    "pause_table",
+    "resume_table",
 ]
+# What a hint asked of each kind of table may get: the strong player's choice only at a casual one.
+HINT_ANSWERS = {
+    "casual": {"not_your_seat", "not_your_turn", "hint"},
+    "rated": {"not_your_seat", "no_hint"},
+    "tournament": {"not_your_seat", "no_hint"},
+}
 
 
 def _finished_game() -> int:
@@ -234,13 +245,33 @@ def _probe_read(world: dict[str, Any], data: st.DataObject) -> None:
         if data.draw(st.booleans(), label="new or act"):
             url = "/tournaments/new/"
         else:
-            url = f"/tournaments/{world['tournament']}/act"
+            # The registering cup, or the running one whose live game the organiser may hold.
+            row, live = fz.pick(data, [(world["tournament"], None), world["running"]], "tournament")
+            url = f"/tournaments/{row}/act"
             fields["action"] = fz.pick(data, [*TOURNAMENT_ACTIONS, value], "action")
+            if live is not None:
+                fields["game"] = fz.pick(data, [str(live), fields["game"]], "table")
         response = _request("http-pages", lambda: client.post(url, fields))
         assert response.status_code in (200, 302, 400), (url, response.status_code)
         answer = (
             _answer(response) if response.status_code == 400 else {"code": f"form {response.status_code}"}
         )
+    elif kind == "hint":
+        table_kind = fz.pick(data, sorted(world["hint"]), "table kind")
+        table = world["hint"][table_kind]
+        game_id = table.pk
+        before = store.head(game_id)
+        if data.draw(st.booleans(), label="holds the seats"):
+            session = client.session
+            session[SESSION_KEY] = {str(table.pk): world["hint_tokens"][table.pk]}
+            session.save()
+        value = fz.pick(data, ["0", "1", value], "seat")
+        response = _request("http-pages", lambda: client.get(f"/tables/{game_id}/hint", {"seat": value}))
+        answer = _answer(response)
+        if "code" not in answer:
+            assert answer["action"], answer
+            answer = {"code": "hint"}
+        assert answer["code"] in HINT_ANSWERS[table_kind], (table_kind, answer)
     else:
         client.force_login(world["user"])
         text = data.draw(st.one_of(fz.body_text, st.just("x" * 1001), st.just("a fine move")))
@@ -257,14 +288,54 @@ def _probe_read(world: dict[str, Any], data: st.DataObject) -> None:
     assert store.head(game_id) == before, "a read changed a game"
 
 
+def _hint_tables() -> dict[str, Any]:
+    """A table of each kind where seat 0 is to move: the casual one a real engine's (its hint asks the
+    strong player), the others tiny (a hint is refused there before any search)."""
+    seats = [service.SeatSpec("P0"), service.SeatSpec("P1")]
+    casual = next(
+        game
+        for seed in range(50)
+        if service.load_table(
+            game := service.create_game("dominoes", {"players": 2}, seats, seed=seed)
+        ).to_act()
+        == [0]
+    )
+    return {
+        "casual": casual,
+        **{
+            kind: service.create_game("tiny", {"players": 2, "goal": 50}, seats, kind=kind)
+            for kind in ("rated", "tournament")
+        },
+    }
+
+
+def _running_cup(organiser: Any) -> tuple[int, int]:
+    """A running tournament of two computer players (who wait: the computer seats are off here) and
+    the id of its live game."""
+    row = tournaments.create(
+        "Held Cup", "kazino", "swiss", {"game_config": {"match": "single"}}, by=organiser
+    )
+    for n in (1, 2):
+        tournaments.register(row, f"Bot {n}", bot_level="random", by=organiser)
+    tournaments.seed(row, "random", by=organiser)
+    tournaments.start(row, by=organiser)
+    return row.pk, MatchGame.objects.get(match__tournament=row).game_id
+
+
 def test_junk_in_reads_and_replay_forms():
     world: dict[str, Any] = {
         "live": Arena("tiny", "http-pages"),
         "finished": _finished_game(),
         "log": streams.open_stream("tournament"),
         "user": get_user_model().objects.create_user("reader"),
+        "hint": _hint_tables(),
+    }
+    world["hint_tokens"] = {
+        table.pk: {str(s.number): s.token for s in Seat.objects.filter(game=table)}
+        for table in world["hint"].values()
     }
     world["tournament"] = tournaments.create("Junk Cup", "kazino", "swiss", {}, by=world["user"]).pk
+    world["running"] = _running_cup(world["user"])
     started = time.perf_counter()
 
     @fuzz_settings("http-pages")

@@ -112,6 +112,36 @@ async def test_a_refused_move_gets_a_code_and_a_sentence_and_changes_nothing():
     await ws.disconnect()
 
 
+@pytest.mark.parametrize(
+    ("kind", "refusals"),
+    [
+        (
+            "rated",
+            {c: "not_in_rated" for c in ("undo", "redo", "restart", "pause", "resume")}
+            | {"new_game": "game_not_over"},
+        ),
+        (
+            "tournament",
+            {c: "not_in_tournament" for c in ("undo", "redo", "restart", "new_game")}
+            | {"pause": "organiser_only", "resume": "organiser_only"},
+        ),
+    ],
+)
+async def test_a_game_that_counts_takes_no_undo_restart_or_pause_from_a_seat(kind, refusals):
+    game, tokens, secrets = await new_game(kind=kind)
+    ws = await connect(game.pk, tokens[0])
+    state = await ws.receive_json_from()
+    assert state["can_undo"] is False and state["can_redo"] is False
+    seq = await head(game.pk)
+    for command, code in refusals.items():
+        await ws.send_json_to({"type": command, "command_id": f"c-{command}", "expected_seq": seq})
+        reply = await ws.receive_json_from()
+        assert (reply["type"], reply["code"], reply["command_id"]) == ("error", code, f"c-{command}")
+        assert reply["message"] and not any(s in reply["message"] for s in secrets)
+    assert await head(game.pk) == seq
+    await ws.disconnect()
+
+
 async def test_a_spectator_cannot_play():
     game, _, _ = await new_game()
     ws = await connect(game.pk)

@@ -196,6 +196,77 @@ def test_tournament_games_allow_no_undo_redo_or_restart():
         assert info.value.code == "not_in_tournament"
 
 
+def _refused(command, game: Game, code: str, by: str = "seat:0") -> None:
+    before = store.head(game.pk)
+    with pytest.raises(ServiceError) as info:
+        command(game.pk, f"c-{code}-{command.__name__}", seq_of(game), by=by)
+    assert info.value.code == code and info.value.status == 403, (command.__name__, info.value.code)
+    assert store.head(game.pk) == before, f"a refused {command.__name__} stored something"
+
+
+def test_rated_games_allow_no_undo_redo_restart_or_pause_by_a_player():
+    game = tiny_game(kind=Game.Kind.RATED)
+    play(game, 0, 1, "h1", seq_of(game))
+    for command in (service.undo, service.redo, service.restart):
+        _refused(command, game, "not_in_rated")
+    for command in (service.pause, service.resume):
+        _refused(command, game, "not_in_rated")
+    assert not service.load_table(game.pk).timeline.paused
+
+
+def test_a_rated_table_deals_its_next_game_only_once_the_game_is_over():
+    game = tiny_game(kind=Game.Kind.RATED, goal=3)
+    play(game, 0, 2, "h1", seq_of(game))
+    before = store.head(game.pk)
+    with pytest.raises(ServiceError) as info:  # leaving a game for a new one would throw a loss away
+        service.new_game(game.pk, "n1", seq_of(game), by="seat:1")
+    assert info.value.code == "game_not_over" and store.head(game.pk) == before
+    play(game, 1, 1, "h2", seq_of(game))
+    assert service.result(game.pk) is not None
+    service.new_game(game.pk, "n2", seq_of(game), by="seat:0")
+    assert service.load_table(game.pk).timeline.game_number == 2
+
+
+def test_a_seat_cannot_pause_a_tournament_table_but_its_organiser_can():
+    game = tiny_game(kind=Game.Kind.TOURNAMENT)
+    _refused(service.pause, game, "organiser_only")
+    service.pause(game.pk, "o1", seq_of(game), by="user:1")  # tournaments.service checked the organiser
+    assert service.load_table(game.pk).timeline.paused
+    _refused(service.resume, game, "organiser_only", by="seat:1")
+    service.resume(game.pk, "o2", seq_of(game), by="user:1")
+    assert not service.load_table(game.pk).timeline.paused
+    assert [e.data["by"] for e in store.load(game.pk) if e.type.startswith("table.")] == ["user:1"] * 2
+
+
+@pytest.mark.parametrize("kind", [Game.Kind.RATED, Game.Kind.TOURNAMENT])
+def test_the_service_gives_no_hint_in_a_game_that_counts(kind):
+    game = tiny_game(kind=kind)
+    with pytest.raises(ServiceError) as info:
+        service.hint(game, 0)
+    assert info.value.code == "no_hint" and info.value.status == 403
+
+
+def test_paused_reads_the_last_pause_or_resume_of_each_table():
+    games = [tiny_game() for _ in range(3)]
+    service.pause(games[0].pk, "p", seq_of(games[0]), by="seat:0")
+    service.pause(games[1].pk, "p", seq_of(games[1]), by="seat:0")
+    service.resume(games[1].pk, "r", seq_of(games[1]), by="seat:0")
+    assert service.paused([g.pk for g in games]) == {games[0].pk}
+
+
+def test_played_games_lists_every_finished_game_of_a_table_with_its_number():
+    rated, casual = tiny_game(kind=Game.Kind.RATED, goal=2), tiny_game(goal=2)
+    for game in (rated, casual):
+        play(game, 0, 2, "g1", seq_of(game))
+        service.new_game(game.pk, "n", seq_of(game), by="seat:0")  # the next game aims at 3
+        play(game, 0, 2, "g2a", seq_of(game))
+        play(game, 1, 1, "g2b", seq_of(game))
+    played = service.played_games([Game.Kind.RATED])
+    assert [(p.game_id, p.number) for p in played] == [(rated.pk, 1), (rated.pk, 2)]
+    assert [p.outcome["places"] for p in played] == [[1, 2], [2, 1]]
+    assert played[0].finished_at <= played[1].finished_at
+
+
 def test_side_effects_wait_for_the_commit(effects):
     game = tiny_game(bots={1: "random"})
     effects["published"].clear()

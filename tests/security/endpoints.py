@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from games import service as games
 from games import store
 from games.models import Game, Seat
 from replay.models import Annotation, Room, RoomMember
@@ -41,6 +42,7 @@ CREATED = Expect(201)
 FOUND = Expect(302)
 LOGIN = Expect(302, login=True)
 NOT_FOUND = Expect(404)
+NO_HINT = Expect(403, "no_hint")
 
 
 def refused(status: int, code: str) -> Expect:
@@ -125,6 +127,16 @@ ENDPOINTS: list[Endpoint] = [
         data=lambda w: {"players": "2", "seat0": "me", "seat1": "bot:random"},
         effect=lambda w: Game.objects.count(),
     ),
+    Endpoint(
+        "frontend:new_table",
+        "POST",
+        lambda w: "/new/dominoes/",
+        # A rated game needs an account to rate: the form says why and makes nothing.
+        cells(FOUND, guest=Expect(200, changes=False), anonymous=Expect(200, changes=False)),
+        label="rated",
+        data=lambda w: {"players": "2", "kind": "rated", "seat0": "me", "seat1": "bot:random"},
+        effect=lambda w: Game.objects.filter(kind=Game.Kind.RATED).count(),
+    ),
     Endpoint("frontend:table", "GET", lambda w: f"/tables/{w.live.pk}/", cells(OK)),
     Endpoint(
         "frontend:table",
@@ -160,6 +172,22 @@ ENDPOINTS: list[Endpoint] = [
         "GET",
         lambda w: f"/tables/{w.dominoes.pk}/hint?seat=0",
         cells(refused(403, "not_your_seat"), **SEAT_ONLY),
+        label="casual",
+    ),
+    # No engine help in a game that counts: the seat's owner is refused too.
+    Endpoint(
+        "frontend:hint",
+        "GET",
+        lambda w: f"/tables/{w.rated.pk}/hint?seat=0",
+        cells(refused(403, "not_your_seat"), owner=NO_HINT, guest=NO_HINT),
+        label="rated",
+    ),
+    Endpoint(
+        "frontend:hint",
+        "GET",
+        lambda w: f"/tables/{w.counted.pk}/hint?seat=0",
+        cells(refused(403, "not_your_seat"), owner=NO_HINT, guest=NO_HINT),
+        label="tournament",
     ),
     Endpoint("frontend:rules", "GET", lambda w: "/rules/kazino/", cells(OK)),
     # --- Tournaments (frontend/tournaments.py) ---------------------------------------------------------
@@ -189,6 +217,16 @@ ENDPOINTS: list[Endpoint] = [
         label="register",
         data=lambda w: {"action": "register"},
         effect=lambda w: Entry.objects.filter(tournament=w.tournament).count(),
+    ),
+    Endpoint(
+        "frontend:tournament_act",
+        "POST",
+        lambda w: f"/tournaments/{w.held_cup().pk}/act",
+        # Only the organiser holds a tournament table: its players (owner, opponent) may not stall it.
+        cells(Expect(302, changes=False), organiser=FOUND, staff=FOUND),
+        label="pause a table",
+        data=lambda w: {"action": "pause_table", "game": str(w.running_game())},
+        effect=lambda w: games.paused([w.running_game()]),
     ),
     Endpoint(
         "frontend:tournament_csv", "GET", lambda w: f"/tournaments/{w.tournament.pk}/standings.csv", cells(OK)

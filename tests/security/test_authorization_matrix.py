@@ -154,19 +154,34 @@ TABLE_MATRIX: dict[str, dict[str, str]] = {
     "resync": dict.fromkeys(ROLES, "state"),
     "hint": dict.fromkeys(SEATED, "unknown_message"),  # hints are an HTTP endpoint, not a message
 }
-# At a tournament table the moves stand: no undo, redo, restart or new game.
+# At a tournament table the moves stand: no undo, redo, restart or new game; and no seat pauses it
+# (a player could stall a round against a computer): its organiser does, from the tournament's page.
 TOURNAMENT_TABLE = {
     **TABLE_MATRIX,
     **{kind: dict.fromkeys(SEATED, "not_in_tournament") for kind in ("undo", "redo", "restart", "new_game")},
+    **{kind: dict.fromkeys(SEATED, "organiser_only") for kind in ("pause", "resume")},
+}
+# A rated table: no takeback and no pause either; its next game once this one is over.
+RATED_TABLE = {
+    **TABLE_MATRIX,
+    **{
+        kind: dict.fromkeys(SEATED, "not_in_rated") for kind in ("undo", "redo", "restart", "pause", "resume")
+    },
+    "new_game": dict.fromkeys(SEATED, "game_not_over"),
+}
+MATRICES = {
+    Game.Kind.CASUAL: TABLE_MATRIX,
+    Game.Kind.RATED: RATED_TABLE,
+    Game.Kind.TOURNAMENT: TOURNAMENT_TABLE,
 }
 
 
 @database_sync_to_async
-def _table_for(world: World, kind: str, tournament: bool) -> Game:
-    """A fresh table where ``kind`` can be done: a move to undo, an undo to redo, a pause to end."""
+def _table_for(world: World, kind: str, game_kind: str) -> Game:
+    """A fresh table where ``kind`` can be done: a move to undo, an undo to redo, a pause to end
+    (where the table allows them: elsewhere each is refused whatever the log holds)."""
     organiser, owner, opponent = (world.users[r] for r in ("organiser", "owner", "opponent"))
     seats = [service.SeatSpec("owner", user=owner), service.SeatSpec("opponent", user=opponent)]
-    game_kind = Game.Kind.TOURNAMENT if tournament else Game.Kind.CASUAL
     game = service.create_game(
         "tiny", {"players": 2, "goal": 50}, seats, created_by=organiser, kind=game_kind
     )
@@ -175,10 +190,10 @@ def _table_for(world: World, kind: str, tournament: bool) -> Game:
     if kind in ("undo", "redo"):
         service.submit(game.pk, 0, {"type": "add", "n": 1}, "pre-move", seq)
         seq += 1
-    if kind == "redo" and not tournament:
+    if kind == "redo" and game_kind == Game.Kind.CASUAL:
         service.undo(game.pk, "pre-undo", seq, by="seat:0")
-    if kind == "resume":
-        service.pause(game.pk, "pre-pause", seq, by="seat:0")
+    if kind == "resume" and game_kind != Game.Kind.RATED:
+        service.pause(game.pk, "pre-pause", seq, by="seat:0" if game_kind == Game.Kind.CASUAL else "user:1")
     return game
 
 
@@ -192,15 +207,15 @@ def _message(kind: str, seq: int) -> dict[str, Any]:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("tournament", [False, True], ids=["casual", "tournament"])
+@pytest.mark.parametrize("game_kind", list(MATRICES))
 @pytest.mark.parametrize("role", ROLES)
-async def test_table_socket_matrix(role: str, tournament: bool, _close_db_connections: None):
+async def test_table_socket_matrix(role: str, game_kind: str, _close_db_connections: None):
     world = await database_sync_to_async(build)()
-    matrix = TOURNAMENT_TABLE if tournament else TABLE_MATRIX
+    matrix = MATRICES[game_kind]
     wrong: dict[str, str] = {}
     for kind, row in matrix.items():
         expected = row.get(role, "spectator")
-        game = await _table_for(world, kind, tournament)
+        game = await _table_for(world, kind, game_kind)
         before = await database_sync_to_async(store.head)(game.pk)
         ws = await _socket_as(world, role, f"/ws/tables/{game.pk}/", game)
         await _reply(ws, {"state"})
@@ -212,7 +227,7 @@ async def test_table_socket_matrix(role: str, tournament: bool, _close_db_connec
             wrong[kind] = f"{got}, expected {expected}"
         elif (after != before) != (got == "ack"):
             wrong[kind] = "the log changed on a refusal" if got != "ack" else "an ack stored nothing"
-    assert not wrong, f"{role} at a {'tournament' if tournament else 'casual'} table: {wrong}"
+    assert not wrong, f"{role} at a {game_kind} table: {wrong}"
 
 
 # Replay socket: ``load`` of a live game from seat 0, and the room commands in a room on a finished

@@ -25,6 +25,7 @@ from games import service, store
 from games.models import Game, Seat
 from replay import access, comments, frames, rooms
 from tournaments import service as tournaments
+from tournaments.models import MatchGame
 
 ROLES = ("owner", "guest", "opponent", "spectator", "organiser", "staff", "anonymous")
 SIGNED_IN = ("owner", "opponent", "spectator", "organiser", "staff")
@@ -37,15 +38,35 @@ class World:
     live: Game  # tiny, seat 0 = owner, seat 1 = opponent, seat 0 to move
     finished: Game  # tiny, played to the end by the same two
     dominoes: Game  # a real engine (the hint needs the strong player), seat 0 to move
+    rated: Game  # the same at a rated table: no hint
+    counted: Game  # the same at a tournament's table: no hint either
     invite: Game  # seat 1 open for a friend
     tournament: Any
     room: str  # a replay room on the finished game, opened (and driven) by the owner
     comment: int  # the owner's comment on the finished game
     tokens: dict[int, dict[int, str]] = field(default_factory=dict)  # game id -> seat -> token
     last_moment: dict[int, int] = field(default_factory=dict)  # game id -> seq of its last moment
+    running: Any = None  # made when a row asks for it (held_cup)
 
     def token(self, game: Game, seat: int) -> str:
         return self.tokens[game.pk][seat]
+
+    def held_cup(self) -> Any:
+        """A running tournament of the organiser's where the owner (seat 0) plays the opponent (made
+        on first use: most rows do not need it)."""
+        if self.running is None:
+            organiser = self.users["organiser"]
+            options = {"game_config": {"match": "single"}}
+            self.running = tournaments.create("Held Cup", "kazino", "swiss", options, by=organiser)
+            for role in ("owner", "opponent"):
+                tournaments.register(self.running, role, user=self.users[role])
+            tournaments.seed(self.running, "manual", [1, 2], by=organiser)
+            tournaments.start(self.running, by=organiser)
+        return self.running
+
+    def running_game(self) -> int:
+        """The held cup's live game."""
+        return int(MatchGame.objects.get(match__tournament=self.held_cup()).game_id)
 
 
 def _table(engine: str, config: dict[str, Any], users: list[Any], organiser: Any, **kwargs: Any) -> Game:
@@ -77,6 +98,10 @@ def build() -> World:
         ).to_act()
         == [0]
     )
+    rated, counted = (
+        _table("dominoes", {"players": 2}, [owner, opponent], organiser, seed=0, kind=kind)
+        for kind in (Game.Kind.RATED, Game.Kind.TOURNAMENT)
+    )
     invite = _table("tiny", {"players": 2, "goal": 50}, [owner, None], organiser)
     tournament = tournaments.create("Security Cup", "kazino", "swiss", {}, by=organiser)
 
@@ -86,10 +111,23 @@ def build() -> World:
     note = comments.create(finished, replay, owner_view, replay.moments[-1].seq, "well played")
     tokens = {
         g.pk: {s.number: s.token for s in Seat.objects.filter(game=g)}
-        for g in (live, finished, dominoes, invite)
+        for g in (live, finished, dominoes, rated, counted, invite)
     }
     last = {g.pk: frames.load(g.pk).moments[-1].seq for g in (live, finished)}
-    return World(users, live, finished, dominoes, invite, tournament, room.key, note["id"], tokens, last)
+    return World(
+        users,
+        live,
+        finished,
+        dominoes,
+        rated,
+        counted,
+        invite,
+        tournament,
+        room.key,
+        note["id"],
+        tokens,
+        last,
+    )
 
 
 def client_for(world: World, role: str, **kwargs: Any) -> Client:

@@ -156,7 +156,7 @@ function update() {
     $("turn").textContent = text;
     $("turn").classList.remove("mine");
     $("preview").hidden = true;
-    for (const id of ["hint", "undo", "redo", "restart", "new-game", "rematch"]) $(id).hidden = true;
+    for (const id of ["hint", "undo", "redo", "restart", "new-game", "rematch"]) setTool(id, false);
     renderLog();
     return;
   }
@@ -217,16 +217,31 @@ function renderPreview() {
   $("preview-text").textContent = pending ? pendingLabel : "";
 }
 
+// The page leaves out the tools its table does not allow: a rated or tournament table has no hint,
+// undo, redo, restart or new game (table.html), so each is looked up before it is used.
+function setTool(id, shown, enabled = true) {
+  const button = $(id);
+  if (!button) return;
+  button.hidden = !shown;
+  button.disabled = !enabled;
+}
+
+function onTool(id, handler) {
+  const button = $(id);
+  if (button) button.addEventListener("click", handler);
+}
+
 function renderTools() {
   const mine = snap.seat !== null;
-  for (const [id, allowed] of [["undo", snap.can_undo], ["redo", snap.can_redo]]) {
-    $(id).hidden = !(config.casual && mine);
-    $(id).disabled = !allowed;
-  }
-  $("restart").hidden = $("new-game").hidden = !(config.casual && mine);
-  // After a finished game the next one is one tap away (Kazino: the other player deals).
-  $("rematch").hidden = !(config.casual && mine && snap.finished);
-  $("hint").hidden = !(mine && (snap.legal_actions || []).length);
+  setTool("undo", config.casual && mine, snap.can_undo);
+  setTool("redo", config.casual && mine, snap.can_redo);
+  setTool("restart", config.casual && mine);
+  setTool("new-game", config.casual && mine);
+  // After a finished game the next one is one tap away (Kazino: the other player deals); a rated
+  // table's next game is rated too. A tournament starts its own games.
+  setTool("rematch", (config.casual || config.kind === "rated") && mine && snap.finished);
+  // The strong computer's help is for casual tables only: rated and tournament games count.
+  setTool("hint", config.casual && mine && (snap.legal_actions || []).length > 0);
 }
 
 function renderLog() {
@@ -245,8 +260,9 @@ async function hint() {
 function openDialog(id, fill) {
   const dialog = $(id);
   if (fill) fill();
-  // Reading the rules or the score sheet pauses the computer players.
-  if (snap && snap.seat !== null && !snap.paused && !snap.finished) { pausedByMe = true; connection.command("pause"); }
+  // Reading the rules or the score sheet pauses the computer players, at a casual table: in a game
+  // that counts no player may stop the clock (a tournament table is paused by its organiser).
+  if (config.casual && snap && snap.seat !== null && !snap.paused && !snap.finished) { pausedByMe = true; connection.command("pause"); }
   dialog.showModal();
 }
 
@@ -303,12 +319,12 @@ async function main() {
   }
   $("confirm").addEventListener("click", confirm);
   $("cancel").addEventListener("click", cancel);
-  $("hint").addEventListener("click", hint);
-  $("undo").addEventListener("click", () => connection.command("undo"));
-  $("redo").addEventListener("click", () => connection.command("redo"));
-  $("restart").addEventListener("click", () => { if (window.confirm(gettext("Start again with the same deal?"))) connection.command("restart"); });
-  $("rematch").addEventListener("click", () => connection.command("new_game"));
-  $("new-game").addEventListener("click", () => { if (window.confirm(gettext("Start a new game with a new deal?"))) connection.command("new_game"); });
+  onTool("hint", hint);
+  onTool("undo", () => connection.command("undo"));
+  onTool("redo", () => connection.command("redo"));
+  onTool("restart", () => { if (window.confirm(gettext("Start again with the same deal?"))) connection.command("restart"); });
+  onTool("rematch", () => connection.command("new_game"));
+  onTool("new-game", () => { if (window.confirm(gettext("Start a new game with a new deal?"))) connection.command("new_game"); });
   $("show-rules").addEventListener("click", () => openDialog("rules-dialog", fillRules));
   $("show-scores").addEventListener("click", () => openDialog("score-dialog", fillScoreSheet));
   for (const id of ["rules-dialog", "score-dialog"]) $(id).addEventListener("close", closed);
