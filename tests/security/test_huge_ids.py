@@ -8,6 +8,7 @@ raise: Daphne answered 500 and logged the traceback as an ERROR.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -95,12 +96,21 @@ def _huge_id_requests() -> list[tuple[str, int, str]]:
         f"/games/{game}/replay/comments/{HUGE}/",
     ]
     out += [(f"POST {url}", organiser.post(url, {}, content_type="application/json")) for url in posts]
-    return [(what, r.status_code, r.content.decode(errors="replace")[:300]) for what, r in out]
+    return [(what, r.status_code, r.content.decode(errors="replace")[:1000]) for what, r in out]
 
 
 def test_an_id_past_64_bits_in_any_route_is_a_404():
     for what, status, body in _huge_id_requests():
         assert status == 404, f"{what}: {status} {body}"
+        if " /api/" in what:  # the API answers in its own JSON shape, as for any unknown game
+            assert json.loads(body)["error"]["code"] == "unknown_game", what
+
+
+def test_the_api_checks_the_method_first_whatever_the_id():
+    client = Client()
+    for url, wrong in ((f"/api/games/{HUGE}/actions", "get"), (f"/api/games/{HUGE}/state", "post")):
+        response = getattr(client, wrong)(url)
+        assert response.status_code == 405 and response.json()["error"]["code"] == "method_not_allowed"
 
 
 # --- Sockets -----------------------------------------------------------------------------------------
