@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from tournaments.pairing.bracket import Bracket
 
 BOX_W, BOX_H, GAP_X, GAP_Y = 170, 44, 40, 14
+NAME_FITS = 26  # characters of a name a box shows
 SECTIONS = ("winners", "losers", "final", "third_place")
 
 
@@ -58,13 +59,18 @@ def _name(entrant: Any, entries: dict[int, Any]) -> str:
     return entry.name if entry else str(entrant)
 
 
+def _short(name: str) -> str:
+    """A name cut to fit its box (cut first, escaped after: a cut escape would break the SVG)."""
+    return name if len(name) <= NAME_FITS else name[: NAME_FITS - 1] + "…"
+
+
 def _box(m: Any, x: float, y: float, entries: dict[int, Any]) -> str:
     rows = []
     for k, side in enumerate((m.a, m.b)):
         won = m.winner is not None and side == m.winner
         cls = "won" if won else "lost" if m.winner is not None else ""
         rows.append(
-            f'<text x="{x + 8:.0f}" y="{y + 17 + k * 20:.0f}" class="{cls}">{escape(_name(side, entries))[:26]}</text>'
+            f'<text x="{x + 8:.0f}" y="{y + 17 + k * 20:.0f}" class="{cls}">{escape(_short(_name(side, entries)))}</text>'
         )
     return (
         f'<g class="match" data-match="{escape(m.id)}"><rect x="{x:.0f}" y="{y:.0f}" width="{BOX_W}" '

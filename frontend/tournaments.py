@@ -55,6 +55,16 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+# A cell starting with one of these is a formula to a spreadsheet (OWASP "CSV injection"): a name such
+# as =HYPERLINK(...) would run when the organiser opens the export.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(value: str) -> str:
+    """A text cell a spreadsheet shows as text: a leading formula sign gets a single quote before it."""
+    return f"'{value}" if value.startswith(FORMULA_STARTS) else value
+
+
 def _int(value: Any, default: int) -> int:
     try:
         return int(value)
@@ -290,9 +300,13 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="tournament-{row.pk}-standings.csv"'
     writer = csv.writer(response)
-    writer.writerow([_("Rank"), _("Entrant"), *[str(CRITERION_NAMES.get(c, c)) for c in criteria]])
+    header = [_("Rank"), _("Entrant"), *[str(CRITERION_NAMES.get(c, c)) for c in criteria]]
+    writer.writerow([spreadsheet_text(h) for h in header])
     for entry in Entry.objects.filter(tournament=row).order_by("rank", "seed", "number"):
-        writer.writerow([entry.rank or "", entry.name, *[entry.values.get(c, "") for c in criteria]])
+        # Ranks and tie-break values are the server's numbers; the name is whatever was typed.
+        writer.writerow(
+            [entry.rank or "", spreadsheet_text(entry.name), *[entry.values.get(c, "") for c in criteria]]
+        )
     return response
 
 

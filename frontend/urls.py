@@ -1,6 +1,7 @@
 from django.urls import path
 
 from frontend import ratings, tables, tournaments, views
+from games import ids  # noqa: F401 - registers the <id:...> converter
 
 app_name = "frontend"
 
@@ -9,17 +10,17 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("new/", tables.choose_game, name="choose_game"),
     path("new/<str:game>/", tables.new_table, name="new_table"),
-    path("tables/<int:game_id>/", tables.table, name="table"),
-    path("tables/<int:game_id>/join/<str:token>/", tables.join, name="join"),
-    path("tables/<int:game_id>/hint", tables.hint, name="hint"),
+    path("tables/<id:game_id>/", tables.table, name="table"),
+    path("tables/<id:game_id>/join/<str:token>/", tables.join, name="join"),
+    path("tables/<id:game_id>/hint", tables.hint, name="hint"),
     path("rules/<str:game>/", tables.rules, name="rules"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("ratings/", ratings.leaderboard, name="leaderboard"),
     path("clubs/<slug:slug>/", ratings.club, name="club"),
     path("players/<path:key>/", ratings.player, name="player"),
     path("tournaments/new/", tournaments.new_tournament, name="new_tournament"),
-    path("tournaments/<int:tournament_id>/", tournaments.tournament, name="tournament"),
-    path("tournaments/<int:tournament_id>/act", tournaments.act, name="tournament_act"),
-    path("tournaments/<int:tournament_id>/standings.csv", tournaments.standings_csv, name="tournament_csv"),
-    path("tournaments/<int:tournament_id>/log.json", tournaments.log_json, name="tournament_log"),
+    path("tournaments/<id:tournament_id>/", tournaments.tournament, name="tournament"),
+    path("tournaments/<id:tournament_id>/act", tournaments.act, name="tournament_act"),
+    path("tournaments/<id:tournament_id>/standings.csv", tournaments.standings_csv, name="tournament_csv"),
+    path("tournaments/<id:tournament_id>/log.json", tournaments.log_json, name="tournament_log"),
 ]

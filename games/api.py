@@ -24,7 +24,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from games import publish, ratelimit, service
 from games.engines.base import _
-from games.errors import Forbidden, ServiceError, database_guard
+from games.errors import Forbidden, NotFound, ServiceError, database_guard
 from games.models import Game, Seat
 
 MAX_BODY = 8192
@@ -148,3 +148,15 @@ def game_state(request: HttpRequest, game_id: int) -> JsonResponse:
     except ServiceError as exc:
         return error_response(exc)
     return JsonResponse(snapshot)
+
+
+@csrf_exempt  # nothing is read or changed: the answer is the same with or without a token
+def no_such_game(request: HttpRequest, endpoint: str) -> HttpResponse:
+    """``/api/games/ID/actions`` or ``…/state`` with an id past a 64-bit integer, which the routes
+    above do not match (games/ids.py): the API's own answer to an unknown game, after the same
+    method check, instead of Django's HTML 404."""
+
+    def unknown(request: HttpRequest) -> HttpResponse:
+        return error_response(NotFound("unknown_game", _("There is no such game.")))
+
+    return only("POST" if endpoint == "actions" else "GET")(unknown)(request)

@@ -10,6 +10,11 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+# The longest name a seat (and a tournament's entrant) has: a username fits whole (Django's
+# ``User.username`` holds up to 150 characters), so seating a signed-in player never cuts a name
+# and never fails in the database.
+NAME_LENGTH = 150
+
 
 class AppendOnlyError(Exception):
     """Raised when code tries to change or remove a stored event."""
@@ -125,7 +130,7 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
     )
     bot_level = models.CharField(max_length=16, blank=True, default="")
-    display_name = models.CharField(max_length=64)
+    display_name = models.CharField(max_length=NAME_LENGTH)
     team = models.PositiveSmallIntegerField(null=True, blank=True)
     # An open seat waiting for a friend to follow the invite link.
     awaiting_player = models.BooleanField(default=False)

@@ -27,7 +27,7 @@ from django.utils import timezone
 from games import bots, commitment, engines, publish, signals, store, timeline, worker
 from games.engines.base import Engine, IllegalAction, _
 from games.errors import CommandReused, Conflict, Forbidden, NotFound, ServiceError
-from games.models import DealGroup, Event, Game, Seat
+from games.models import NAME_LENGTH, DealGroup, Event, Game, Seat
 
 COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 # The ids the system gives its own commands (the opening deal, computer moves, demo deals, no-show
@@ -214,7 +214,9 @@ def create_game(
                 number=n,
                 user=spec.user,
                 bot_level=spec.bot_level,
-                display_name=spec.display_name,
+                # Callers check their names (a username always fits); a longer one is cut, not a
+                # database error (PostgreSQL refuses a value past the column's length).
+                display_name=spec.display_name[:NAME_LENGTH],
                 team=spec.team,
                 awaiting_player=spec.awaiting_player,
             )

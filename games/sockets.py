@@ -8,6 +8,10 @@ characters, or when it is not JSON — nested too deep for the parser included (
 When the channel layer loses Redis, every socket of the process is closed with ``TRY_AGAIN`` (4503)
 instead of failing with a server error: see ``GuardedJsonConsumer.__call__``. A database lost while
 the handshake reads the session (before any consumer) does the same: ``SessionReadGuard``.
+
+A path that no socket route matches (a typo, an id past 64 bits: games/ids.py) reaches
+``NoSuchSocket``, the routes' last entry, and is closed with ``NOT_FOUND`` (4404) — without it
+Channels raised, and Daphne answered the handshake with a 500 and logged a traceback.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import weakref
 from typing import Any
 
 from autobahn.exception import Disconnected
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from redis.exceptions import RedisError
@@ -33,6 +37,8 @@ log = logging.getLogger(__name__)
 # Close code: the server cannot serve this socket right now (its database or its channel layer is
 # down). Clients connect again, as after any close, and get the whole picture afresh.
 TRY_AGAIN = 4503
+# Close code: no such socket, game, tournament or room. Clients do not connect again.
+NOT_FOUND = 4404
 _sockets: weakref.WeakSet[GuardedJsonConsumer] = weakref.WeakSet()
 
 
@@ -124,6 +130,18 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
             return json.loads(text_data)
         except (ValueError, RecursionError):  # deep nesting overflows the parser: as bad as a typo
             raise ServiceError("bad_json", _("The message is not valid JSON.")) from None
+
+
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """Any socket path no route matches: accepted, so that the client reads the code, and closed
+    with NOT_FOUND at once. Nothing is logged: a typo is not the server's failure."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        await self.close(code=NOT_FOUND)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """A frame sent before the close arrived: ignored."""
 
 
 class SessionReadGuard:

@@ -4,10 +4,14 @@ Request bodies past ``MAX_REQUEST_BODY`` bytes are refused before they are read.
 
 Django's ASGI handler reads a whole body before any view runs (spooled to disk past 2.5 MB), so a view
 cannot refuse a large one early. This middleware can: a declared ``Content-Length`` over the limit is
-answered at once with HTTP 413 and the API's JSON shape (``too_large``); a body sent in chunks with
-no length is cut off when it passes the limit (the application sees the client leave). WebSocket
-messages are limited by Daphne itself (``--websocket-max-message-size``, 1 MiB by default) and then
-by each consumer (8 KB or 2 KB, ``bad_json``).
+answered at once with HTTP 413 and the API's JSON shape (``too_large``). Every other body is read
+here first, up to the limit: one sent in chunks with no length gets the same 413 as soon as it passes
+the limit, and the application never runs (it used to be told that the client had left, so it
+answered nothing and the connection hung). Within the limit the messages read are handed on as they
+came. (Daphne receives a whole request before the application sees any of it; in production nginx's
+``client_max_body_size`` bounds that.) WebSocket messages are limited by Daphne itself
+(``--websocket-max-message-size``, 1 MiB by default) and then by each consumer (8 KB or 2 KB,
+``bad_json``).
 """
 
 from __future__ import annotations
@@ -38,18 +42,30 @@ class BodyLimit:
         declared = _content_length(scope)
         if declared is not None and declared > limit:
             return await _refuse(send)
-        received = 0
-
-        async def counted() -> dict[str, Any]:
-            nonlocal received
+        # Read the body here, up to the limit, before the application runs. Without a declared length
+        # (chunked) this is where a large one is found out; with one, it costs nothing Django would
+        # not do anyway (it reads every body whole before the view), and a length that lies is caught.
+        read: list[dict[str, Any]] = []
+        size = 0
+        while True:
             message: dict[str, Any] = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > limit:
-                    return {"type": "http.disconnect"}  # the application stops reading and answers nothing
-            return message
+            if message["type"] != "http.request":
+                return None  # the client left before the end of its body: nobody to answer
+            size += len(message.get("body", b""))
+            if size > limit:
+                return await _refuse(send)
+            read.append(message)
+            if not message.get("more_body", False):
+                break
 
-        return await self.application(scope, counted, send)
+        async def replayed() -> dict[str, Any]:
+            """The messages read above, then the server's own (a disconnect, when the client leaves)."""
+            if read:
+                return read.pop(0)
+            result: dict[str, Any] = await receive()
+            return result
+
+        return await self.application(scope, replayed, send)
 
 
 def _content_length(scope: dict[str, Any]) -> int | None:

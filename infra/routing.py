@@ -1,13 +1,16 @@
-"""WebSocket routes."""
+"""WebSocket routes. The last one takes every other path: closed with 4404 (games/sockets.py)."""
 
-from django.urls import path
+from django.urls import path, re_path
 
+from games import ids  # noqa: F401 - registers the <id:...> converter
 from games.consumers import TableConsumer
+from games.sockets import NoSuchSocket
 from replay.routing import websocket_urlpatterns as replay_routes
 from tournaments.consumers import TournamentConsumer
 
 websocket_urlpatterns = [
-    path("ws/tables/<int:game_id>/", TableConsumer.as_asgi()),
-    path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
+    path("ws/tables/<id:game_id>/", TableConsumer.as_asgi()),
+    path("ws/tournaments/<id:tournament_id>/", TournamentConsumer.as_asgi()),
     *replay_routes,
+    re_path(r"", NoSuchSocket.as_asgi()),  # last: a path no route above matches
 ]

@@ -254,6 +254,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
+# WhiteNoise serves the static files (the table client's JavaScript modules included) from the apps'
+# static folders, debug mode or not: bin/run needs no collectstatic and no DEBUG. Files collected
+# into STATIC_ROOT (the Dockerfile does) are served too; the apps' own copies win.
 WHITENOISE_USE_FINDERS = True
 
 LOGGING = {

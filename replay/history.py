@@ -12,11 +12,12 @@ from datetime import datetime
 from typing import Any
 
 from games import store, timeline
+from games.models import NAME_LENGTH
 
 FORMAT = "tablehall.hand-history"
 VERSION = 1
 ALL, PUBLIC = "all", "public"
-MAX_TEXT = 64  # the longest type, actor, command id or seat name the store keeps
+MAX_TEXT = 64  # the longest type, actor or command id the store keeps (a seat's name: NAME_LENGTH)
 _HASH = re.compile(r"^[0-9a-f]{64}$")
 _EVENT_KEYS = {
     "seq",
@@ -164,7 +165,10 @@ def _seats(raw: Any) -> list[FileSeat]:
     for number, seat in enumerate(raw):
         _need(isinstance(seat, dict), f"seat {number} is not an object")
         _need(seat.get("number") == number, f"seat {number} is numbered {seat.get('number')!r}")
-        _need(_text(seat.get("name")), f"seat {number} has no name of 1 to {MAX_TEXT} characters")
+        _need(
+            _text(seat.get("name"), NAME_LENGTH),
+            f"seat {number} has no name of 1 to {NAME_LENGTH} characters",
+        )
         bot = seat.get("bot")
         _need(bot is None or _text(bot, 16), f"seat {number}'s computer level is not a short text")
         team = seat.get("team")

@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError
+from games.ids import fits
 from games.models import Game
 from replay import access
 from replay.access import Perspective, Viewer
@@ -81,7 +82,7 @@ def move(room: Room, replay: Replay, viewer: Viewer, seq: Any, perspective: Any)
     """The driver moves the room. The driver may show only what they may see themselves."""
     if viewer.user_id is None or room.driver_id != viewer.user_id:
         raise Forbidden("not_driver", _("Only the driver moves the room."))
-    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+    if not fits(seq):  # a seq is a 64-bit integer, like an id (games/ids.py)
         raise ServiceError("bad_seq", _("Say which moment of the game to show."))
     chosen = access.parse_perspective(perspective)
     index = replay.index_of(seq)
@@ -98,7 +99,8 @@ def give(room: Room, viewer: Viewer, to: Any) -> Room:
     """The driver hands the wheel to another member of the room."""
     if viewer.user_id is None or room.driver_id != viewer.user_id:
         raise Forbidden("not_driver", _("Only the driver can hand over driving."))
-    if isinstance(to, bool) or not isinstance(to, int):
+    # A user id past 64 bits would fail in the database (SQLite cannot bind it): refused first.
+    if not fits(to):
         raise ServiceError("bad_member", _("Choose a member of the room."))
     member = RoomMember.objects.filter(room=room, user_id=to).select_related("user").first()
     if member is None:

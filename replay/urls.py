@@ -1,14 +1,15 @@
 from django.urls import path
 
+from games import ids  # noqa: F401 - registers the <id:...> converter
 from replay import views
 
 app_name = "replay"
 
 urlpatterns = [
-    path("games/<int:game_id>/replay/", views.page, name="page"),
-    path("games/<int:game_id>/replay/rooms/", views.open_room, name="open_room"),
-    path("games/<int:game_id>/replay/comments/", views.comment_list, name="comments"),
-    path("games/<int:game_id>/replay/comments/<int:note_id>/", views.comment_hide, name="moderate"),
-    path("games/<int:game_id>/replay/review/", views.review_state, name="review"),
+    path("games/<id:game_id>/replay/", views.page, name="page"),
+    path("games/<id:game_id>/replay/rooms/", views.open_room, name="open_room"),
+    path("games/<id:game_id>/replay/comments/", views.comment_list, name="comments"),
+    path("games/<id:game_id>/replay/comments/<id:note_id>/", views.comment_hide, name="moderate"),
+    path("games/<id:game_id>/replay/review/", views.review_state, name="review"),
     path("replays/rooms/<str:key>/", views.room, name="room"),
 ]

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.models import NAME_LENGTH
+
 
 class Club(models.Model):
     name = models.CharField(max_length=100)
@@ -50,7 +52,7 @@ class Tournament(models.Model):
 class Entry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     number = models.PositiveIntegerField()
-    name = models.CharField(max_length=120)
+    name = models.CharField(max_length=NAME_LENGTH)  # a username fits (games.models.NAME_LENGTH)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -127,7 +129,7 @@ class MatchGame(models.Model):
 class Rating(models.Model):
     """An OpenSkill rating per player, game and club (club null: everyone's ladder)."""
 
-    player = models.CharField(max_length=150)  # "user:ID" or "bot:LEVEL"
+    player = models.CharField(max_length=NAME_LENGTH + 10)  # "user:ID" or "bot:" + the seat's name
     name = models.CharField(max_length=150)
     game = models.CharField(max_length=32)
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings")

@@ -30,6 +30,7 @@ from games import engines, streams, worker
 from games import service as games
 from games.engines.base import IllegalAction
 from games.errors import Conflict, NotFound, ServiceError
+from games.models import NAME_LENGTH
 from tournaments import deals, formats, log, projection, publish, ratings
 from tournaments.log import FINISHED, PAUSED, REGISTRATION, RUNNING
 from tournaments.models import MatchGame, Tournament
@@ -250,11 +251,18 @@ def register(
     ``missed``: a late entrant's score for each round it missed, ``zero`` or ``half`` (half only
     within the tournament's half-point byes, ``half_point_byes``)."""
     name = (name or "").strip()
-    if not name or len(name) > 120:
-        raise ServiceError("bad_name", _("An entrant needs a name of at most 120 characters."))
+    # Any username fits (a player registers under theirs): the seats of the games take it whole.
+    if not name or len(name) > NAME_LENGTH:
+        raise ServiceError(
+            "bad_name", _("An entrant needs a name of at most {max} characters."), max=NAME_LENGTH
+        )
     if bot_level and bot_level not in BOT_LEVELS:
         raise ServiceError("bad_bot", _("There is no computer level called {level}."), level=bot_level)
     members = list(members or [])
+    if any(not isinstance(m, str) or not m.strip() or len(m) > NAME_LENGTH for m in members):
+        raise ServiceError(
+            "bad_members", _("Each partner needs a name of at most {max} characters."), max=NAME_LENGTH
+        )
 
     def build(t: log.Tournament) -> list[dict[str, Any]]:
         if t.status == FINISHED:
@@ -819,7 +827,7 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
         name = entrant.members[member] if entrant.members else entrant.name
         specs.append(
             games.SeatSpec(
-                display_name=name[:64],
+                display_name=name,  # at most NAME_LENGTH: register checks
                 user=users.get(entrant.user_id) if entrant.user_id else None,
                 bot_level=entrant.bot_level,
                 team=(order.index((entrant_id, 0)) if t.options.get("partnerships") else None),

@@ -5,13 +5,19 @@ from __future__ import annotations
 import csv
 import io
 import json
+from types import SimpleNamespace
+from xml.etree import ElementTree
 
 import pytest
 from django.contrib.auth import get_user_model
 
+from frontend.bracket_svg import bracket_svg
+from frontend.tournaments import spreadsheet_text
 from games.models import Game
+from tournaments import service as tournaments
 from tournaments import simulate
 from tournaments.models import Entry, Match, MatchGame, Tournament
+from tournaments.pairing.bracket import Bracket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -99,6 +105,38 @@ def test_exports_hold_the_standings_and_the_log_without_secrets(client):
     assert "secret_seed" not in json.dumps(body)
     page = client.get(f"/tournaments/{row.pk}/").content.decode()
     assert 'id="standings"' in page and "Sonneborn-Berger" in page
+
+
+FORMULAS = ['=HYPERLINK("http://evil.example","x")', "+1+2", "-3+4", "@SUM(A1:A9)"]
+
+
+def test_the_standings_export_keeps_names_from_running_as_spreadsheet_formulas(client):
+    row = tournaments.create("Formula Cup", "kazino", "swiss", {})
+    for name in [*FORMULAS, "Ann", "Ann = Bob"]:
+        tournaments.register(row, name, bot_level="random")
+    lines = list(csv.reader(io.StringIO(client.get(f"/tournaments/{row.pk}/standings.csv").content.decode())))
+    names = [line[1] for line in lines[1:]]
+    assert sorted(names) == sorted([*[f"'{f}" for f in FORMULAS], "Ann", "Ann = Bob"])
+    assert lines[0][:2] == ["Rank", "Entrant"]
+
+
+def test_every_formula_sign_is_neutralised_and_nothing_else():
+    for sign in ("=", "+", "-", "@", "\t", "\r"):
+        assert spreadsheet_text(f"{sign}cmd") == f"'{sign}cmd"
+    for harmless in ("Ann", "", "'quoted", " =1", "A=1", "1-2"):
+        assert spreadsheet_text(harmless) == harmless
+
+
+def test_the_bracket_cuts_long_names_before_escaping_them():
+    """A name cut after escaping could end inside an entity ("&am"): broken SVG on the page."""
+    names = {1: "&" * 40, 2: "<b>" * 20, 3: 'Ann "the Ace" O\'Neil & co., a long name', 4: "Bo"}
+    entries = {number: SimpleNamespace(name=name) for number, name in names.items()}
+    svg = str(bracket_svg(Bracket([1, 2, 3, 4]), entries))
+    root = ElementTree.fromstring(svg)  # well-formed XML, or this raises
+    shown = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") != "section"]
+    assert "&" * 25 + "…" in shown and "<b>" * 8 + "<…" in shown and "Bo" in shown
+    assert names[3][:25] + "…" in shown
+    assert all(len(text or "") <= 26 for text in shown)
 
 
 def test_an_elimination_page_draws_its_bracket(client):

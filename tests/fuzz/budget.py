@@ -30,6 +30,7 @@ TARGETS: dict[str, float] = {
     "socket-table-tiny-tournament": 0.25,
     "socket-replay": 0.5,
     "socket-tournament": 0.25,
+    "socket-paths": 0.25,  # handshakes: ids past 64 bits, words, unknown paths
 }
 
 

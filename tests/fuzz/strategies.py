@@ -37,7 +37,10 @@ NASTY_STRINGS = [
     "bot-1-0",
     "A" * 5000,
 ]
-HUGE_INTS = [2**31, 2**63, -(2**63) - 1, 10**30, -(10**30)]
+HUGE_INTS = [2**31, 2**63, -(2**63) - 1, 2**64, 10**30, -(10**30)]
+# Numbers past a 64-bit integer (and its edges): an id or a seq of that size must be refused before
+# the database sees it (SQLite cannot bind one: an OverflowError, a server error).
+huge_ints = st.sampled_from([*HUGE_INTS, 2**63 - 1, -1])
 
 nasty_text = st.one_of(st.sampled_from(NASTY_STRINGS), st.text(max_size=30))
 # Text a JSON body can carry: no lone surrogates (they cannot be encoded as UTF-8).
@@ -127,7 +130,9 @@ def mutate(data: st.DataObject, action: dict[str, Any]) -> Any:
     """A legal action with one thing wrong: a field's value or type, a field missing or added, the
     type changed, or not an object at all. The same draws are made whatever the action."""
     how = data.draw(st.sampled_from(MUTATIONS), label="mutation")
-    value = data.draw(st.one_of(json_values, nasty_text) if how == "type" else json_values)
+    value = data.draw(
+        st.one_of(json_values, nasty_text) if how == "type" else st.one_of(json_values, huge_ints)
+    )
     extra = data.draw(body_text) if how == "extra_field" else ""
     field = data.draw(st.integers(0, 2**16), label="field")
     keys = sorted(k for k in action if k != "type")

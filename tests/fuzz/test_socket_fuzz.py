@@ -165,7 +165,9 @@ def _probe_table(table: Table, data: st.DataObject) -> None:
         message = {
             "type": data.draw(st.sampled_from(sorted(TABLE_COMMANDS))),
             "command_id": fz.pick(data, [fresh_id(data), data.draw(fz.bad_command_ids)], "id"),
-            "expected_seq": fz.pick(data, [seq, seq - 1, data.draw(fz.bad_seqs)], "seq"),
+            "expected_seq": fz.pick(
+                data, [seq, seq - 1, data.draw(fz.bad_seqs), data.draw(fz.huge_ints)], "seq"
+            ),
         }
         seat, expect = fz.pick(data, list(arena.tokens), "seat"), COUNTED_REFUSALS.get(arena.kind)
     elif kind == "resync":
@@ -259,25 +261,27 @@ async def _read_answer(ws: WebsocketCommunicator, message: Any) -> list[dict[str
 
 
 def _replay_message(world: dict[str, Any], kind: str, data: st.DataObject) -> Any:
-    perspective = fz.pick(data, [0, 1, "public", "all", "0", data.draw(fz.json_values)], "perspective")
+    # Every number field may also be a number past 64 bits (fz.huge_ints): an error, never a close.
+    huge = data.draw(fz.huge_ints, label="huge")
+    perspective = fz.pick(data, [0, 1, "public", "all", "0", data.draw(fz.json_values), huge], "perspective")
     if kind == "load":
         return {
             "type": "load",
             "perspective": perspective,
-            "hand": fz.pick(data, [1, 0, 2, data.draw(fz.json_values)]),
+            "hand": fz.pick(data, [1, 0, 2, data.draw(fz.json_values), huge]),
         }
     if kind == "move":
         return {
             "type": "move",
-            "seq": fz.pick(data, [*world["seqs"], data.draw(fz.json_values)]),
+            "seq": fz.pick(data, [*world["seqs"], data.draw(fz.json_values), huge]),
             "perspective": perspective,
         }
     if kind == "follow":
-        return {"type": "follow", "on": data.draw(st.one_of(st.booleans(), fz.json_values))}
+        return {"type": "follow", "on": data.draw(st.one_of(st.booleans(), fz.json_values, fz.huge_ints))}
     if kind == "give":
         return {
             "type": "give",
-            "to": fz.pick(data, [u.pk for u in world["users"]] + [data.draw(fz.json_values)]),
+            "to": fz.pick(data, [u.pk for u in world["users"]] + [data.draw(fz.json_values), huge, huge]),
         }
     if kind == "take":
         return {"type": "take", "x": data.draw(fz.json_values)}
@@ -396,4 +400,66 @@ def test_hostile_messages_on_the_tournament_socket():
     finally:
         channel.seconds += time.perf_counter() - started
         loop.run(ws.disconnect())
+        loop.close()
+
+
+# --- Socket paths -------------------------------------------------------------------------------------
+
+PATH_KINDS = ["tables", "replays", "tournaments", "replays/rooms", "nope", ""]
+
+
+def test_hostile_socket_paths():
+    """A handshake to any path: a route's socket (an id that exists), or closed with 4404 — an id past
+    64 bits, a word, an unknown path. Never an exception out of the router (Daphne: a 500)."""
+    owner = get_user_model().objects.create_user("path-owner")
+    known = {
+        "tables": service.create_game(
+            "tiny", {"players": 2, "goal": 50}, [service.SeatSpec("P0"), service.SeatSpec("P1")]
+        ).pk,
+        "tournaments": tournaments.create("Path Cup", "kazino", "swiss", {}, by=owner).pk,
+    }
+    loop = Loop("socket-paths")
+    channel = TALLY.channel("socket-paths")
+    started = time.perf_counter()
+
+    async def handshake(path: str) -> str:
+        ws = WebsocketCommunicator(app, path)
+        connected, code = await ws.connect(timeout=20)
+        if not connected:
+            return f"refused {code}"
+        if path == f"/ws/tournaments/{known['tournaments']}/":
+            await ws.disconnect()
+            return "listening"  # the tournament socket says nothing until the tournament changes
+        message = await ws.receive_output(timeout=20)
+        await ws.disconnect()
+        if message["type"] == "websocket.close":
+            return f"closed {message['code']}"
+        return json.loads(message["text"])["type"]
+
+    @fuzz_settings("socket-paths")
+    @given(data=st.data())
+    def run(data: st.DataObject) -> None:
+        kind = data.draw(st.sampled_from(PATH_KINDS), label="path kind")
+        part = data.draw(
+            st.one_of(
+                fz.huge_ints.map(str),
+                st.integers().map(str),
+                st.sampled_from([str(v) for v in known.values()]),
+                st.text("abcxyz0123456789-_.~%", max_size=30),
+            ),
+            label="id",
+        )
+        path = f"/ws/{kind}/{part}/" if kind else f"/{part}"
+        answer = loop.run(handshake(path))
+        channel.sent += 1
+        channel.kinds[kind or "root"] += 1
+        channel.outcomes[answer] += 1
+        assert answer in ("closed 4404", "refused 4404", "state", "ready", "listening"), (path, answer)
+        if answer in ("state", "ready", "listening"):
+            assert int(part) in known.values(), (path, answer)
+
+    try:
+        run()
+    finally:
+        channel.seconds += time.perf_counter() - started
         loop.close()

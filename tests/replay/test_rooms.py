@@ -183,3 +183,43 @@ async def test_a_viewer_who_may_not_see_the_drivers_perspective_gets_the_spectat
     assert (await room_row(key)).perspective == "0"
     for ws in (driver, watcher, anonymous):
         await ws.disconnect()
+
+
+ODD_NUMBERS = [10**30, -(10**30), 2**63, 2**64, -1, 1e308, float("nan"), float("inf"), True]
+
+
+async def test_odd_numbers_in_every_field_of_a_room_get_an_error_and_the_socket_stays_open() -> None:
+    """A user id of 10**30 in ``give`` failed in the database (SQLite cannot bind it) and closed the
+    socket with 1011; every number field of a room's messages gets an error with its code instead."""
+
+    @database_sync_to_async
+    def tiny_finished() -> int:
+        game = new_game("tiny", 2, options={"goal": 3})
+        play(game)
+        return game.pk
+
+    (coach,) = await users("coach")
+    key = await open_room(coach, await tiny_finished())
+    driver = await join(key, coach)
+    await drain(driver)
+    before = await room_row(key)
+    for number in ODD_NUMBERS:
+        cases = [
+            ({"type": "give", "to": number}, {"bad_member"}),
+            ({"type": "move", "seq": number, "perspective": PUBLIC}, {"bad_seq"}),
+            ({"type": "move", "seq": before.seq, "perspective": number}, {"bad_perspective", "no_such_seat"}),
+            ({"type": "load", "perspective": PUBLIC, "hand": number}, {"bad_hand", "no_such_moment"}),
+            ({"type": "load", "perspective": number, "hand": 1}, {"bad_perspective", "no_such_seat"}),
+        ]
+        if not isinstance(number, bool):
+            cases.append(({"type": "follow", "on": number}, {"bad_follow"}))
+        for message, codes in cases:
+            await driver.send_json_to(message)
+            answer = await until(driver, "error")
+            assert answer["code"] in codes and answer["message"], (message, answer)
+    after = await room_row(key)
+    assert (after.seq, after.perspective, after.driver_id) == (before.seq, before.perspective, coach.pk)
+    # Still open and answering.
+    await driver.send_json_to({"type": "give", "to": coach.pk})
+    assert (await until(driver, "driver"))["you_drive"] is True
+    await driver.disconnect()

@@ -3,6 +3,7 @@ database sees it (infra/limits.py)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -78,22 +79,59 @@ async def test_a_body_within_the_limit_reaches_django(settings):
     assert status == 404 and b"unknown_game" in body
 
 
-async def test_a_body_sent_in_chunks_is_cut_off_at_the_limit(settings):
+async def _answer(app: Any, scope: dict[str, Any], chunks: list[bytes]) -> tuple[int, bytes]:
+    """The response to a body sent in ``chunks`` (no length declared); it must come (bounded wait)."""
+    communicator = ApplicationCommunicator(app, scope)
+    for n, chunk in enumerate(chunks):
+        await communicator.send_input(
+            {"type": "http.request", "body": chunk, "more_body": n < len(chunks) - 1}
+        )
+    start = await communicator.receive_output(timeout=10)
+    assert start["type"] == "http.response.start", start
+    body = b""
+    while True:
+        message = await communicator.receive_output(timeout=10)
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    await communicator.wait(timeout=10)
+    return start["status"], body
+
+
+async def test_a_body_sent_in_chunks_is_answered_413_when_it_passes_the_limit(settings):
+    """It used to be cut off: the application was told the client had left and answered nothing, so
+    the connection hung."""
     settings.MAX_REQUEST_BODY = 1000
     seen: list[dict[str, Any]] = []
 
     async def reader(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        seen.append(await receive())
+
+    status, body = await _answer(BodyLimit(reader), _scope("/api/games/1/actions"), [b"x" * 600] * 3)
+    assert status == 413 and json.loads(body)["error"]["code"] == "too_large"
+    assert seen == [], "the application ran"
+    # Through the whole site too.
+    status, body = await _answer(_site(), _scope("/api/games/1/actions"), [b"x" * 600] * 3)
+    assert status == 413 and json.loads(body)["error"]["code"] == "too_large"
+
+
+async def test_a_body_sent_in_chunks_within_the_limit_reaches_the_application_whole(settings):
+    settings.MAX_REQUEST_BODY = 1000
+    chunks = [b'{"a": "', b"x" * 500, b'"}']
+
+    async def echo(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        body = b""
         while True:
             message = await receive()
-            seen.append(message)
-            if message["type"] == "http.disconnect" or not message.get("more_body"):
-                return
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": body})
 
-    status, _ = await _response(BodyLimit(reader), _scope("/api/games/1/actions"), [b"x" * 600] * 3)
-    assert status is None
-    assert [m["type"] for m in seen] == ["http.request", "http.disconnect"], (
-        "the second chunk passed the limit"
-    )
+    assert await _answer(BodyLimit(echo), _scope("/x"), chunks) == (200, b"".join(chunks))
+    status, body = await _answer(_site(), _scope("/api/games/999999/actions"), chunks)
+    assert status == 404 and json.loads(body)["error"]["code"] == "unknown_game"
 
 
 # --- NUL characters: PostgreSQL cannot store them, so they were server errors ------------------------
