@@ -50,6 +50,8 @@ FIRST_SEAT = 100
 WINDOW = 64
 #: Fields up to this many players also try three-way rotations after the swaps.
 ROTATIONS_UP_TO = 48
+#: Fields up to this many players are then searched exhaustively (branch and bound): the best seating.
+EXACT_UP_TO = 12
 #: Improving moves the search may make in one round (a guard; far above what any field needs).
 MOVES = 20_000
 
@@ -164,6 +166,8 @@ def seat_tables(
         tables.append(list(ranked[start : start + n]))
         start += n
     _Search(ranked, tables, objective).run()
+    if len(ranked) <= EXACT_UP_TO:
+        tables = _exact(ranked, sizes, objective, tables)
     number = {p: history.number.get(p, i) for i, p in enumerate(ranked)}
     return [seat_order(t, history, number) for t in tables]
 
@@ -320,3 +324,41 @@ def _share(p: Any, others: Sequence[Any], met: Mapping[Any, Mapping[Any, int]]) 
     round, so a one-sided ``met`` counts the same)."""
     mine = met.get(p, _EMPTY)
     return sum(mine.get(q, 0) or met.get(q, _EMPTY).get(p, 0) for q in others)
+
+
+def _exact(ranked: Sequence[P], sizes: list[int], cost: Objective, found: list[list[P]]) -> list[list[P]]:
+    """The cheapest seating of a small field, by branch and bound over every way to cut it into tables of
+    ``sizes`` (in any order); ``found`` (the local search's) stands unless something costs less. Tables
+    come back in the order of ``sizes``, each led by its best-ranked player."""
+    best_cost = sum(cost(t) for t in found) - 1e-9
+    best: list[list[P]] | None = None
+    chosen: list[list[P]] = []
+
+    def branch(left: list[P], sizes_left: list[int], spent: float) -> None:
+        nonlocal best_cost, best
+        if not left:
+            if spent < best_cost:
+                best_cost, best = spent, [list(t) for t in chosen]
+            return
+        head, rest = left[0], left[1:]
+        for n in sorted(set(sizes_left), reverse=True):
+            remaining = list(sizes_left)
+            remaining.remove(n)
+            for others in combinations(rest, n - 1):
+                table = [head, *others]
+                c = spent + cost(table)
+                if c >= best_cost:
+                    continue
+                chosen.append(table)
+                branch([p for p in rest if p not in others], remaining, c)
+                chosen.pop()
+
+    branch(list(ranked), list(sizes), 0.0)
+    if best is None:
+        return found
+    # Give each table its slot in the layout: by size, best-ranked first (the short tables keep their
+    # rotation's place as far as the scores allow).
+    slots: dict[int, list[list[P]]] = {}
+    for table in sorted(best, key=lambda t: min(ranked.index(p) for p in t)):
+        slots.setdefault(len(table), []).append(table)
+    return [slots[n].pop(0) for n in sizes]
