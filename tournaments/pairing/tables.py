@@ -264,6 +264,7 @@ class _Search:
         lo, hi = max(0, i - WINDOW), min(len(self.ranked), i + WINDOW + 1)
         rest_a, lo_a, hi_a, few_a, share_x = self.without[x]
         base_a = self.repeats[a] - share_x
+        weight, score, s_x = self.cost.repeat_weight, self.score, self.score[x]
         best: tuple[Any, int] | None = None
         gain = 1e-9
         for y in self.ranked[lo:hi]:
@@ -271,11 +272,20 @@ class _Search:
             if b == a:
                 continue
             rest_b, lo_b, hi_b, few_b, share_y = self.without[y]
+            base_b = self.repeats[b] - share_y
+            # First a bound from the spreads alone (the repeats of the players who stay cannot go):
+            # most candidates stop here, before any look-up of who met whom.
+            s_y = score[y]
+            floor = (
+                weight * (base_a + base_b) + max(hi_a, s_y) - min(lo_a, s_y) + max(hi_b, s_x) - min(lo_b, s_x)
+            )
+            if self.costs[a] + self.costs[b] - floor <= gain:
+                continue
             delta = (
                 self.costs[a]
                 + self.costs[b]
                 - self._after(y, rest_a, lo_a, hi_a, few_a, base_a)
-                - self._after(x, rest_b, lo_b, hi_b, few_b, self.repeats[b] - share_y)
+                - self._after(x, rest_b, lo_b, hi_b, few_b, base_b)
             )
             if delta > gain:
                 gain, best = delta, (y, b)
