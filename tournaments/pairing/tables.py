@@ -22,9 +22,10 @@ Players come ranked (best first), with their score (the first criterion of the s
    the points a table's winner scores, size − 1), so one repeat is accepted only where avoiding it
    would put players more than that many points apart. The search starts from the tables with a
    repeat or over the cap; for each of their players it takes the best swap with anyone at another
-   table within ``WINDOW`` places in the ranking (the whole field up to ``2 · WINDOW`` players), and
+   table within ``WINDOW`` places in the ranking (the whole field up to ``WINDOW + 1`` players), and
    looks again at both tables it changed, until no swap helps. Small fields then try three-way
-   rotations (x to y's table, y to z's, z to x's), which reach seatings no single swap does.
+   rotations (x to y's table, y to z's, z to x's), which reach seatings no single swap does, and the
+   smallest (``EXACT_UP_TO``) are finished by an exhaustive branch and bound: the cheapest seating.
    Everything is deterministic: the same standings give the same tables.
 3. **Seat order**: seat 0 acts first, so it goes to whoever acted first least often (then to whoever
    sat earliest least, then by pairing number); the others follow by how early they sat before
@@ -165,9 +166,10 @@ def seat_tables(
     for n in sizes:
         tables.append(list(ranked[start : start + n]))
         start += n
-    _Search(ranked, tables, objective).run()
-    if len(ranked) <= EXACT_UP_TO:
-        tables = _exact(ranked, sizes, objective, tables)
+    if len(tables) > 1 and min(sizes) > 1:  # otherwise there is nothing to swap
+        _Search(ranked, tables, objective).run()
+        if len(ranked) <= EXACT_UP_TO:
+            tables = _exact(ranked, sizes, objective, tables)
     number = {p: history.number.get(p, i) for i, p in enumerate(ranked)}
     return [seat_order(t, history, number) for t in tables]
 
