@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import defaultdict
@@ -19,6 +20,7 @@ from tournaments import standings as ranking
 from tournaments.duplicate import matchpoints
 from tournaments.log import Result, Table, Tournament
 from tournaments.pairing import roundrobin, swiss
+from tournaments.pairing import tables as seating
 from tournaments.pairing.bracket import Bracket
 
 #: Games where the lowest score wins.
@@ -123,6 +125,7 @@ def standings(t: Tournament) -> list[ranking.Row]:
         lower_score_wins=lower_wins(t),
         # FIDE's rule for unplayed games, in events of two-player matches (byes, forfeits, late entries).
         virtual_opponents=completed_rounds(t) if two_player else None,
+        table_size=table_size(t),
     )
     if not t.options.get("duplicate"):
         return rows
@@ -159,20 +162,22 @@ def duplicate_points(t: Tournament) -> dict[int, Fraction]:
     return totals
 
 
-def ranked_active(t: Tournament) -> list[int]:
-    """Active entrants, best first: by standings once games were played, else by seeding."""
+def ranked_active(t: Tournament, rows: list[ranking.Row] | None = None) -> list[int]:
+    """Active entrants, best first: by standings (``rows``, when already worked out) once games were
+    played, else by seeding."""
     active = set(t.active())
     seed_pos = {e: i for i, e in enumerate(t.seeding)}
     if not any(rnd.tables for rnd in t.rounds):
         return sorted(active, key=lambda e: seed_pos.get(e, len(seed_pos) + e))
-    order = {int(row.entrant): (row.rank, seed_pos.get(int(row.entrant), 0)) for row in standings(t)}
+    rows = standings(t) if rows is None else rows
+    order = {int(row.entrant): (row.rank, seed_pos.get(int(row.entrant), 0)) for row in rows}
     return sorted(active, key=lambda e: order.get(e, (10**6, e)))
 
 
-def _primary(t: Tournament) -> dict[int, float]:
+def _primary(t: Tournament, rows: list[ranking.Row] | None = None) -> dict[int, float]:
     """The score groups of Swiss: each entrant's first criterion."""
     first = criteria(t)[0]
-    return {int(r.entrant): float(r.values[first]) for r in standings(t)}
+    return {int(r.entrant): float(r.values[first]) for r in (standings(t) if rows is None else rows)}
 
 
 @dataclass(frozen=True)
@@ -215,6 +220,35 @@ def _met(t: Tournament, before: int | None = None) -> dict[Hashable, dict[Hashab
                     if a != b:
                         met[a][b] += 1
     return met
+
+
+def seat_history(t: Tournament) -> seating.History:
+    """Who acted first, and how early each sat, at the tables so far (for the seat order of the next
+    round of a multi-player Swiss). A table counts its first game's order, the table's own: later games
+    of a match rotate it (``service._start_game``)."""
+    first: dict[int, int] = defaultdict(int)
+    early: dict[int, Fraction] = defaultdict(Fraction)
+    for rnd in t.rounds:
+        for table in rnd.tables:
+            last = len(table.entrants) - 1
+            if last < 1:
+                continue
+            first[table.entrants[0]] += 1
+            for seat, e in enumerate(table.entrants):
+                early[e] += Fraction(last - seat, last)
+    number = {e: i for i, e in enumerate(t.seeding)}
+    number.update({e: len(t.seeding) + e for e in t.entrants if e not in number})
+    return seating.History(len(t.rounds) + 1, first, early, number)
+
+
+def _round_worth(t: Tournament, primary: dict[int, float]) -> float:
+    """A round's worth of the first criterion, the unit of score spread the multi-player Swiss weighs
+    repeats against: a table winner's placement points, else the field's range per round played."""
+    if criteria(t)[0] in ("match_points", "placement_points"):
+        return float(table_size(t) - 1)
+    played = sum(1 for rnd in t.rounds if rnd.tables)
+    spread = max(primary.values(), default=0.0) - min(primary.values(), default=0.0)
+    return spread / played if played and spread else 1.0
 
 
 def bracket(t: Tournament) -> Bracket:
@@ -292,28 +326,34 @@ def next_round(t: Tournament, keep: list[Table] | None = None) -> Pairing | None
             return None
         kept = keep or []
         half = sorted(e for e in t.active() if number in t.entrants[e].bye_requests)
-        seated_already = {e for table in kept for e in table.entrants} | set(half)
-        ranked = [e for e in ranked_active(t) if e not in seated_already]
-        size = table_size(t)
+        out = {e for table in kept for e in table.entrants} | set(half)
         first = [(table.key, list(table.entrants)) for table in kept]
-        taken = {key for key, _e in first}
-        keys = (f"R{number}-T{i}" for i in range(1, 10**6) if f"R{number}-T{i}" not in taken)
         locked = [key for key, _e in first]
+        keys = (f"R{number}-T{i}" for i in itertools.count(1) if f"R{number}-T{i}" not in locked)
+        rows = standings(t)  # once: the ranking and the score groups both come from it
+        ranked = [e for e in ranked_active(t, rows) if e not in out]
         if len(ranked) < 2:
             return Pairing(number, first, [int(e) for e in ranked], half, locked)
-        if size == 2:
-            had_bye = {e for rnd in t.rounds for e in rnd.byes}
-            met = {k: set(v) for k, v in _met(t).items()}
-            pairs, bye = swiss.pair_round(ranked, _primary(t), met, had_bye)
-            tables = first + [(next(keys), [int(a), int(b)]) for a, b in pairs]
-            return Pairing(number, tables, [int(bye)] if bye is not None else [], half, locked)
-        seated = swiss.seat_tables(ranked, size, _primary(t), _met(t))
-        return Pairing(
-            number, first + [(next(keys), [int(x) for x in tb]) for tb in seated], [], half, locked
-        )
+        if table_size(t) > 2:
+            seated = _table_swiss(t, ranked, rows)
+            return Pairing(number, first + [(next(keys), tb) for tb in seated], [], half, locked)
+        had_bye = {e for rnd in t.rounds for e in rnd.byes}
+        met = {k: set(v) for k, v in _met(t).items()}
+        pairs, bye = swiss.pair_round(ranked, _primary(t, rows), met, had_bye)
+        tables = first + [(next(keys), [int(a), int(b)]) for a, b in pairs]
+        return Pairing(number, tables, [int(bye)] if bye is not None else [], half, locked)
     if t.format == "table_elimination":
         return _table_elimination(t, number)
     raise ValueError(f"unknown format {t.format!r}")
+
+
+def _table_swiss(t: Tournament, ranked: list[int], rows: list[ranking.Row]) -> list[list[int]]:
+    """A multi-player Swiss round's tables for ``ranked``, each in seat order (``pairing/tables.py``)."""
+    primary = _primary(t, rows)
+    seated = seating.seat_tables(
+        ranked, table_size(t), primary, _met(t), history=seat_history(t), unit=_round_worth(t, primary)
+    )
+    return [[int(x) for x in tb] for tb in seated]
 
 
 def _table_elimination(t: Tournament, number: int) -> Pairing | None:
@@ -388,11 +428,12 @@ def decide_match(t: Tournament, table: Table, elimination: bool) -> Result | Non
     if len(table.entrants) > 2:
         if len(done) < best_of:
             return None
+        # Placement points as the standings count them (ties share); every game has the whole table.
         points: dict[int, Fraction] = defaultdict(Fraction)
         for g in done:
             assert g.places is not None
-            for e, p in g.places.items():
-                points[e] += len(table.entrants) - p
+            for e, p in ranking.table_points(g.places).items():
+                points[e] += p
         sign = 1 if lower_wins(t) else -1
         key = {e: (-points[e], sign * scores[e]) for e in table.entrants}
         return Result(

@@ -819,9 +819,10 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
         order = [(a, 0), (b, 0), (a, 1), (b, 1)]  # partners sit opposite: seats 0 and 2, 1 and 3
     else:
         order = [(e, 0) for e in table.entrants]
-        # Alternate who sits first from game to game of a match.
-        if len(table.games) % 2:
-            order = order[1:] + order[:1]
+        # Rotate who sits first from game to game of a match (two players: alternate), so at a
+        # multi-player table every entrant gets seat 0 in turn, not only the first two.
+        turn = len(table.games) % len(order)
+        order = order[turn:] + order[:turn]
     for entrant_id, member in order:
         entrant = t.entrants[entrant_id]
         name = entrant.members[member] if entrant.members else entrant.name

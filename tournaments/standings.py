@@ -57,11 +57,17 @@ class Row(Generic[E]):
     values: dict[str, Fraction]
 
 
-def table_points(places: Mapping[E, int]) -> dict[E, Fraction]:
+def table_points(places: Mapping[E, int], table_size: int | None = None) -> dict[E, Fraction]:
     """Placement points at one table: (table size - position), tied entrants sharing the average of
     the positions they cover. Only the order of ``places`` matters, so 1, 2, 2, 4 and 1, 2, 2, 3
-    both give 3, 1½, 1½, 0."""
+    both give 3, 1½, 1½, 0.
+
+    With ``table_size`` (the tournament's size S), a table of n players is scaled to be worth the same
+    on average as a full one: position p scores (n - p) · (S - 1) / (n - 1). A full table keeps its
+    points (3/2/1/0 at S = 4), a table of 3 then pays 3/1½/0 rather than 2/1/0, a table of 2 pays 3/0:
+    every table averages (S - 1) / 2 a player."""
     size = len(places)
+    scale = Fraction(table_size - 1, size - 1) if table_size and size > 1 else Fraction(1)
     ordered = sorted(places.values())
     points: dict[int, Fraction] = {}
     position = 1
@@ -69,6 +75,8 @@ def table_points(places: Mapping[E, int]) -> dict[E, Fraction]:
         shared = ordered.count(place)
         # Positions position .. position + shared - 1, averaged.
         points[place] = size - Fraction(2 * position + shared - 1, 2)
+        if scale != 1:
+            points[place] *= scale
         position += shared
     return {who: points[place] for who, place in places.items()}
 
@@ -108,12 +116,14 @@ def standings(
     lower_score_wins: bool = False,
     bye_points: Fraction = Fraction(1),
     virtual_opponents: int | None = None,
+    table_size: int | None = None,
 ) -> list[Row[E]]:
     """Rows best first. Entrants equal on every criterion share a rank (1, 2, 2, 4) and keep the
     order of ``entrants`` among themselves.
 
     - match_points: placement points of every meeting, plus ``bye_points`` per bye;
-      placement_points: the same without byes.
+      placement_points: the same without byes. With ``table_size``, a shorter table's points are
+      scaled to the same average as a full table's (``table_points``).
     - game_points: sum of scores (a score recorded with a bye counts too; one left out counts 0);
       point_difference: per meeting, own score minus the mean of the others' (byes: nothing).
     - buchholz: opponents' final match points, once per opponent per meeting; cut1 drops the lowest
@@ -155,7 +165,7 @@ def standings(
             continue
         first = min(m.places.values())
         alone_first = list(m.places.values()).count(first) == 1
-        for who, points in table_points(m.places).items():
+        for who, points in table_points(m.places, table_size).items():
             totals["match_points"][who] += points
             totals["placement_points"][who] += points
             by_round[who][m.round] = by_round[who].get(m.round, zero) + points
@@ -185,9 +195,10 @@ def standings(
         totals[name] = {}
     for e in entrants:
         faced = sorted([*(adds[o] for m in played[e] for o in m.places if o != e), *virtual[e]])
-        totals["buchholz"][e] = sum(faced, zero)
-        totals["buchholz_cut1"][e] = sum(faced[1:] if len(faced) >= 2 else faced, zero)
-        totals["buchholz_median"][e] = sum(faced[1:-1] if len(faced) >= 3 else faced, zero)
+        whole = sum(faced, zero)
+        totals["buchholz"][e] = whole
+        totals["buchholz_cut1"][e] = whole - faced[0] if len(faced) >= 2 else whole
+        totals["buchholz_median"][e] = whole - faced[0] - faced[-1] if len(faced) >= 3 else whole
         totals["sonneborn_berger"][e] = sum(
             (final[o] * result_against(m, e, o) for m in played[e] for o in m.places if o != e), zero
         )

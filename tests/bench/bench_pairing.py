@@ -26,6 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench import pairing_tables  # noqa: E402
 from tournaments.pairing.swiss import pair_round, seat_tables  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "pairing.txt"
@@ -120,6 +121,7 @@ def measure(players: int = 512, rounds: int = 9, seed: int = 1) -> dict[str, Any
         "two_player": two_player(players, rounds, random.Random(seed)),
         "four_player": four_player(players, rounds, random.Random(seed)),
         "cornered": cornered(players),
+        "tables": pairing_tables.measure(),  # issue #19: multi-player Swiss, new against today's
     }
 
 
@@ -153,6 +155,7 @@ def main() -> None:
     lines.append(report(f"swiss pair_round, {n} players, {r} rounds", figures["two_player"]))
     lines.append(report(f"seat_tables size 4, {n} players, {r} rounds", figures["four_player"]))
     lines.append(cornered_line(n, figures["cornered"]))
+    lines += pairing_tables.lines(figures["tables"])
     text = "\n".join(lines)
     print(text)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -18,6 +18,10 @@ APPEND_GOAL = 0.5  # of raw INSERT+COMMIT
 SPECTATORS_GOAL = (1000, 250.0)  # spectators, p99 ms (and nothing lost)
 STRONG_GOAL = 500.0  # ms, p95 of a strong bot's move
 PAIRING_GOAL = (512, 1.0)  # entrants, seconds
+# Issue #19, multi-player Swiss (tests/bench/pairing_tables.py): mean repeats over 10 seeds × 5 rounds per
+# field (entrants, table size), the mean within-table score spread against today's, the first-seat cap.
+TABLE_REPEAT_GOALS = {(16, 4): 8, (18, 4): 7, (22, 4): 2, (16, 3): 1, (18, 3): 1, (22, 3): 1}
+TABLE_SPREAD_GOAL = 2.0  # × today's
 
 
 def _num(value: float | None, digits: int = 0) -> str:
@@ -114,12 +118,80 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
             }
         )
 
+    rows += table_goals(results)
+
     entrants, seconds = PAIRING_GOAL
     p = results.get("pairing")
     worst = pairing_worst(p) if p else None
     rows.append(
         {
             "goal": f"pairing a round of {entrants} entrants (worst of every round measured)",
+            "target": f"< {seconds:g} s",
+            "measured": f"{_num(1000 * worst, 1)} ms" if worst is not None else "—",
+            "baseline": "—",
+            "ratio": f"{worst / seconds:.3f}× limit" if worst is not None else "—",
+            "met": None if worst is None else worst < seconds,
+        }
+    )
+    return rows
+
+
+def table_goals(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue #19's goals for the multi-player Swiss: repeats and score spread per field, the first-seat
+    cap over all fields, and a round of 512 entrants at tables of four with its standings."""
+    tables = (results.get("pairing") or {}).get("tables") or {}
+    fields = {(f["players"], f["size"]): f for f in tables.get("fields") or []}
+    rows: list[dict[str, Any]] = []
+    for (players, size), goal in TABLE_REPEAT_GOALS.items():
+        f = fields.get((players, size))
+        name = f"{players} entrants at tables of {size}"
+        rows.append(
+            {
+                "goal": f"multi-player Swiss repeat meetings, {name} (mean of {f['seeds'] if f else 10} × "
+                f"{f['rounds'] if f else 5} rounds)",
+                "target": f"≤ {goal}",
+                "measured": _num(f["new"]["repeats"], 1) if f else "—",
+                "baseline": f"today {_num(f['today']['repeats'], 1)}" if f else "—",
+                "ratio": f"{f['new']['repeats'] / f['today']['repeats']:.2f}× today"
+                if f and f["today"]["repeats"]
+                else "—",
+                "met": None if f is None else f["new"]["repeats"] <= goal,
+            }
+        )
+        rows.append(
+            {
+                "goal": f"multi-player Swiss within-table score spread, {name}",
+                "target": f"≤ {TABLE_SPREAD_GOAL:g}× today's",
+                "measured": _num(f["new"]["spread"], 2) if f else "—",
+                "baseline": f"today {_num(f['today']['spread'], 2)}" if f else "—",
+                "ratio": f"{f['new']['spread'] / f['today']['spread']:.2f}× today"
+                if f and f["today"]["spread"]
+                else "—",
+                "met": None if f is None else f["new"]["spread"] <= TABLE_SPREAD_GOAL * f["today"]["spread"],
+            }
+        )
+    most = max(fields.values(), key=lambda f: f["new"]["first_max"] - f["first_cap"], default=None)
+    rows.append(
+        {
+            "goal": "multi-player Swiss first seats: most for one player, every field",
+            "target": "≤ ⌈rounds / table size⌉ + 1",
+            "measured": f"{most['new']['first_max']} at {most['players']}@{most['size']} (cap {most['first_cap']})"
+            if most
+            else "—",
+            "baseline": f"today {most['today']['first_max']}" if most else "—",
+            "ratio": "—",
+            "met": None
+            if most is None
+            else all(f["new"]["first_max"] <= f["first_cap"] for f in fields.values()),
+        }
+    )
+    timing = tables.get("timing_512")
+    worst = max(wall for _cpu, wall, _r in timing) if timing else None
+    entrants, seconds = PAIRING_GOAL
+    rows.append(
+        {
+            "goal": f"multi-player Swiss round of {entrants} entrants at tables of 4, standings included "
+            "(`formats.next_round`, worst of 9 rounds)",
             "target": f"< {seconds:g} s",
             "measured": f"{_num(1000 * worst, 1)} ms" if worst is not None else "—",
             "baseline": "—",
@@ -499,7 +571,66 @@ def _pairing(results: dict[str, Any]) -> list[str]:
         "",
         _table(["pairing", "worst round ms (wall)", "its CPU ms", "all rounds ms", "repeat meetings"], rows),
         "",
+        *_tables(p.get("tables")),
     ]
+
+
+def _tables(t: dict[str, Any] | None) -> list[str]:
+    """Issue #19: the multi-player Swiss seating, new beside today's, per field."""
+    if not t or not t.get("fields"):
+        return []
+    first = t["fields"][0]
+
+    def place(value: float | None) -> str:
+        return "—" if value is None else f"{value:.2f}"
+
+    rows = [
+        [
+            f"{f['players']} at tables of {f['size']}",
+            f"{_num(f['today']['repeats'], 1)} → **{_num(f['new']['repeats'], 1)}**",
+            f"≤ {f['goal_repeats']}" if f.get("goal_repeats") is not None else "—",
+            f"{_num(f['today']['spread'], 2)} → **{_num(f['new']['spread'], 2)}**",
+            f"≤ {_num(TABLE_SPREAD_GOAL * f['today']['spread'], 2)}",
+            f"{f['today']['first_max']} → **{f['new']['first_max']}**",
+            str(f["first_cap"]),
+            f"{place(f['today']['short_place'])} → {place(f['new']['short_place'])}",
+        ]
+        for f in t["fields"]
+    ]
+    walls = [wall for _cpu, wall, _r in t.get("timing_512") or []]
+    out = [
+        "### Multi-player Swiss: the seating against today's",
+        "",
+        f"Each field played {first['seeds']} times (seeds 1 … {first['seeds']}) over {first['rounds']} rounds, "
+        "every table's order drawn at random, seated by today's `seat_tables` (frozen in "
+        "`tests/bench/pairing_tables_baseline.py`, today's placement points) and by `formats.next_round` "
+        "(`tournaments/pairing/tables.py`, scaled placement points). Repeats: the whole event's, the mean "
+        "over seeds. Spread: highest minus lowest first criterion at a table when it was seated, the mean "
+        "over tables, rounds and seeds. First seats: the most any player had in any event. Short tables: "
+        "where their players stood in the ranking (0 the top, 1 the bottom), the mean.",
+        "",
+        _table(
+            [
+                "field",
+                "repeats today → new",
+                "goal",
+                "spread today → new",
+                "goal",
+                "most first seats today → new",
+                "cap",
+                "short tables' place",
+            ],
+            rows,
+        ),
+        "",
+    ]
+    if walls:
+        out += [
+            "`formats.next_round` for 512 entrants at tables of four (standings, first-seat history and "
+            "seating), ms per round (wall): " + ", ".join(f"{1000 * w:.0f}" for w in walls) + ".",
+            "",
+        ]
+    return out
 
 
 def charts(results: dict[str, Any], directory: Path = IMG) -> dict[str, str]:

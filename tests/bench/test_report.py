@@ -108,6 +108,22 @@ def figures() -> dict[str, Any]:
             "two_player": [[0.002, 0.002, 0], [0.003, 0.004, 0]],
             "four_player": [[0.001, 0.001, 0], [0.005, 0.006, 3]],
             "cornered": [0.004, 0.005, 0],
+            "tables": {
+                "fields": [
+                    {
+                        "players": players,
+                        "size": size,
+                        "rounds": 5,
+                        "seeds": 10,
+                        "goal_repeats": goal,
+                        "first_cap": 3,
+                        "today": {"repeats": 30.0, "spread": 1.0, "first_max": 5, "short_place": 0.9},
+                        "new": {"repeats": goal / 2, "spread": 1.5, "first_max": 3, "short_place": 0.5},
+                    }
+                    for (players, size), goal in report.TABLE_REPEAT_GOALS.items()
+                ],
+                "timing_512": [[0.1, 0.2, 0], [0.3, 0.4, 1]],
+            },
         },
     }
 
@@ -115,7 +131,7 @@ def figures() -> dict[str, Any]:
 def test_every_goal_of_the_issue_has_a_row_and_all_are_met_here():
     rows = report.goals(figures())
     names = [r["goal"] for r in rows]
-    assert len(rows) == 1 + 4 + 2 + 1 + 4 + 1
+    assert len(rows) == 1 + 4 + 2 + 1 + 4 + 6 * 2 + 1 + 1 + 1
     assert any("OpenSpiel" in n for n in names)
     assert {f"replay fold, {g}" for g in GAMES} <= set(names)
     assert {f"strong bot move time, {g}" for g in GAMES} <= set(names)
@@ -125,6 +141,31 @@ def test_every_goal_of_the_issue_has_a_row_and_all_are_met_here():
     assert rows[0]["ratio"] == "3.00× OpenSpiel"
     pairing = rows[-1]
     assert pairing["measured"] == "6.0 ms", "the slowest round of either format, wall clock"
+    assert sum("multi-player Swiss" in n for n in names) == 6 * 2 + 2
+    assert rows[-2]["measured"] == "400.0 ms", "512 at tables of four, standings included"
+
+
+def test_the_multi_player_swiss_goals_compare_with_today_and_a_missed_one_says_no():
+    results = copy.deepcopy(figures())
+    field = results["pairing"]["tables"]["fields"][0]  # 16 at tables of 4: ≤ 8 repeats
+    field["new"].update(repeats=9.0, spread=2.5, first_max=4)
+    rows = {r["goal"]: r for r in report.goals(results)}
+    repeat = next(
+        r
+        for name, r in rows.items()
+        if name.startswith("multi-player Swiss repeat meetings, 16 entrants at tables of 4")
+    )
+    spread = rows["multi-player Swiss within-table score spread, 16 entrants at tables of 4"]
+    first = rows["multi-player Swiss first seats: most for one player, every field"]
+    assert repeat["met"] is False and repeat["baseline"] == "today 30.0" and repeat["ratio"] == "0.30× today"
+    assert spread["met"] is False and spread["ratio"] == "2.50× today"
+    assert first["met"] is False and first["measured"] == "4 at 16@4 (cap 3)"
+    page = report.render(results)
+    assert "### Multi-player Swiss: the seating against today's" in page
+    assert (
+        "| 16 at tables of 4 | 30.0 → **9.0** | ≤ 8 | 1.00 → **2.50** | ≤ 2.00 | 5 → **4** | 3 | 0.90 → 0.50 |"
+        in page
+    )
 
 
 def test_a_missed_goal_says_no_and_a_loss_fails_the_spectator_goal():
@@ -151,7 +192,7 @@ def test_a_section_that_did_not_run_keeps_its_goal_rows_unmeasured_and_the_page_
         del results[section]
     results["errors"] = {"fanout": "RuntimeError: REDIS_URL is not set"}
     rows = report.goals(results)
-    assert len(rows) == 13
+    assert len(rows) == 27
     unmeasured = [r for r in rows if r["met"] is None]
     assert len(unmeasured) == 1 + 2 + 4
     page = report.render(results)

@@ -291,3 +291,21 @@ def test_a_seated_player_cannot_pause_a_tournament_table_but_the_organiser_can(c
         assert response.status_code == 200
         assert b"This tournament has no such game being played." in response.content
     assert not games.load_table(game_id).timeline.paused
+
+
+def test_a_multi_player_tournament_page_says_how_placement_points_are_scaled(client, organiser):
+    client.post(
+        "/tournaments/new/",
+        {"name": "Skyjo 4s", "game": "skyjo", "format": "swiss", "table_size": "4", "rounds": "3"},
+    )
+    client.post(
+        "/tournaments/new/",
+        {"name": "Kazino 2s", "game": "kazino", "format": "swiss", "table_size": "2", "rounds": "2"},
+    )
+    fours, twos = Tournament.objects.get(name="Skyjo 4s"), Tournament.objects.get(name="Kazino 2s")
+    html = client.get(f"/tournaments/{fours.pk}/").content.decode()
+    assert 'id="placement-points"' in html
+    assert "(n − p) × 3 ÷ (n − 1)" in html and "a table of 4" in html
+    assert 'id="placement-points"' not in client.get(f"/tournaments/{twos.pk}/").content.decode()
+    client.cookies["django_language"] = "ht"
+    assert "Pwen plas: plas p sou yon tab n jwè" in client.get(f"/tournaments/{fours.pk}/").content.decode()

@@ -420,3 +420,13 @@ def test_seeding_by_rating_uses_openskill_ratings_then_registration_order():
     best_first = sorted((1, 2, 3), key=lambda n: -ladder[f"bot:Bot {n} (greedy)"])
     assert order == [*best_first, 4]
     assert played.status == "finished"
+
+
+def test_the_games_of_a_multi_player_match_rotate_the_first_seat_through_every_entrant():
+    row = run("skyjo", "swiss", 3, "random", table_size=3, best_of=3, rounds=1)
+    assert row.status == "finished"
+    (match,) = Match.objects.filter(tournament=row)
+    seats = [mg.seats for mg in MatchGame.objects.filter(match=match).order_by("number")]
+    assert len(seats) == 3
+    a, b, c = match.entrants
+    assert seats == [[a, b, c], [b, c, a], [c, a, b]], "each entrant acts first once in three games"
