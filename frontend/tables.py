@@ -12,12 +12,13 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from frontend.catalogue import installed, titles
 from frontend.options import GAME_OPTIONS, SEAT_CHOICES, parse_options
-from frontend.seats import computer_name, my_seats, remember
+from frontend.seats import my_seats, remember
 from games import bots, engines, ratelimit, service
+from games.catalogue import installed, titles
 from games.errors import ServiceError
 from games.models import Game, Seat
+from games.names import computer_name, guest_name
 
 
 def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSpec:
@@ -29,7 +30,7 @@ def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSp
     if choice == "me" and request.user.is_authenticated:
         return service.SeatSpec(request.user.get_username(), user=request.user)
     if choice == "me":
-        return service.SeatSpec(_("Guest %(n)s") % {"n": number + 1})
+        return service.SeatSpec(guest_name(number))
     return service.SeatSpec(_("Player %(n)s") % {"n": number + 1})
 
 
@@ -119,7 +120,7 @@ def join(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
             seat.user = request.user
             seat.display_name = request.user.get_username()
         else:
-            seat.display_name = _("Guest %(n)s") % {"n": seat.number + 1}
+            seat.display_name = guest_name(seat.number)
         seat.save(update_fields=["awaiting_player", "user", "display_name"])
     remember(request, seat)
     return redirect("frontend:table", game_id=game_id)

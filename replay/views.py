@@ -16,11 +16,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from frontend.catalogue import titles
-from frontend.seats import seat_name
+from games.catalogue import titles
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
 from games.models import Game
+from games.names import seat_name
 from replay import access, comments, fair, frames, review, rooms
 from replay.access import Position, Viewer
 from replay.frames import Replay
