@@ -1,4 +1,9 @@
-"""Tables in the browser: create one, sit at one, follow an invite, ask for a hint."""
+"""Tables in the browser: create one, sit at one, claim an invite, ask for a hint.
+
+A browser plays the seats its signed-in user holds and those whose credentials its session keeps
+(games/seats.py); no page carries a credential, not even its holder's: the table's socket and the hint
+are authorised by the same session.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +15,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from frontend.options import GAME_OPTIONS, SEAT_CHOICES, parse_options
-from frontend.seats import my_seats, remember
-from games import bots, engines, ratelimit, service
+from games import bots, engines, invites, ratelimit, seats, service
 from games.catalogue import installed, titles
 from games.errors import ServiceError
 from games.models import Game, Seat
@@ -52,16 +56,16 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
             if not {"me", "local"} & set(choices):
                 raise ServiceError("no_human", _("Take at least one seat yourself."))
             config = {**engine.default_config(players), **parse_options(game, request.POST)}
-            seats = [_seat_spec(choice, n, request) for n, choice in enumerate(choices)]
+            specs = [_seat_spec(choice, n, request) for n, choice in enumerate(choices)]
             table = service.create_game(
-                game, config, seats, created_by=request.user if request.user.is_authenticated else None
+                game, config, specs, created_by=request.user if request.user.is_authenticated else None
             )
         except ServiceError as exc:
             error = exc.localized()["message"]
         else:
             for seat in table.seats.all():
                 if choices[seat.number] in ("me", "local"):
-                    remember(request, seat)
+                    seats.remember(request.session, seat)
             return redirect("frontend:table", game_id=table.pk)
     defaults = engine.default_config(spec.default_players)
     context = {
@@ -80,22 +84,25 @@ def choose_game(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/choose_game.html", {"games": installed()})
 
 
+def _held(request: HttpRequest, game: Game) -> dict[int, Seat]:
+    """The seats this browser plays: a page is authorised by its session, never by a header."""
+    return seats.held(seats.Requester.of_request(request, header=False), game)
+
+
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.tables(), pk=game_id)
-    mine = my_seats(request, game)
-    invites = []
-    if mine:
-        for seat in game.seats.filter(awaiting_player=True):
-            invites.append(
-                {
-                    "seat": seat.number + 1,
-                    "url": request.build_absolute_uri(reverse("frontend:join", args=[game.pk, seat.token])),
-                }
-            )
+    mine = _held(request, game)
+    links = []
+    if mine:  # the players at the table may pass the open seats' invites on
+        for invite in invites.current(game):
+            url = reverse("frontend:invite", args=[game.pk, invite.code])
+            links.append({"seat": invite.seat.number + 1, "url": request.build_absolute_uri(url)})
     client = {
         "game": game.pk,
         "engine": game.engine,
-        "seats": {str(n): token for n, token in mine.items()},
+        # Numbers only: the socket asks for a seat by number and the session proves it is this
+        # browser's (docs/live-tables.md).
+        "seats": sorted(mine),
         "casual": game.allows_undo,
         "socket": f"/ws/tables/{game.pk}/",
         "hint": reverse("frontend:hint", args=[game.pk]),
@@ -104,26 +111,38 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(
         request,
         "frontend/table.html",
-        {"game": game, "title": titles().get(game.engine, game.engine), "client": client, "invites": invites},
+        {"game": game, "title": titles().get(game.engine, game.engine), "client": client, "invites": links},
     )
 
 
-def join(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
-    """An invite link. Opening it asks first (link previews must not take the seat); the POST takes it."""
-    seat = get_object_or_404(Seat, game_id=game_id, token=token)
-    if seat.awaiting_player and request.method != "POST":
-        title = titles().get(seat.game.engine, seat.game.engine)
-        return render(request, "frontend/join.html", {"seat": seat, "title": title})
-    if seat.awaiting_player:
-        seat.awaiting_player = False
-        if request.user.is_authenticated:
-            seat.user = request.user
-            seat.display_name = request.user.get_username()
-        else:
-            seat.display_name = guest_name(seat.number)
-        seat.save(update_fields=["awaiting_player", "user", "display_name"])
-    remember(request, seat)
+@require_http_methods(["GET", "POST"])
+def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
+    """An invite link. Opening it only asks (link previews must not take the seat); the POST claims
+    it, once (games/invites.py). A link that cannot be claimed says why and grants nothing."""
+    try:
+        if request.method != "POST":
+            seat = invites.open_seat(game_id, code)
+            title = titles().get(seat.game.engine, seat.game.engine)
+            return render(request, "frontend/invite.html", {"seat": seat, "title": title})
+        seat = invites.claim(game_id, code, user=request.user)
+    except ServiceError as exc:
+        return _invite_refused(request, game_id, exc)
+    seats.remember(request.session, seat)
     return redirect("frontend:table", game_id=game_id)
+
+
+def _invite_refused(request: HttpRequest, game_id: int, exc: ServiceError) -> HttpResponse:
+    game = Game.objects.tables().filter(pk=game_id).first()
+    context = {"message": exc.localized()["message"], "game": game}
+    return render(request, "frontend/invite_refused.html", context, status=exc.status)
+
+
+@require_http_methods(["GET", "POST"])
+def old_invite(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
+    """The invite links of old, which carried the seat's credential itself: they grant nothing now,
+    whatever the token (nothing is looked up), and say so."""
+    exc = invites.Gone("old_invite", invites.OLD_LINK)
+    return _invite_refused(request, game_id, exc)
 
 
 @require_GET
@@ -134,14 +153,14 @@ def hint(request: HttpRequest, game_id: int) -> JsonResponse:
         seat = int(request.GET.get("seat", ""))
     except ValueError:
         seat = -1
-    mine = my_seats(request, game)
+    mine = _held(request, game)
     if seat not in mine:
         return JsonResponse(
             {"error": {"code": "not_your_seat", "message": _("You do not play this seat.")}}, status=403
         )
     try:
         # A hint is a search by the strong player, the dearest request of the site.
-        ratelimit.check_seat(mine[seat], group=ratelimit.HINT_GROUP, rate=settings.HINT_RATE_LIMIT)
+        ratelimit.check_seat(mine[seat].token, group=ratelimit.HINT_GROUP, rate=settings.HINT_RATE_LIMIT)
     except ServiceError as exc:
         return JsonResponse({"error": exc.localized()}, status=exc.status)
     table_ = service.load_table(game)

@@ -20,7 +20,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import commitment, engines, publish, signals, store, timeline, worker
+from games import commitment, engines, invites, publish, signals, store, timeline, worker
 from games.engines.base import Engine, IllegalAction, _
 from games.errors import CommandReused, Conflict, Forbidden, NotFound, ServiceError
 from games.models import Event, Game, Seat
@@ -196,7 +196,7 @@ def create_game(
             is_demo=is_demo,
             deal_key=deal_key,
         )
-        Seat.objects.bulk_create(
+        rows = Seat.objects.bulk_create(
             Seat(
                 game=game,
                 number=n,
@@ -208,6 +208,9 @@ def create_game(
             )
             for n, spec in enumerate(seats)
         )
+        for seat in rows:  # both databases return the new rows' keys
+            if seat.awaiting_player:
+                invites.create(seat)
         store.append(game.pk, 0, opening, command_id="opening", actor="system")
         transaction.on_commit(lambda: _after_commit(game.pk))
     return game
