@@ -20,6 +20,7 @@ TARGETS: dict[str, float] = {
     "http-actions-kazino": 0.25,
     "http-actions-pitch": 0.25,
     "http-pages": 0.25,  # the slowest: forms that create tournaments
+    "http-invites": 0.25,
     "socket-table-tiny": 1.0,
     "socket-table-skyjo": 0.25,
     "socket-table-dominoes": 0.25,
@@ -27,6 +28,7 @@ TARGETS: dict[str, float] = {
     "socket-table-pitch": 0.25,
     "socket-replay": 0.5,
     "socket-tournament": 0.25,
+    "socket-handshakes": 0.25,
 }
 
 
