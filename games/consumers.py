@@ -76,7 +76,7 @@ class TableConsumer(GuardedJsonConsumer):
                     "token_in_address",
                     _("Send the seat's token in the X-Seat-Token header, never in the address."),
                 )
-            self.seat = await self._audience(seats.Requester.of_scope(self.scope), query.get("seat"))
+            self.seat = await self._audience(query.get("seat"))
         except DatabaseUnavailable as exc:
             await self._try_again(exc)
             return
@@ -136,9 +136,10 @@ class TableConsumer(GuardedJsonConsumer):
         await self.send(text_data=text)
 
     @database_sync_to_async
-    def _audience(self, requester: seats.Requester, wanted: list[str] | None) -> int | None:
+    def _audience(self, wanted: list[str] | None) -> int | None:
         with database_guard():
             game = service.get_game(self.game_id)
+            requester = seats.Requester.of_scope(self.scope)  # here: reading the session may query
             mine = seats.held(requester, game)
         if wanted is not None:
             number = seats.parse_number(wanted[0]) if len(wanted) == 1 else None
