@@ -63,6 +63,7 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
         except ServiceError as exc:
             error = exc.localized()["message"]
         else:
+            _fresh_session(request)
             for seat in table.seats.all():
                 if choices[seat.number] in ("me", "local"):
                     seats.remember(request.session, seat)
@@ -82,6 +83,12 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
 
 def choose_game(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/choose_game.html", {"games": installed()})
+
+
+def _fresh_session(request: HttpRequest) -> None:
+    """A seat's credential is about to ride on this session: give it a new key (as signing in does),
+    so that a session key planted in this browser beforehand (session fixation) does not get it."""
+    request.session.cycle_key()
 
 
 def _held(request: HttpRequest, game: Game) -> dict[int, Seat]:
@@ -127,6 +134,7 @@ def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
         seat = invites.claim(game_id, code, user=request.user)
     except ServiceError as exc:
         return _invite_refused(request, game_id, exc)
+    _fresh_session(request)
     seats.remember(request.session, seat)
     return redirect("frontend:table", game_id=game_id)
 

@@ -38,6 +38,22 @@ def test_every_open_seat_gets_an_invite_of_its_own_and_no_other_seat_does():
     assert all(i.expires_at - i.created_at == invites.LIFETIME and i.used_at is None for i in rows)
 
 
+def test_a_claim_gives_the_browser_a_new_session_key():
+    """A key planted in the browser before the claim (session fixation) must not get the seat."""
+    game = _table()
+    friend = Client()
+    friend.get("/")
+    session = friend.session
+    session["planted"] = True
+    session.save()
+    planted = friend.cookies["sessionid"].value
+    assert friend.post(f"/tables/{game.pk}/invite/{_code(game)}/").status_code == 302
+    assert friend.cookies["sessionid"].value != planted and friend.session.get("planted")
+    other = Client()
+    other.cookies["sessionid"] = planted
+    assert other.get(f"/tables/{game.pk}/").context["client"]["seats"] == []
+
+
 def test_a_signed_in_claimer_takes_the_seat_for_the_account():
     ana = get_user_model().objects.create_user("ana")
     game = _table()
