@@ -114,7 +114,8 @@ def _probe_invite(tables: Tables, visitors: dict[str, Client], data: st.DataObje
     # A page may quote its own address (the language switcher does): a credential the visitor sent.
     tokens = ({s[3] for s in seats.values()} | {s[3] for s in after.values()}) - {code}
     assert not any(t in body for t in tokens), f"{url}: the answer carries a seat credential"
-    claims = method == "post" and kind == "open" and route == "invite" and game == own and code in invites
+    # Only an open invite, posted to its own table, claims (a "used" draw is an open one while none is used).
+    claims = method == "post" and route == "invite" and code in open_codes and game == own
     if not claims:
         assert response.status_code in (200, 404, 405, 410) and (
             response.status_code != 200 or method == "get"

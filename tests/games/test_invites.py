@@ -9,13 +9,21 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from games import invites, seats, service
 from games.models import Game, Invite, Seat
 from tests.frontend.catalogues import english_on_page, english_only_phrases
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _english_afterwards():  # type: ignore[no-untyped-def]
+    """A request leaves its language active in the thread (nothing deactivates it after the response):
+    the pages asked for in ht and tl here must not leave later tests reading Tagalog."""
+    yield
+    translation.deactivate()
 
 
 def _table(open_seats: int = 1, owner: object = None) -> Game:
