@@ -8,7 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
-from frontend.catalogue import titles
+from games.catalogue import titles
 from tournaments.models import Club, Rating, RatingHistory, Tournament
 
 CHART_W, CHART_H = 560, 160

@@ -1,4 +1,9 @@
-"""Tables in the browser: create one, sit at one, follow an invite, ask for a hint."""
+"""Tables in the browser: create one, sit at one, claim an invite, ask for a hint.
+
+A browser plays the seats its signed-in user holds and those whose credentials its session keeps
+(games/seats.py); no page carries a credential, not even its holder's: the table's socket and the hint
+are authorised by the same session.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +13,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
-from frontend.catalogue import installed, titles
 from frontend.options import GAME_OPTIONS, RATED_BY_DEFAULT, SEAT_CHOICES, TABLE_KINDS, parse_options
-from frontend.seats import computer_name, my_seats, remember
-from games import bots, engines, ratelimit, service
+from games import bots, engines, invites, ratelimit, seats, service
+from games.catalogue import installed, titles
 from games.errors import Forbidden, ServiceError
 from games.models import Game, Seat
+from games.names import computer_name, guest_name
 
 
 def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSpec:
@@ -27,7 +32,7 @@ def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSp
     if choice == "me" and request.user.is_authenticated:
         return service.SeatSpec(request.user.get_username(), user=request.user)
     if choice == "me":
-        return service.SeatSpec(_("Guest %(n)s") % {"n": number + 1})
+        return service.SeatSpec(guest_name(number))
     return service.SeatSpec(_("Player %(n)s") % {"n": number + 1})
 
 
@@ -69,20 +74,21 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
                 raise ServiceError("no_human", _("Take at least one seat yourself."))
             kind = _table_kind(request, choices)
             config = {**engine.default_config(players), **parse_options(game, request.POST)}
-            seats = [_seat_spec(choice, n, request) for n, choice in enumerate(choices)]
+            specs = [_seat_spec(choice, n, request) for n, choice in enumerate(choices)]
             table = service.create_game(
                 game,
                 config,
-                seats,
+                specs,
                 kind=kind,
                 created_by=request.user if request.user.is_authenticated else None,
             )
         except ServiceError as exc:
             error = exc.localized()["message"]
         else:
+            _fresh_session(request)
             for seat in table.seats.all():
                 if choices[seat.number] in ("me", "local"):
-                    remember(request, seat)
+                    seats.remember(request.session, seat)
             return redirect("frontend:table", game_id=table.pk)
     defaults = engine.default_config(spec.default_players)
     context = {
@@ -103,22 +109,31 @@ def choose_game(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/choose_game.html", {"games": installed()})
 
 
+def _fresh_session(request: HttpRequest) -> None:
+    """A seat's credential is about to ride on this session: give it a new key (as signing in does),
+    so that a session key planted in this browser beforehand (session fixation) does not get it."""
+    request.session.cycle_key()
+
+
+def _held(request: HttpRequest, game: Game) -> dict[int, Seat]:
+    """The seats this browser plays: a page is authorised by its session, never by a header."""
+    return seats.held(seats.Requester.of_request(request, header=False), game)
+
+
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game.objects.tables(), pk=game_id)
-    mine = my_seats(request, game)
-    invites = []
-    if mine:
-        for seat in game.seats.filter(awaiting_player=True):
-            invites.append(
-                {
-                    "seat": seat.number + 1,
-                    "url": request.build_absolute_uri(reverse("frontend:join", args=[game.pk, seat.token])),
-                }
-            )
+    mine = _held(request, game)
+    links = []
+    if mine:  # the players at the table may pass the open seats' invites on
+        for invite in invites.current(game):
+            url = reverse("frontend:invite", args=[game.pk, invite.code])
+            links.append({"seat": invite.seat.number + 1, "url": request.build_absolute_uri(url)})
     client = {
         "game": game.pk,
         "engine": game.engine,
-        "seats": {str(n): token for n, token in mine.items()},
+        # Numbers only: the socket asks for a seat by number and the session proves it is this
+        # browser's (docs/live-tables.md).
+        "seats": sorted(mine),
         # Undo, redo, restart, hints and pausing the computer players: casual tables only; a rated
         # table offers a rematch once its game is over (games.service.new_game).
         "casual": game.allows_undo,
@@ -130,26 +145,39 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(
         request,
         "frontend/table.html",
-        {"game": game, "title": titles().get(game.engine, game.engine), "client": client, "invites": invites},
+        {"game": game, "title": titles().get(game.engine, game.engine), "client": client, "invites": links},
     )
 
 
-def join(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
-    """An invite link. Opening it asks first (link previews must not take the seat); the POST takes it."""
-    seat = get_object_or_404(Seat, game_id=game_id, token=token)
-    if seat.awaiting_player and request.method != "POST":
-        title = titles().get(seat.game.engine, seat.game.engine)
-        return render(request, "frontend/join.html", {"seat": seat, "title": title})
-    if seat.awaiting_player:
-        seat.awaiting_player = False
-        if request.user.is_authenticated:
-            seat.user = request.user
-            seat.display_name = request.user.get_username()
-        else:
-            seat.display_name = _("Guest %(n)s") % {"n": seat.number + 1}
-        seat.save(update_fields=["awaiting_player", "user", "display_name"])
-    remember(request, seat)
+@require_http_methods(["GET", "POST"])
+def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
+    """An invite link. Opening it only asks (link previews must not take the seat); the POST claims
+    it, once (games/invites.py). A link that cannot be claimed says why and grants nothing."""
+    try:
+        if request.method != "POST":
+            seat = invites.open_seat(game_id, code)
+            title = titles().get(seat.game.engine, seat.game.engine)
+            return render(request, "frontend/invite.html", {"seat": seat, "title": title})
+        seat = invites.claim(game_id, code, user=request.user)
+    except ServiceError as exc:
+        return _invite_refused(request, game_id, exc)
+    _fresh_session(request)
+    seats.remember(request.session, seat)
     return redirect("frontend:table", game_id=game_id)
+
+
+def _invite_refused(request: HttpRequest, game_id: int, exc: ServiceError) -> HttpResponse:
+    game = Game.objects.tables().filter(pk=game_id).first()
+    context = {"message": exc.localized()["message"], "game": game}
+    return render(request, "frontend/invite_refused.html", context, status=exc.status)
+
+
+@require_http_methods(["GET", "POST"])
+def old_invite(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
+    """The invite links of old, which carried the seat's credential itself: they grant nothing now,
+    whatever the token (nothing is looked up), and say so."""
+    exc = invites.Gone("old_invite", invites.OLD_LINK)
+    return _invite_refused(request, game_id, exc)
 
 
 @require_GET
@@ -161,7 +189,7 @@ def hint(request: HttpRequest, game_id: int) -> JsonResponse:
         seat = int(request.GET.get("seat", ""))
     except ValueError:
         seat = -1
-    mine = my_seats(request, game)
+    mine = _held(request, game)
     if seat not in mine:
         return JsonResponse(
             {"error": {"code": "not_your_seat", "message": _("You do not play this seat.")}}, status=403
@@ -169,7 +197,7 @@ def hint(request: HttpRequest, game_id: int) -> JsonResponse:
     try:
         service.check_hints(game)
         # A hint is a search by the strong player, the dearest request of the site.
-        ratelimit.check_seat(mine[seat], group=ratelimit.HINT_GROUP, rate=settings.HINT_RATE_LIMIT)
+        ratelimit.check_seat(mine[seat].token, group=ratelimit.HINT_GROUP, rate=settings.HINT_RATE_LIMIT)
         action, seq = service.hint(game, seat)
     except ServiceError as exc:
         return JsonResponse({"error": exc.localized()}, status=exc.status)

@@ -14,11 +14,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from frontend.bracket_svg import bracket_svg
-from frontend.catalogue import titles
-from frontend.seats import computer_name
 from games import service as games
 from games import streams
+from games.catalogue import titles
 from games.errors import ServiceError
+from games.names import computer_name
 from tournaments import deals, formats, log, service
 from tournaments.models import Entry, Match, Tournament
 from tournaments.standings import CRITERIA

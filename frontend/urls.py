@@ -11,7 +11,9 @@ urlpatterns = [
     path("new/", tables.choose_game, name="choose_game"),
     path("new/<str:game>/", tables.new_table, name="new_table"),
     path("tables/<id:game_id>/", tables.table, name="table"),
-    path("tables/<id:game_id>/join/<str:token>/", tables.join, name="join"),
+    path("tables/<id:game_id>/invite/<str:code>/", tables.invite, name="invite"),
+    # The links of old carried the seat's credential: they say so and grant nothing (tables.old_invite).
+    path("tables/<id:game_id>/join/<str:token>/", tables.old_invite, name="old_invite"),
     path("tables/<id:game_id>/hint", tables.hint, name="hint"),
     path("rules/<str:game>/", tables.rules, name="rules"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),

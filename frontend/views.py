@@ -8,8 +8,8 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from frontend.catalogue import installed, titles
 from frontend.languages import save_language
+from games.catalogue import installed, titles
 from games.models import Game
 
 

@@ -1,19 +1,19 @@
 """The HTTP API for scripts and bots: submit an action, read a seat's view.
 
-A caller acts for a seat by sending the seat's token in the ``X-Seat-Token`` header, or by being the
-seat's signed-in user. Every refusal is JSON: {"error": {"code": ..., "message": ...}}, a lost
+A caller acts for a seat by sending the seat's credential in the ``X-Seat-Token`` header, or by a
+session that holds the seat: its signed-in user, or the credential a guest's session keeps (who holds
+what: games/seats.py). Every refusal is JSON: {"error": {"code": ..., "message": ...}}, a lost
 database included (``database_unavailable``, 503: send the same command id again).
 
-CSRF (docs/security.md): a request with a seat token is authorised by that header alone, which another
-site cannot make a browser send, so it needs no CSRF token. A request without one is authorised by the
-session cookie, which a browser sends along with a request forged by any site: it must carry Django's
-CSRF token like a form (``csrf_failed`` otherwise).
+CSRF (docs/security.md): a request with a seat credential is authorised by that header alone, which
+another site cannot make a browser send, so it needs no CSRF token. A request without one is authorised
+by the session cookie, which a browser sends along with a request forged by any site: it must carry
+Django's CSRF token like a form (``csrf_failed`` otherwise).
 """
 
 from __future__ import annotations
 
 import json
-import secrets
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -22,13 +22,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
-from games import publish, ratelimit, service
+from games import publish, ratelimit, seats, service
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
 from games.models import Game, Seat
+from games.seats import TOKEN_HEADER
 
 MAX_BODY = 8192
-TOKEN_HEADER = "X-Seat-Token"
 
 View = Callable[..., HttpResponse]
 
@@ -65,20 +65,16 @@ def only(method: str) -> Callable[[View], View]:
 
 
 def seat_for(request: HttpRequest, game: Game, seat: Any) -> Seat:
-    """The seat the caller may act for; Forbidden otherwise. With a token header, the token alone
-    decides (the session is not asked: see the module docstring)."""
+    """The seat the caller may act for; Forbidden otherwise. With a credential in the header, it
+    alone decides (the session is not asked: see the module docstring)."""
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise Forbidden("not_your_seat", _("Say which seat you play, as a number."))
-    row = Seat.objects.filter(game=game, number=seat).first()
-    if row is None:
+    if not Seat.objects.filter(game=game, number=seat).exists():
         raise Forbidden("not_your_seat", _("There is no such seat at this table."))
-    token = request.headers.get(TOKEN_HEADER, "")
-    if token:
-        if secrets.compare_digest(token.encode(), row.token.encode()):
-            return row
-    elif request.user.is_authenticated and row.user_id == request.user.pk and not row.is_bot:
-        return row
-    raise Forbidden("not_your_seat", _("You do not play this seat."))
+    row = seats.holds(seats.Requester.of_request(request), game, seat)
+    if row is None:
+        raise Forbidden("not_your_seat", _("You do not play this seat."))
+    return row
 
 
 def _nothing(request: HttpRequest) -> HttpResponse:
@@ -87,8 +83,11 @@ def _nothing(request: HttpRequest) -> HttpResponse:
 
 def _check_csrf(request: HttpRequest) -> None:
     """Django's CSRF check for a caller authorised by its session (the view itself is exempt)."""
-    if request.headers.get(TOKEN_HEADER) or not request.user.is_authenticated:
+    if request.headers.get(TOKEN_HEADER):
         return
+    requester = seats.Requester.of_request(request, header=False)
+    if requester.user_id is None and not requester.kept:
+        return  # nothing in the session could authorise it: refused as not_your_seat
     if CsrfViewMiddleware(_nothing).process_view(request, _nothing, (), {}) is not None:
         raise Forbidden(
             "csrf_failed", _("This request did not come from the table's page: reload it and try again.")

@@ -1,7 +1,12 @@
 """The table socket: one consumer per connection, one group per audience.
 
-On connect the server works out the audience (a seat, by its signed-in user or its token; otherwise a
-spectator), joins that audience's group and sends the table as that audience sees it. Updates arrive
+On connect the server works out the audience (games/seats.py): the seat named by ``?seat=N`` (a
+number, no secret), which the handshake's session must hold (its signed-in user, or a credential the
+session keeps) or whose credential a script presents in the ``X-Seat-Token`` header; without
+``?seat``, the first seat the requester holds, else a spectator. Naming a seat you do not hold, or
+presenting a credential that holds none, is refused (``not_your_seat``, close NOT_YOUR_SEAT), never
+made a spectator's connection; so is a credential in the address (``?token=``, which access logs
+keep). The socket joins its audience's group and gets the table as that audience sees it. Updates arrive
 pre-computed once per audience (games.publish) and are forwarded untouched; the client applies them in
 seq order and asks for ``resync`` when one is missing. A seat's sockets are members of its group; the
 spectators of a table in one process share one member of the public group (games.spectators), which
@@ -20,15 +25,18 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from redis.exceptions import RedisError
 
-from games import publish, ratelimit, service, spectators
+from games import publish, ratelimit, seats, service, spectators
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, Forbidden, ServiceError, database_guard
 from games.groups import seat_group
 from games.i18n import scope_language
-from games.models import Seat
 from games.sockets import TRY_AGAIN, GuardedJsonConsumer
 
 MAX_MESSAGE = 8192
+# Close codes (docs/live-tables.md): the seat named, or the credential presented, is not the requester's;
+# the handshake is malformed (a credential in the address).
+NOT_YOUR_SEAT = 4403
+BAD_HANDSHAKE = 4400
 TABLE_COMMANDS = {
     "undo": service.undo,
     "redo": service.redo,
@@ -61,15 +69,25 @@ class TableConsumer(GuardedJsonConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.language = scope_language(self.scope)
         # Raw bytes in a hand-made handshake must not break the connection: replace what is not UTF-8.
-        query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"))
-        token = (query.get("token") or [""])[0]
+        query = parse_qs(self.scope.get("query_string", b"").decode(errors="replace"), keep_blank_values=True)
         try:
-            self.seat = await self._audience(token)
+            if "token" in query:
+                raise ServiceError(
+                    "token_in_address",
+                    _("Send the seat's token in the X-Seat-Token header, never in the address."),
+                )
+            self.seat = await self._audience(query.get("seat"))
         except DatabaseUnavailable as exc:
             await self._try_again(exc)
             return
-        except ServiceError:
-            await self.close(code=4404)
+        except Forbidden as exc:
+            await self._refuse(exc, NOT_YOUR_SEAT)
+            return
+        except ServiceError as exc:
+            if exc.code == "unknown_game":
+                await self.close(code=4404)
+                return
+            await self._refuse(exc, BAD_HANDSHAKE)
             return
         # Subscribed before the state is read, so no update falls between the state and the stream.
         if self.seat is None:
@@ -89,12 +107,16 @@ class TableConsumer(GuardedJsonConsumer):
             await self._leave()
             raise
 
-    async def _try_again(self, exc: ServiceError) -> None:
-        """No picture of the table to start from: say why, and close so that the client reconnects."""
+    async def _refuse(self, exc: ServiceError, code: int) -> None:
+        """Say why, then close with ``code`` (accepted first: a refused handshake reads as a bare 403)."""
         if not self._accepted:
             await self.accept()
         await self.send_json(self.error_message(exc))
-        await self.end(TRY_AGAIN)
+        await self.end(code)
+
+    async def _try_again(self, exc: ServiceError) -> None:
+        """No picture of the table to start from: say why, and close so that the client reconnects."""
+        await self._refuse(exc, TRY_AGAIN)
 
     async def disconnect(self, code: int) -> None:
         await self._leave()
@@ -114,16 +136,22 @@ class TableConsumer(GuardedJsonConsumer):
         await self.send(text_data=text)
 
     @database_sync_to_async
-    def _audience(self, token: str) -> int | None:
+    def _audience(self, wanted: list[str] | None) -> int | None:
         with database_guard():
             game = service.get_game(self.game_id)
-            seats = Seat.objects.filter(game=game)
-            row = seats.filter(token=token).first() if token else None
-            user = self.scope.get("user")
-            if row is None and user is not None and user.is_authenticated:
-                row = seats.filter(user=user, bot_level="").order_by("number").first()
+            requester = seats.Requester.of_scope(self.scope)  # here: reading the session may query
+            mine = seats.held(requester, game)
+        if wanted is not None:
+            number = seats.parse_number(wanted[0]) if len(wanted) == 1 else None
+            row = mine.get(number) if number is not None else None
+        elif mine:
+            row = next(iter(mine.values()))  # the first seat the requester holds
+        elif requester.token is None:
+            return None  # holds nothing and claims nothing: a spectator
+        else:
+            row = None  # a credential that holds no seat is wrong, not a spectator's
         if row is None:
-            return None
+            raise Forbidden("not_your_seat", _("You do not play this seat."))
         self.seat_token = row.token  # the key of this seat's rate limit (games/ratelimit.py)
         return row.number
 

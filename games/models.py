@@ -132,9 +132,11 @@ class Seat(models.Model):
     bot_level = models.CharField(max_length=16, blank=True, default="")
     display_name = models.CharField(max_length=NAME_LENGTH)
     team = models.PositiveSmallIntegerField(null=True, blank=True)
-    # An open seat waiting for a friend to follow the invite link.
+    # An open seat waiting for a friend to claim it through an invite (Invite).
     awaiting_player = models.BooleanField(default=False)
-    # A secret that lets a script, an invite link or a pass-and-play device act for this seat.
+    # The seat's credential: it lets a browser's session, a pass-and-play device or a script act for
+    # this seat (games/seats.py). It never appears in an address, a log or another player's page, and a
+    # claim replaces it (games/invites.py).
     token = models.CharField(max_length=43, default=secrets.token_urlsafe, unique=True, editable=False)
 
     class Meta:
@@ -147,6 +149,21 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+
+class Invite(models.Model):
+    """A single-use claim on an open seat: its link (/tables/ID/invite/CODE/) takes the seat once, by
+    a POST, while the seat is open, the game is played and ``expires_at`` has not passed. The code is
+    no credential: whoever claims gets a new one (games/invites.py)."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="invites")
+    code = models.CharField(max_length=43, default=secrets.token_urlsafe, unique=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"invite to seat {self.seat_id}"
 
 
 class EventQuerySet(models.QuerySet["Event"]):

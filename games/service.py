@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import bots, commitment, engines, publish, signals, store, timeline, worker
+from games import bots, commitment, engines, invites, publish, signals, store, timeline, worker
 from games.engines.base import Engine, IllegalAction, _
 from games.errors import CommandReused, Conflict, Forbidden, NotFound, ServiceError
 from games.models import NAME_LENGTH, DealGroup, Event, Game, Seat
@@ -208,7 +208,7 @@ def create_game(
             deal_group=group,
             deal_index=deal[1] if deal is not None else None,
         )
-        Seat.objects.bulk_create(
+        rows = Seat.objects.bulk_create(
             Seat(
                 game=game,
                 number=n,
@@ -222,6 +222,9 @@ def create_game(
             )
             for n, spec in enumerate(seats)
         )
+        for seat in rows:  # both databases return the new rows' keys
+            if seat.awaiting_player:
+                invites.create(seat)
         store.append(game.pk, 0, opening, command_id="opening", actor="system")
         transaction.on_commit(lambda: _after_commit(game.pk))
     return game

@@ -1,9 +1,8 @@
 """Who is looking, from where they may look, and where a link lands.
 
 Every decision about hidden information is ``frames.allowed``'s; this module only asks it. A viewer's
-own seats are the ones the table page lets them play (``frontend.seats.my_seats``: the signed-in
-user's seats and the seat tokens their browser holds), so a replay never opens more than the live
-table did.
+own seats are the ones they hold at the live table (``games.seats.held``: the signed-in user's seats
+and the seat credentials their session keeps), so a replay never opens more than the live table did.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-from frontend.seats import my_seats
+from games import seats as seat_holders
 from games.engines.base import _
 from games.errors import ServiceError
 from games.models import Game
@@ -48,14 +47,14 @@ class Viewer:
         return self.staff or (self.user_id is not None and game.created_by_id == self.user_id)
 
 
-def viewer_of(request: Any, game: Game) -> Viewer:
-    """The viewer behind a request, or behind a socket's scope (anything with ``session`` and
-    ``user``). Touches the database: call it from synchronous code."""
-    user = getattr(request, "user", None)
-    seats = frozenset(my_seats(request, game))
-    if user is None or not user.is_authenticated:
+def viewer_of(requester: seat_holders.Requester, game: Game) -> Viewer:
+    """The viewer behind a request or a socket's handshake (``Requester.of_request``, ``of_scope``).
+    Touches the database: call it from synchronous code."""
+    user = requester.user
+    seats = frozenset(seat_holders.held(requester, game))
+    if requester.user_id is None:
         return Viewer(user_id=None, seats=seats)
-    return Viewer(user_id=user.pk, seats=seats, staff=bool(user.is_staff))
+    return Viewer(user_id=requester.user_id, seats=seats, staff=bool(user.is_staff))
 
 
 def refusal(code: str) -> ServiceError:

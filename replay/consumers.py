@@ -9,14 +9,12 @@ sent on only to the viewers who may read them. Protocol: docs/replay.md.
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from channels.db import database_sync_to_async
-from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
-from games import service
+from games import seats, service
 from games.engines.base import _
 from games.errors import ServiceError
 from games.i18n import scope_language
@@ -70,12 +68,6 @@ class ReplayConsumer(GuardedJsonConsumer):
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
-    def _requester(self) -> SimpleNamespace:
-        """What ``access.viewer_of`` reads of a request: the handshake's session and user."""
-        return SimpleNamespace(
-            session=self.scope.get("session") or {}, user=self.scope.get("user") or AnonymousUser()
-        )
-
     @database_sync_to_async
     def _open(self, game_id: Any, key: Any) -> dict[str, Any]:
         if key is not None:
@@ -87,7 +79,7 @@ class ReplayConsumer(GuardedJsonConsumer):
         if game.kind == Game.Kind.LOG:
             raise ServiceError("unknown_game", _("There is no such game."))
         self.game_id = game.pk
-        self.viewer = access.viewer_of(self._requester(), game)
+        self.viewer = access.viewer_of(seats.Requester.of_scope(self.scope), game)
         self.moderator = self.viewer.moderates(game)
         self.replay = frames.load(game.pk)
         if key is not None:

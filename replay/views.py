@@ -17,11 +17,12 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from frontend.catalogue import titles
-from frontend.seats import seat_name
+from games import seats
+from games.catalogue import titles
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
 from games.models import Game
+from games.names import seat_name
 from replay import access, comments, fair, frames, review, rooms
 from replay.access import Position, Viewer
 from replay.frames import Replay
@@ -30,6 +31,11 @@ from replay.models import Room
 
 def _game(game_id: int) -> Game:
     return get_object_or_404(Game.objects.tables(), pk=game_id)
+
+
+def _viewer(request: HttpRequest, game: Game) -> Viewer:
+    """Pages are a browser's: its session says which seats it holds (games/seats.py)."""
+    return access.viewer_of(seats.Requester.of_request(request, header=False), game)
 
 
 def _client(
@@ -95,7 +101,7 @@ def page(request: HttpRequest, game_id: int) -> HttpResponse:
     """``/games/ID/replay/[?at=SEQ&as=PERSPECTIVE]``: lands on that moment, or as near as allowed."""
     game = _game(game_id)
     replay = frames.load(game.pk)
-    viewer = access.viewer_of(request, game)
+    viewer = _viewer(request, game)
     position = access.land(replay, viewer, request.GET.get("at"), request.GET.get("as"))
     return _render(request, game, replay, viewer, position, None)
 
@@ -107,7 +113,7 @@ def open_room(request: HttpRequest, game_id: int) -> HttpResponse:
         page_url = reverse("replay:page", args=[game.pk])
         return redirect(f"{reverse('login')}?{urlencode({'next': page_url})}")
     replay = frames.load(game.pk)
-    viewer = access.viewer_of(request, game)
+    viewer = _viewer(request, game)
     room = rooms.open_room(game, replay, viewer, request.POST.get("at"), request.POST.get("as"))
     return redirect("replay:room", key=room.key)
 
@@ -120,7 +126,7 @@ def room(request: HttpRequest, key: str) -> HttpResponse:
         raise Http404 from None
     game = row.game
     replay = frames.load(game.pk)
-    viewer = access.viewer_of(request, game)
+    viewer = _viewer(request, game)
     rooms.join(row, viewer)
     position = access.settle(replay, viewer, replay.index_of(row.seq), rooms.stored_perspective(row))
     return _render(request, game, replay, viewer, position, row)
@@ -135,7 +141,7 @@ def comment_list(request: HttpRequest, game_id: int) -> JsonResponse:
     """GET: the comments this viewer may read. POST (seq, text): a new comment."""
     game = _game(game_id)
     replay = frames.load(game.pk)
-    viewer = access.viewer_of(request, game)
+    viewer = _viewer(request, game)
     if request.method == "GET":
         return JsonResponse({"comments": comments.listing(game, replay, viewer)})
     try:
@@ -152,7 +158,7 @@ HIDDEN_VALUES = {"1": True, "true": True, "0": False, "false": False}
 def comment_hide(request: HttpRequest, game_id: int, note_id: int) -> JsonResponse:
     """POST hidden=1 hides a comment, hidden=0 shows it again (staff, or whoever made the table)."""
     game = _game(game_id)
-    viewer = access.viewer_of(request, game)
+    viewer = _viewer(request, game)
     hidden = HIDDEN_VALUES.get(str(request.POST.get("hidden", "")).lower())
     try:
         note = comments.moderate(game, viewer, note_id, hidden)

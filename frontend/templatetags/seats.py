@@ -1,11 +1,11 @@
-"""{% load seats %}: ``{{ seat|seat_name }}`` names a seat in the reader's language (frontend.seats)."""
+"""{% load seats %}: ``{{ seat|seat_name }}`` names a seat in the reader's language (games.names)."""
 
 from __future__ import annotations
 
 from django import template
 
-from frontend.seats import seat_name as _seat_name
 from games.models import Seat
+from games.names import seat_name as _seat_name
 
 register = template.Library()
 

@@ -230,7 +230,9 @@ async def play(urls: list[str], tokens: list[str], moves: int, rate: float) -> d
     players = []
     for n, token in enumerate(tokens):
         url = urls[n % len(urls)]
-        players.append(await websockets.connect(f"{url}?token={token}", origin=origin_of(url)))
+        players.append(
+            await websockets.connect(url, origin=origin_of(url), additional_headers={"X-Seat-Token": token})
+        )
     seq = json.loads(await players[0].recv())["seq"]
     await players[1].recv()
     sent: dict[int, float] = {}

@@ -5,17 +5,47 @@ from __future__ import annotations
 import pytest
 
 from games import service, store
-from games.models import Seat
-from tests.games.factories import tiny_game
+from games.models import Game, Invite, Seat
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_gap_in_updates_makes_the_client_resync(page):
-    game = tiny_game()
+def claimed_table(page) -> Game:  # type: ignore[no-untyped-def]
+    """A tiny table whose seat 0 the page claims through its invite, as a friend would: the link, then
+    "Take the seat". The page then plays seat 0, its socket authorised by its session."""
+    seats = [service.SeatSpec("Open seat", awaiting_player=True), service.SeatSpec("P1")]
+    game = service.create_game("tiny", {"players": 2, "goal": 10}, seats)
+    code = Invite.objects.get(seat__game=game, seat__number=0).code
+    page.goto(f"/tables/{game.pk}/invite/{code}/")
+    page.click("#take-seat")
+    page.wait_for_function(
+        "window.tableClient && window.tableClient.snap && window.tableClient.snap.seat === 0"
+    )
+    return game
+
+
+def test_the_page_claims_an_invite_and_its_socket_carries_no_credential(page):
+    sockets: list[str] = []
+    page.on("websocket", lambda ws: sockets.append(ws.url))
+    game = claimed_table(page)
     token = Seat.objects.get(game=game, number=0).token
-    page.goto(f"/tables/{game.pk}/join/{token}/")
-    page.wait_for_function("window.tableClient && window.tableClient.snap")
+    assert token not in page.content()
+    assert sockets and all(url.endswith(f"/ws/tables/{game.pk}/?seat=0") for url in sockets), sockets
+    assert not any(s.token in url for url in sockets for s in Seat.objects.filter(game=game))
+    # The link is spent: opening it again says so and plays nothing.
+    code = Invite.objects.get(seat__game=game, seat__number=0).code
+    other = page.context.browser.new_context(base_url=page.url.split("/tables/")[0])
+    try:
+        stranger = other.new_page()
+        response = stranger.goto(f"/tables/{game.pk}/invite/{code}/")
+        assert response is not None and response.status == 410
+        assert stranger.locator("#invite-refused").is_visible()
+    finally:
+        other.close()
+
+
+def test_a_gap_in_updates_makes_the_client_resync(page):
+    game = claimed_table(page)
     seq = page.evaluate("window.tableClient.snap.seq")
     # A move the page never heard of (made in this process, whose channel layer the server does not
     # share), then an update that does not follow the page's seq.
@@ -36,10 +66,7 @@ def test_a_gap_in_updates_makes_the_client_resync(page):
 
 
 def test_a_reconnecting_client_catches_up(page):
-    game = tiny_game()
-    token = Seat.objects.get(game=game, number=0).token
-    page.goto(f"/tables/{game.pk}/join/{token}/")
-    page.wait_for_function("window.tableClient && window.tableClient.snap")
+    game = claimed_table(page)
     page.evaluate("window.tableClient.connection.socket.close()")
     service.submit(game.pk, 0, {"type": "add", "n": 2}, "while-away", store.head(game.pk)[0])
     head = store.head(game.pk)[0]

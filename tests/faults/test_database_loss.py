@@ -168,7 +168,7 @@ def test_the_table_socket_answers_a_lost_database_with_an_error_and_takes_the_re
 
     async def play() -> dict[str, Any]:
         async with (
-            websockets.connect(f"{socket_url}?token={token}", origin=url) as seat,
+            websockets.connect(socket_url, origin=url, additional_headers={"X-Seat-Token": token}) as seat,
             websockets.connect(socket_url, origin=url) as spectator,
         ):
             first = [json.loads(await seat.recv()), json.loads(await spectator.recv())]

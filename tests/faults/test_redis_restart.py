@@ -53,10 +53,12 @@ class Client:
         import websockets
 
         url = f"{self.web.replace('http', 'ws', 1)}/ws/tables/{self.game}/"
-        url += f"?token={self.token}" if self.token else ""
+        headers = {"X-Seat-Token": self.token} if self.token else {}  # a seat's credential, never in the URL
         while True:
             try:
-                ws = await websockets.connect(url, origin=self.web, open_timeout=10)
+                ws = await websockets.connect(
+                    url, origin=self.web, open_timeout=10, additional_headers=headers
+                )
             except (OSError, websockets.InvalidHandshake) as exc:
                 self.refused.append(exc)
                 await asyncio.sleep(0.2)

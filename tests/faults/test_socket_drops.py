@@ -119,13 +119,14 @@ def new_tables() -> list[Client]:
 async def follow(client: Client, web: str, conductor: Conductor, rng: random.Random) -> None:
     import websockets
 
-    url = f"{web.replace('http', 'ws', 1)}/ws/tables/{client.game}/" + (
-        f"?token={client.token}" if client.token else ""
-    )
+    url = f"{web.replace('http', 'ws', 1)}/ws/tables/{client.game}/"
+    headers = {"X-Seat-Token": client.token} if client.token else {}  # a seat's credential, never in the URL
     while True:
         last = client.drops == client.quota
         try:
-            ws = await websockets.connect(url, origin=web, open_timeout=20, max_size=2**22)
+            ws = await websockets.connect(
+                url, origin=web, open_timeout=20, max_size=2**22, additional_headers=headers
+            )
         except (OSError, websockets.InvalidHandshake) as exc:
             client.refused.append(repr(exc))
             await asyncio.sleep(0.05)

@@ -46,9 +46,9 @@ def test_a_guest_creates_a_casual_table_and_holds_its_seat(client):
     assert response.status_code == 302
     game = Game.objects.get()
     assert game.config["players"] == 3 and game.config["target"] == 7
-    page = client.get(response["Location"]).content.decode()
-    tokens = {s.number: s.token for s in game.seats.all()}
-    assert tokens[0] in page and tokens[2] in page and tokens[1] not in page
+    page = client.get(response["Location"])
+    assert page.context["client"]["seats"] == [0, 2]  # held by the session, named by number only
+    assert all(s.token not in page.content.decode() for s in game.seats.all())
 
 
 def test_a_table_without_a_human_seat_is_refused_with_a_reason(client):
@@ -65,15 +65,17 @@ def test_an_invite_link_seats_a_friend_once(client):
     assert f"/tables/{game.pk}/" in client.get("/").content.decode()  # listed as looking for players
     from django.test import Client
 
+    [link] = client.get(f"/tables/{game.pk}/").context["invites"]
+    assert link["seat"] == 2
     friend = Client()
-    invite = f"/tables/{game.pk}/join/{friend_seat.token}/"
-    assert b"take-seat" in friend.get(invite).content  # opening the link (or a preview of it) asks first
+    assert b"take-seat" in friend.get(link["url"]).content  # opening the link (or a preview of it) asks first
     friend_seat.refresh_from_db()
     assert friend_seat.awaiting_player
-    assert friend.post(invite).status_code == 302
+    assert friend.post(link["url"]).status_code == 302
     friend_seat.refresh_from_db()
-    assert not friend_seat.awaiting_player
-    assert friend_seat.token in friend.get(f"/tables/{game.pk}/").content.decode()
+    assert not friend_seat.awaiting_player and friend_seat.display_name == "Guest 2"
+    assert friend.get(f"/tables/{game.pk}/").context["client"]["seats"] == [1]
+    assert not client.get(f"/tables/{game.pk}/").context["invites"]  # the seat is no longer open
 
 
 # --- Rated or casual (issue #18) -------------------------------------------------------------------

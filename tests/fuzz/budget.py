@@ -20,6 +20,7 @@ TARGETS: dict[str, float] = {
     "http-actions-kazino": 0.25,
     "http-actions-pitch": 0.25,
     "http-pages": 0.25,  # the slowest: forms that create tournaments
+    "http-invites": 0.25,
     "socket-table-tiny": 1.0,
     "socket-table-skyjo": 0.25,
     "socket-table-dominoes": 0.25,
@@ -31,6 +32,7 @@ TARGETS: dict[str, float] = {
     "socket-replay": 0.5,
     "socket-tournament": 0.25,
     "socket-paths": 0.25,  # handshakes: ids past 64 bits, words, unknown paths
+    "socket-handshakes": 0.25,
 }
 
 

@@ -15,10 +15,10 @@ from urllib.parse import quote
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from frontend.seats import SESSION_KEY
 from hypothesis import given
 from hypothesis import strategies as st
 
-from frontend.seats import SESSION_KEY
 from games import service, store, streams
 from games.models import Seat
 from replay.models import Annotation
@@ -159,6 +159,7 @@ READ_KINDS = ["state", "state_unknown", "replay_page", "comment", "path_lookup",
 LOOKUPS = [
     "/players/{}/",
     "/replays/rooms/{}/",
+    "/tables/{game}/invite/{}/",
     "/tables/{game}/join/{}/",
     "/clubs/{}/",
     "/rules/{}/",
@@ -232,7 +233,7 @@ def _probe_read(world: dict[str, Any], data: st.DataObject) -> None:
     elif kind == "path_lookup":
         path = fz.pick(data, LOOKUPS, "page").format(quote(value, safe=""), game=game_id)
         response = _request("http-pages", lambda: client.get(path))
-        assert response.status_code in (200, 302, 400, 404), (path, response.status_code)
+        assert response.status_code in (200, 302, 400, 404, 410), (path, response.status_code)
         answer = (
             _answer(response) if response.status_code == 400 else {"code": f"page {response.status_code}"}
         )

@@ -69,8 +69,10 @@ class Loop:
         self.loop.close()
 
 
-async def _open(path: str, session: str | None = None) -> WebsocketCommunicator:
+async def _open(path: str, session: str | None = None, token: str | None = None) -> WebsocketCommunicator:
     headers = [(b"cookie", f"sessionid={session}".encode())] if session else []
+    if token is not None:
+        headers.append((b"x-seat-token", token.encode()))  # a seat's credential, as a script sends it
     ws = WebsocketCommunicator(app, path, headers=headers)
     connected, _ = await ws.connect()
     assert connected, path
@@ -107,7 +109,8 @@ COUNTED_REFUSALS = {
 
 
 class Table:
-    """The arena's game with a socket per seat (by token) and a spectator's."""
+    """The arena's game with a socket per seat (its credential in the handshake's header) and a
+    spectator's."""
 
     def __init__(self, engine: str, kind: str = "casual") -> None:
         name = f"socket-table-{engine}" + ("" if kind == "casual" else f"-{kind}")
@@ -125,7 +128,7 @@ class Table:
         self.loop.run(self._disconnect())
         self.game_id = self.arena.game_id
         path = f"/ws/tables/{self.game_id}/"
-        self.seats = {n: self.loop.run(_open(f"{path}?token={t}")) for n, t in self.arena.tokens.items()}
+        self.seats = {n: self.loop.run(_open(path, token=t)) for n, t in self.arena.tokens.items()}
         self.watcher = self.loop.run(_open(path))
         for ws in [*self.seats.values(), self.watcher]:
             assert self.loop.run(_answer(ws))["type"] == "state"

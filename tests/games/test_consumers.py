@@ -29,8 +29,9 @@ async def _close_db_connections():
 
 
 async def connect(game_id: int, token: str = "") -> WebsocketCommunicator:
-    path = f"/ws/tables/{game_id}/" + (f"?token={token}" if token else "")
-    communicator = WebsocketCommunicator(app, path)
+    """A script's socket: a seat's credential in the handshake's header (never in the address)."""
+    headers = [(b"x-seat-token", token.encode())] if token else []
+    communicator = WebsocketCommunicator(app, f"/ws/tables/{game_id}/", headers=headers)
     connected, _ = await communicator.connect()
     assert connected
     return communicator

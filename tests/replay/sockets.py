@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 
-from frontend.seats import SESSION_KEY
+from games.seats import SESSION_KEY
 from infra.routing import websocket_urlpatterns
 
 app = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
@@ -35,8 +35,11 @@ def session_of(user: Any = None, seat_tokens: dict[int, dict[int, str]] | None =
     return str(session.session_key)
 
 
-async def connect(path: str, session: str | None = None) -> WebsocketCommunicator:
+async def connect(path: str, session: str | None = None, token: str | None = None) -> WebsocketCommunicator:
+    """A socket with a browser's session cookie, and/or a seat's credential as a script sends it."""
     headers = [(b"cookie", f"sessionid={session}".encode())] if session else []
+    if token is not None:
+        headers.append((b"x-seat-token", token.encode()))
     communicator = WebsocketCommunicator(app, path, headers=headers)
     connected, _ = await communicator.connect()
     assert connected, f"{path} refused the connection"

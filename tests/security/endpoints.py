@@ -43,6 +43,7 @@ FOUND = Expect(302)
 LOGIN = Expect(302, login=True)
 NOT_FOUND = Expect(404)
 NO_HINT = Expect(403, "no_hint")
+GONE = Expect(410)  # an invite that can no longer be claimed: the page says why, nothing changes
 
 
 def refused(status: int, code: str) -> Expect:
@@ -87,6 +88,21 @@ def _move(world: World) -> str:
             "expected_seq": store.head(game.pk)[0],
         }
     )
+
+
+def _open_seat(world: World) -> Any:
+    """Seat 1 of the invite table: whether it is open, and who holds it by which credential."""
+    return (
+        Seat.objects.filter(game=world.invite, number=1).values_list("awaiting_player", "user", "token").get()
+    )
+
+
+def _claimed_seat(world: World) -> Any:
+    return Seat.objects.filter(game=world.invite, number=2).values_list("user", "display_name", "token").get()
+
+
+def _live_seat_0(world: World) -> Any:
+    return Seat.objects.filter(game=world.live, number=0).values_list("user", "display_name", "token").get()
 
 
 def _head(game: Callable[[World], Game]) -> Callable[[World], Any]:
@@ -163,27 +179,68 @@ ENDPOINTS: list[Endpoint] = [
         cells(NOT_FOUND),
         label="of a tournament's log",
     ),
+    # Invites (games/invites.py): the link is a single-use claim, never the seat's credential.
     Endpoint(
-        "frontend:join",
+        "frontend:invite",
         "GET",
-        lambda w: f"/tables/{w.invite.pk}/join/{w.token(w.invite, 1)}/",
+        lambda w: f"/tables/{w.invite.pk}/invite/{w.invite_codes[1]}/",
         cells(SHOWN),  # asks first: a link preview must not take the seat
-        effect=lambda w: Seat.objects.get(game=w.invite, number=1).awaiting_player,
+        effect=_open_seat,
     ),
     Endpoint(
-        "frontend:join",
+        "frontend:invite",
+        "POST",
+        lambda w: f"/tables/{w.invite.pk}/invite/{w.invite_codes[1]}/",
+        cells(FOUND),  # whoever holds the link may claim the seat, once
+        effect=_open_seat,
+    ),
+    Endpoint(
+        "frontend:invite",
+        "GET",
+        lambda w: f"/tables/{w.invite.pk}/invite/{w.invite_codes[2]}/",
+        cells(GONE),
+        label="already claimed",
+        effect=_open_seat,
+    ),
+    Endpoint(
+        "frontend:invite",
+        "POST",
+        lambda w: f"/tables/{w.invite.pk}/invite/{w.invite_codes[2]}/",
+        cells(GONE),
+        label="already claimed",
+        effect=_claimed_seat,
+    ),
+    Endpoint(
+        "frontend:invite",
+        "POST",
+        lambda w: f"/tables/{w.invite.pk}/invite/{w.token(w.invite, 1)}/",
+        cells(NOT_FOUND),
+        label="with the seat's credential for a code",
+        effect=_open_seat,
+    ),
+    Endpoint(
+        "frontend:invite",
+        "POST",
+        lambda w: f"/tables/{w.live.pk}/invite/{w.invite_codes[1]}/",
+        cells(NOT_FOUND),
+        label="of another table",
+        effect=_open_seat,
+    ),
+    # The links of old carried the seat's credential: they grant nothing, whoever follows them.
+    Endpoint(
+        "frontend:old_invite",
+        "GET",
+        lambda w: f"/tables/{w.live.pk}/join/{w.token(w.live, 0)}/",
+        cells(GONE),
+        effect=_live_seat_0,
+    ),
+    Endpoint(
+        "frontend:old_invite",
         "POST",
         lambda w: f"/tables/{w.invite.pk}/join/{w.token(w.invite, 1)}/",
-        cells(FOUND),  # the invite link is the key: whoever holds it takes the seat
-        effect=lambda w: Seat.objects.get(game=w.invite, number=1).awaiting_player,
-    ),
-    Endpoint(
-        "frontend:join",
-        "POST",
-        lambda w: f"/tables/{w.invite.pk}/join/not-the-token/",
-        cells(NOT_FOUND),
-        label="with a wrong token",
-        effect=lambda w: Seat.objects.get(game=w.invite, number=1).awaiting_player,
+        cells(GONE),
+        label="of an open seat",
+        effect=_open_seat,
     ),
     Endpoint(
         "frontend:hint",

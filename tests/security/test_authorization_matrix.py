@@ -117,13 +117,11 @@ async def _close_db_connections():  # type: ignore[no-untyped-def]
 
 
 async def _socket_as(world: World, role: str, path: str, game: Game | None = None) -> WebsocketCommunicator:
-    """Connect to ``path`` as ``role``: a signed-in session, or (guest) seat 0's token of ``game``
-    (in the query for the table socket, in the session for the replay socket)."""
+    """Connect to ``path`` as ``role``: a signed-in session, or (guest) a session that keeps seat 0's
+    credential of ``game``, as a guest's browser does."""
     if role in world.users:
         return await connect(path, await session_of(world.users[role]))
     if role == "guest" and game is not None:
-        if path.startswith("/ws/tables/"):
-            return await connect(f"{path}?token={world.token(game, 0)}")
         return await connect(path, await session_of(None, {game.pk: {0: world.token(game, 0)}}))
     return await connect(path)
 

@@ -108,7 +108,7 @@ async def _head(world: World) -> tuple[int, str]:
 async def test_a_socket_that_floods_is_answered_rate_limited(settings, _close_db_connections):
     settings.SOCKET_RATE, settings.SOCKET_BURST = 20, 3
     world = await database_sync_to_async(build)()
-    ws = await connect(f"/ws/tables/{world.live.pk}/?token={world.token(world.live, 0)}")
+    ws = await connect(f"/ws/tables/{world.live.pk}/", token=world.token(world.live, 0))
     await ws.receive_json_from()
     for _ in range(5):
         await ws.send_json_to({"type": "resync"})
@@ -131,9 +131,9 @@ async def test_a_seats_actions_are_counted_over_all_its_sockets_and_the_api(sett
     settings.ACTION_RATE_LIMIT = "3/30s"
     world = await database_sync_to_async(build)()
     seat1 = world.token(world.live, 1)
-    first = await connect(f"/ws/tables/{world.live.pk}/?token={seat1}")
-    second = await connect(f"/ws/tables/{world.live.pk}/?token={seat1}")
-    seat0 = await connect(f"/ws/tables/{world.live.pk}/?token={world.token(world.live, 0)}")
+    first = await connect(f"/ws/tables/{world.live.pk}/", token=seat1)
+    second = await connect(f"/ws/tables/{world.live.pk}/", token=seat1)
+    seat0 = await connect(f"/ws/tables/{world.live.pk}/", token=world.token(world.live, 0))
     for ws in (first, second, seat0):
         await ws.receive_json_from()
     seq = await _head(world)

@@ -145,7 +145,7 @@ def _nul_requests() -> list[tuple[str, int, str | None]]:
     responses = {
         "player page": anonymous.get("/players/%00/"),
         "room page": anonymous.get("/replays/rooms/a%00b/"),
-        "invite link": anonymous.get(f"/tables/{world.invite.pk}/join/%00/"),
+        "invite link": anonymous.get(f"/tables/{world.invite.pk}/invite/%00/"),
         "query": anonymous.get(f"/games/{world.finished.pk}/replay/", {"as": "0\x00"}),
         "new tournament": organiser.post(
             "/tournaments/new/", {"name": "Cup\x00", "game": "kazino", "format": "swiss"}
@@ -170,11 +170,12 @@ async def test_a_nul_character_anywhere_is_a_clear_refusal():
 async def test_a_socket_handshake_with_a_nul_is_refused():
     world = await database_sync_to_async(build)()
     origin = [(b"origin", b"http://testserver")]
-    for path in (f"/ws/tables/{world.live.pk}/?token=%00", "/ws/replays/rooms/a%00/"):
+    for path in (f"/ws/tables/{world.live.pk}/?seat=%00", "/ws/replays/rooms/a%00/"):
         communicator = WebsocketCommunicator(_site(), path, headers=origin)
         connected, _ = await communicator.connect()
         assert not connected, path
-    communicator = WebsocketCommunicator(_site(), f"/ws/tables/{world.live.pk}/?token=x", headers=origin)
+    communicator = WebsocketCommunicator(_site(), f"/ws/tables/{world.live.pk}/?seat=x", headers=origin)
     connected, _ = await communicator.connect()
-    assert connected, "a harmless token is let in (as a spectator)"
+    assert connected, "a harmless value reaches the table socket, which answers it"
+    assert (await communicator.receive_json_from())["code"] == "not_your_seat"
     await communicator.disconnect()

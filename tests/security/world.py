@@ -2,8 +2,9 @@
 
 Roles (docs/security.md "Who may do what"):
 - ``owner``: the signed-in user of seat 0;
-- ``guest``: a browser that is not signed in but holds seat 0's token (an invite or pass-and-play
-  device), which also sends it as ``X-Seat-Token`` to the API;
+- ``guest``: a browser that is not signed in but whose session holds seat 0's credential (a claimed
+  invite or a pass-and-play device); a script acting for the guest sends it as ``X-Seat-Token`` to the
+  API;
 - ``opponent``: the signed-in user of seat 1 (with seat 1's token for the API);
 - ``spectator``: a signed-in user with no seat;
 - ``organiser``: the signed-in user who made the tables and the tournament (no seat, not staff);
@@ -20,9 +21,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from frontend.seats import SESSION_KEY
-from games import service, store
-from games.models import Game, Seat
+from games import invites, service, store
+from games.models import Game, Invite, Seat
+from games.seats import SESSION_KEY
 from replay import access, comments, frames, rooms
 from tournaments import service as tournaments
 from tournaments.models import MatchGame
@@ -40,10 +41,11 @@ class World:
     dominoes: Game  # a real engine (the hint needs the strong player), seat 0 to move
     rated: Game  # the same at a rated table: no hint
     counted: Game  # the same at a tournament's table: no hint either
-    invite: Game  # seat 1 open for a friend
+    invite: Game  # three seats: seat 1 open for a friend, seat 2's invite already claimed
     tournament: Any
     room: str  # a replay room on the finished game, opened (and driven) by the owner
     comment: int  # the owner's comment on the finished game
+    invite_codes: dict[int, str] = field(default_factory=dict)  # seat of ``invite`` -> its invite's code
     tokens: dict[int, dict[int, str]] = field(default_factory=dict)  # game id -> seat -> token
     last_moment: dict[int, int] = field(default_factory=dict)  # game id -> seq of its last moment
     running: Any = None  # made when a row asks for it (held_cup)
@@ -102,7 +104,9 @@ def build() -> World:
         _table("dominoes", {"players": 2}, [owner, opponent], organiser, seed=0, kind=kind)
         for kind in (Game.Kind.RATED, Game.Kind.TOURNAMENT)
     )
-    invite = _table("tiny", {"players": 2, "goal": 50}, [owner, None], organiser)
+    invite = _table("tiny", {"players": 3, "goal": 50}, [owner, None, None], organiser)
+    codes = {i.seat.number: i.code for i in Invite.objects.filter(seat__game=invite).select_related("seat")}
+    invites.claim(invite.pk, codes[2], user=None)
     tournament = tournaments.create("Security Cup", "kazino", "swiss", {}, by=organiser)
 
     replay = frames.load(finished.pk)
@@ -125,6 +129,7 @@ def build() -> World:
         tournament,
         room.key,
         note["id"],
+        codes,
         tokens,
         last,
     )

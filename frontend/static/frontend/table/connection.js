@@ -1,9 +1,15 @@
 // The table socket: keeps the latest picture of the table in seq order, resyncs on a gap or a reconnect.
+// It names the seat it plays by number only: the page's session proves the seat is this browser's, so no
+// credential is ever in the address (docs/live-tables.md).
+
+// Closes after which connecting again the same way would be refused again: the seat is not this
+// browser's (any more), or the handshake was malformed. The server says why in an "error" first.
+const FINAL_CLOSES = new Set([4400, 4403]);
 
 export class TableConnection {
-  constructor(path, token, { onState, onAck, onError, onStatus }) {
+  constructor(path, seat, { onState, onAck, onError, onStatus }) {
     this.path = path;
-    this.token = token;
+    this.seat = seat;
     this.handlers = { onState, onAck, onError, onStatus };
     this.snap = null;
     this.retry = 0;
@@ -13,7 +19,7 @@ export class TableConnection {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const query = this.seat === null ? "" : `?seat=${encodeURIComponent(this.seat)}`;
     return `${scheme}://${location.host}${this.path}${query}`;
   }
 
@@ -21,7 +27,12 @@ export class TableConnection {
     this.socket = new WebSocket(this.url());
     this.socket.addEventListener("open", () => { this.retry = 0; this.handlers.onStatus("open"); });
     this.socket.addEventListener("message", (event) => this.receive(JSON.parse(event.data)));
-    this.socket.addEventListener("close", () => {
+    this.socket.addEventListener("close", (event) => {
+      if (FINAL_CLOSES.has(event.code)) {
+        this.closed = true;
+        this.handlers.onStatus("refused");
+        return;
+      }
       this.handlers.onStatus("closed");
       if (this.closed) return;
       // Reconnecting gets a fresh "state" message: that is the resync.

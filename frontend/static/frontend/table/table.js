@@ -7,7 +7,7 @@ const interpolate = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)
 
 const config = JSON.parse(document.getElementById("table-config").textContent);
 const $ = (id) => document.getElementById(id);
-const localSeats = Object.keys(config.seats).map(Number).sort((a, b) => a - b);
+const localSeats = [...config.seats].sort((a, b) => a - b); // seat numbers: the session holds their credentials
 const passAndPlay = localSeats.length > 1;
 
 let renderer = null;
@@ -56,8 +56,7 @@ function connect(seat) {
   if (connection) connection.close();
   shownSeat = seat;
   pending = null;
-  const token = seat === null ? "" : config.seats[String(seat)];
-  connection = new TableConnection(config.socket, token, {
+  connection = new TableConnection(config.socket, seat, {
     onState: (next, previous) => {
       snap = next;
       if (!previous) sentCommand = null; // a full picture (reconnect, resync): nothing is in flight
@@ -80,7 +79,12 @@ function connect(seat) {
       showError(error.message);
       update();
     },
-    onStatus: (status) => { $("status").dataset.status = status; $("status").textContent = status === "open" ? gettext("Connected") : gettext("Reconnecting…"); },
+    onStatus: (status) => {
+      $("status").dataset.status = status;
+      // Refused: this browser does not hold the seat (any more); reloading shows the table as it may see it.
+      if (status === "refused") $("status").textContent = gettext("Not connected: reload the page.");
+      else $("status").textContent = status === "open" ? gettext("Connected") : gettext("Reconnecting…");
+    },
   });
 }
 

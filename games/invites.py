@@ -1,0 +1,128 @@
+"""Invites: single-use claims on an open seat, distinct from the seat's credential.
+
+An open ("friend") seat gets an invite when the table is made; its link, /tables/ID/invite/CODE/, is
+shown to the players seated at that table while the seat is open. The code is no credential: it
+plays nothing and shows no hand. It can be claimed once, by a POST (link previews only GET it), while
+the seat is open, the game is being played and the invite has not expired. The claim gives the seat a
+new credential, which goes to the claimer's session only (games/seats.py): whatever an old link, a log
+or a page ever carried holds nothing. (An open seat is held by nobody, so no socket or script was
+playing it with the credential the claim replaces.)
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import names
+from games.engines.base import _
+from games.errors import ServiceError
+from games.models import Game, Invite, Seat
+
+# A link found in an old chat or log a week later should not open a seat: an open seat whose invite
+# has expired gets a fresh one when a player at the table next opens its page (``current``).
+LIFETIME = timedelta(days=7)
+MAX_CODE = 64  # codes are 43 characters (secrets.token_urlsafe()): anything longer is no code
+
+
+class Gone(ServiceError):
+    """The invite exists, or existed, and can no longer be claimed."""
+
+    status = 410
+
+
+class UnknownInvite(ServiceError):
+    status = 404
+
+
+TAKEN = _("This seat is taken.")
+EXPIRED = _("This invite has expired: ask the players at the table for a new link.")
+GAME_OVER = _("This game is over.")
+UNKNOWN = _("There is no such invite.")
+OLD_LINK = _("This invite link no longer works: ask the players at the table for a new one.")
+
+
+def create(seat: Seat) -> Invite:
+    now = timezone.now()
+    return Invite.objects.create(seat=seat, created_at=now, expires_at=now + LIFETIME)
+
+
+def current(game: Game) -> list[Invite]:
+    """The invite of each open seat of a game being played, in seat order: the last unused one that
+    has not expired, or a fresh one when it has."""
+    if game.status != Game.Status.ACTIVE:
+        return []
+    now = timezone.now()
+    invites = []
+    for seat in Seat.objects.filter(game=game, awaiting_player=True).order_by("number"):
+        invite = (
+            Invite.objects.filter(seat=seat, used_at__isnull=True, expires_at__gt=now)
+            .order_by("-expires_at")
+            .first()
+        )
+        invites.append(invite or create(seat))
+    return invites
+
+
+def _find(game_id: int, code: Any, *, lock: bool = False) -> Invite:
+    if not isinstance(code, str) or not code or len(code) > MAX_CODE:
+        raise UnknownInvite("unknown_invite", UNKNOWN)
+    rows = Invite.objects.select_related("seat", "seat__game")
+    if lock:
+        rows = rows.select_for_update(of=("self",))  # the invite's row, not its table's
+    invite = rows.filter(code=code).first()
+    # The table is compared here, not in the query: a table number past the database's integers
+    # (the address takes any digits) must be an unknown invite, not an overflow.
+    if invite is None or invite.seat.game_id != game_id:
+        raise UnknownInvite("unknown_invite", UNKNOWN)
+    return invite
+
+
+def _check(invite: Invite) -> None:
+    """Raise Gone unless the invite can be claimed now."""
+    if invite.seat.game.status != Game.Status.ACTIVE:
+        raise Gone("game_over", GAME_OVER)
+    if invite.used_at is not None or not invite.seat.awaiting_player:
+        raise Gone("seat_taken", TAKEN)
+    if invite.expires_at <= timezone.now():
+        raise Gone("invite_expired", EXPIRED)
+
+
+def open_seat(game_id: int, code: Any) -> Seat:
+    """The seat an invite offers, if it can be claimed now (UnknownInvite or Gone otherwise).
+    Reads only: opening a link never takes the seat."""
+    invite = _find(game_id, code)
+    _check(invite)
+    return invite.seat
+
+
+def claim(game_id: int, code: Any, *, user: Any) -> Seat:
+    """Take the seat an invite offers, for ``user`` (signed in, or a guest), and give it a new
+    credential; the returned seat carries it, for the claimer's session only.
+
+    One transaction, the invite and the seat locked: of two claims at once, the second waits, then
+    finds the invite used and gets ``seat_taken``.
+    """
+    with transaction.atomic():
+        invite = _find(game_id, code, lock=True)
+        seat = Seat.objects.select_for_update(of=("self",)).select_related("game").get(pk=invite.seat_id)
+        invite.seat = seat  # read again under the lock
+        _check(invite)
+        now = timezone.now()
+        invite.used_at = now
+        invite.save(update_fields=["used_at"])
+        # Any other invite to this seat (an expired one renewed) dies with it.
+        Invite.objects.filter(seat=seat, used_at__isnull=True).update(used_at=now)
+        seat.awaiting_player = False
+        if user is not None and user.is_authenticated:
+            seat.user = user
+            seat.display_name = user.get_username()
+        else:
+            seat.display_name = names.guest_name(seat.number)
+        seat.token = secrets.token_urlsafe()
+        seat.save(update_fields=["awaiting_player", "user", "display_name", "token"])
+    return seat

@@ -1,0 +1,119 @@
+"""Which seats of a game a requester holds: the one answer for the table page, the hint, the table
+socket, the HTTP API and replays (docs/security.md "Seat credentials").
+
+A seat is held in one of three ways:
+- by its signed-in user (a person's seat, not a computer's);
+- by its credential (``Seat.token``) kept in the browser's session: the guest who made the table or
+  claimed an invite, a pass-and-play device. The browser never sees it: pages and sockets are
+  authorised by the session, so it is in no page, no address and no log;
+- by its credential presented by a script in the ``X-Seat-Token`` header (the HTTP API, the table
+  socket's handshake). A request that presents one is decided by it alone, the session unread, so
+  that a credential cannot ride on a forged cross-site request (docs/security.md "Forged requests").
+
+An open seat (waiting for a friend's claim) is held by nobody: its credential was never given out, and
+the claim replaces it (games/invites.py). Credentials are compared in constant time.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.models import Game, Seat
+
+SESSION_KEY = "seat_tokens"
+TOKEN_HEADER = "X-Seat-Token"
+_SCOPE_HEADER = TOKEN_HEADER.lower().encode()
+
+
+@dataclass(frozen=True)
+class Requester:
+    """Who asks: their signed-in user, the credentials their session keeps, the credential they
+    present (``None``: none presented; the session decides)."""
+
+    user: Any = None
+    kept: Mapping[str, Any] = field(default_factory=dict)
+    token: str | None = None
+
+    @classmethod
+    def of_request(cls, request: Any, *, header: bool = True) -> Requester:
+        """An HTTP request. ``header``: whether a presented credential counts (the pages of a browser
+        are authorised by its session only)."""
+        token = request.headers.get(TOKEN_HEADER) if header else None
+        return cls(getattr(request, "user", None), _kept(getattr(request, "session", None)), token or None)
+
+    @classmethod
+    def of_scope(cls, scope: Mapping[str, Any]) -> Requester:
+        """A socket's handshake: the session and user Channels' AuthMiddlewareStack read, and the
+        header a script sends (a browser cannot send one: its session speaks for it)."""
+        token = None
+        for name, value in scope.get("headers") or []:
+            if name.lower() == _SCOPE_HEADER:
+                token = value.decode("latin-1") or None  # never fails: any bytes are latin-1
+                break
+        return cls(scope.get("user"), _kept(scope.get("session")), token)
+
+    @property
+    def user_id(self) -> int | None:
+        user = self.user
+        return user.pk if user is not None and user.is_authenticated else None
+
+
+def _kept(session: Any) -> Mapping[str, Any]:
+    try:
+        kept = session.get(SESSION_KEY) if session is not None else None
+    except AttributeError:
+        return {}
+    return kept if isinstance(kept, dict) else {}
+
+
+def same_credential(given: Any, stored: str) -> bool:
+    """Whether ``given`` is the credential ``stored``, in time that does not depend on where they differ."""
+    if not isinstance(given, str) or not given:
+        return False
+    return secrets.compare_digest(given.encode("utf-8", "replace"), stored.encode())
+
+
+def held(requester: Requester, game: Game) -> dict[int, Seat]:
+    """The seats of ``game`` the requester holds, by number (in order)."""
+    mine: dict[int, Seat] = {}
+    kept = requester.kept.get(str(game.pk))
+    kept = kept if isinstance(kept, dict) else {}
+    user_id = requester.user_id
+    for seat in Seat.objects.filter(game=game).order_by("number"):
+        if seat.awaiting_player:
+            continue  # an open seat is nobody's until it is claimed
+        if requester.token is not None:
+            holds = same_credential(requester.token, seat.token)
+        else:
+            holds = (user_id is not None and seat.user_id == user_id and not seat.is_bot) or (
+                same_credential(kept.get(str(seat.number)), seat.token)
+            )
+        if holds:
+            mine[seat.number] = seat
+    return mine
+
+
+def holds(requester: Requester, game: Game, number: Any) -> Seat | None:
+    """The seat ``number`` if the requester holds it, else None (whatever ``number`` is)."""
+    if isinstance(number, bool) or not isinstance(number, int):
+        return None
+    return held(requester, game).get(number)
+
+
+def remember(session: Any, seat: Seat) -> None:
+    """Keep ``seat``'s credential in the browser's session (a guest's table, a claim, pass-and-play)."""
+    kept = session.get(SESSION_KEY)
+    kept = dict(kept) if isinstance(kept, dict) else {}
+    game = kept.get(str(seat.game_id))
+    kept[str(seat.game_id)] = {**(game if isinstance(game, dict) else {}), str(seat.number): seat.token}
+    session[SESSION_KEY] = kept
+
+
+def parse_number(value: Any) -> int | None:
+    """A seat number as an address writes it (``?seat=2``): ASCII digits only, else None."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 2:
+        return int(value)
+    return None

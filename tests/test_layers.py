@@ -1,0 +1,34 @@
+"""The one-way arrows of ARCHITECTURE.md: the screens (``frontend``) sit on top, and nothing below them
+imports them. Who holds which seat, for instance, is decided in games/seats.py for the table, the
+sockets, the API and replays alike, not by a page's module that a replay would have to reach up to."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+BELOW_THE_SCREENS = ("games", "tournaments", "replay")
+
+
+def _imports(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+@pytest.mark.parametrize("package", BELOW_THE_SCREENS)
+def test_nothing_below_the_screens_imports_them(package: str):
+    upward = {
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in (ROOT / package).rglob("*.py")
+        for name in _imports(path)
+        if name == "frontend" or name.startswith("frontend.")
+    }
+    assert not upward, sorted(upward)
