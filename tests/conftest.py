@@ -96,3 +96,15 @@ def _quiet_workers(settings):  # type: ignore[no-untyped-def]
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture(autouse=True)
+def _english_between_tests():  # type: ignore[no-untyped-def]
+    """A request in Kreyòl or Tagalog leaves its language active in the thread: start and end each test
+    in the default language, so that no test reads another's."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate_all()
+    translation.activate("en")

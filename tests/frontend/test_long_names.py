@@ -75,7 +75,7 @@ def test_tournament_entrants_keep_their_whole_names_at_their_tables(client):
 def test_computer_players_with_the_longest_names_are_rated_and_their_game_exported_and_imported():
     names = ["A" * NAME_LENGTH, "B" * NAME_LENGTH]
     seats = [service.SeatSpec(name, bot_level="random") for name in names]
-    game = service.create_game("kazino", {"players": 2}, seats)  # casual Kazino counts for ratings
+    game = service.create_game("kazino", {"players": 2}, seats, kind="rated")
     assert ratings.record(game.pk, {"places": [1, 2]})
     assert set(Rating.objects.values_list("player", flat=True)) == {f"bot:{name}" for name in names}
     assert set(Rating.objects.values_list("name", flat=True)) == set(names)

@@ -111,7 +111,9 @@ def test_an_invite_is_unknown_at_another_table(table: str):
     game, other = _table(), _table()
     game_id = {"unknown": 999_999_999, "other": other.pk, "huge": 10**20}[table]
     response = Client().post(f"/tables/{game_id}/invite/{_code(game)}/")
-    assert response.status_code == 404 and response.context["message"] == "There is no such invite."
+    assert response.status_code == 404
+    if table != "huge":  # an id past 64 bits matches no route at all (games/ids.py): Django's own 404
+        assert response.context["message"] == "There is no such invite."
     assert Seat.objects.get(game=game, number=1).awaiting_player
 
 
@@ -167,7 +169,7 @@ def test_the_migration_gives_the_open_seats_of_older_tables_an_invite_and_a_new_
 
     from django.apps import apps
 
-    migration = import_module("games.migrations.0008_invite")
+    migration = import_module("games.migrations.0011_invite")
     live, over = _table(), _table()
     Game.objects.filter(pk=over.pk).update(status=Game.Status.FINISHED)
     Invite.objects.all().delete()  # tables made before invites: their links were the seats' credentials
