@@ -15,12 +15,12 @@ from urllib.parse import quote
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from frontend.seats import SESSION_KEY
 from hypothesis import given
 from hypothesis import strategies as st
 
 from games import service, store, streams
 from games.models import Seat
+from games.seats import SESSION_KEY
 from replay.models import Annotation
 from tournaments import service as tournaments
 from tournaments.models import MatchGame
