@@ -44,6 +44,27 @@ CRITERION_NAMES = {
     "matchpoints": gettext_lazy("Matchpoints"),
 }
 assert set(CRITERIA) <= set(CRITERION_NAMES)
+# What each tie-break means, for the standings' headers and the page's help (docs/tournaments.md).
+CRITERION_HELP = {
+    "match_points": gettext_lazy(
+        "Points from the matches: a win 1, a draw ½, a loss 0 (at a table: placement points), and a bye's points."
+    ),
+    "placement_points": gettext_lazy("Points from places at the tables, without byes."),
+    "game_points": gettext_lazy("The points scored in the games themselves."),
+    "point_difference": gettext_lazy("Points scored minus the opponents' average, game by game."),
+    "buchholz": gettext_lazy(
+        "The sum of the opponents' points: the stronger your opponents, the higher. A round not played counts as against a virtual opponent."
+    ),
+    "buchholz_cut1": gettext_lazy("Buchholz without the weakest opponent."),
+    "buchholz_median": gettext_lazy("Buchholz without the weakest and the strongest opponent."),
+    "sonneborn_berger": gettext_lazy("The points of the opponents you beat, and half of those you drew with."),
+    "head_to_head": gettext_lazy("The results between the players still tied."),
+    "wins": gettext_lazy("Matches won outright (a forfeit is not a win)."),
+    "matchpoints": gettext_lazy(
+        "Duplicate: 2 for each table where the same seat, with the same cards, did worse, 1 for each where it did as well."
+    ),
+}
+assert set(CRITERION_NAMES) == set(CRITERION_HELP)
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
@@ -180,6 +201,7 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "format_name": FORMAT_NAMES.get(row.format, row.format),
         "standings": standings,
         "columns": [(c, CRITERION_NAMES.get(c, c)) for c in _criteria(row)],
+        "explained": [(CRITERION_NAMES[c], CRITERION_HELP[c]) for c in _criteria(row) if c in CRITERION_HELP],
         "rounds": sorted(rounds.items(), reverse=True),
         "bracket": _bracket(row, entries, matches),
         "organiser": organiser,

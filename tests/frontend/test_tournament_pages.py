@@ -215,6 +215,10 @@ def test_the_director_controls_work_from_the_page(client, organiser):
     html = act(client, row, action="start").content.decode()
     row.refresh_from_db()
     assert row.planned_rounds == 2 and "Round 1 of 2" in html
+    # The page says how the tournament works: the pairing, the rounds, the byes, each tie-break.
+    assert "How this tournament works" in html and "This tournament has 2 rounds" in html
+    assert "up to 1 rounds" not in html and "sit out 1 round for half a point" in html
+    assert "Buchholz without the weakest opponent." in html
     assert "Change the pairings before the round starts" in html
     t = projection.load(row.stream_id)
     (a, b), (c, d) = (tb.entrants for tb in t.rounds[0].tables)
