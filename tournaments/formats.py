@@ -18,7 +18,7 @@ from typing import Any, cast
 from tournaments import standings as ranking
 from tournaments.duplicate import matchpoints
 from tournaments.log import Result, Table, Tournament
-from tournaments.pairing import roundrobin, swiss
+from tournaments.pairing import dutch, roundrobin, swiss
 from tournaments.pairing.bracket import Bracket
 
 #: Games where the lowest score wins.
@@ -192,14 +192,10 @@ def next_round(t: Tournament) -> Pairing | None:
     if t.format == "swiss":
         if number > swiss_rounds(t):
             return None
-        ranked = ranked_active(t)
         size = table_size(t)
         if size == 2:
-            had_bye = {e for rnd in t.rounds for e in rnd.byes}
-            met = {k: set(v) for k, v in _met(t).items()}
-            pairs, bye = swiss.pair_round(ranked, _primary(t), met, had_bye)
-            tables = [(f"R{number}-T{i + 1}", [int(a), int(b)]) for i, (a, b) in enumerate(pairs)]
-            return Pairing(number, tables, [int(bye)] if bye is not None else [])
+            return _swiss_pairs(t, number)
+        ranked = ranked_active(t)
         seated = swiss.seat_tables(ranked, size, _primary(t), _met(t))
         return Pairing(
             number,
@@ -209,6 +205,72 @@ def next_round(t: Tournament) -> Pairing | None:
     if t.format == "table_elimination":
         return _table_elimination(t, number)
     raise ValueError(f"unknown format {t.format!r}")
+
+
+def _swiss_pairs(t: Tournament, number: int) -> Pairing:
+    """A two-player Swiss round (pairing/dutch.py): each table lists its entrants in seat order, the
+    first moving first."""
+    result = dutch.pair(swiss_players(t))
+    tables = [(f"R{number}-T{i + 1}", [cast(int, a), cast(int, b)]) for i, (a, b) in enumerate(result.pairs)]
+    return Pairing(number, tables, [cast(int, result.bye)] if result.bye is not None else [])
+
+
+def swiss_players(t: Tournament) -> list[dutch.Player]:
+    """The active entrants as the two-player Swiss pairing sees them: score (the first criterion of
+    the standings), pairing number (place in the seeding fixed at the start; late entries come
+    after, in the order they came), and per round so far the seat taken (0 first, 1 second, None
+    without a game: a bye, absent, a forfeit before any game), the float (DOWN: met a lower match
+    score or had the bye, UP: met a higher one) and who was met."""
+    active = t.active()
+    first = criteria(t)[0]
+    score: dict[int, Fraction] = dict.fromkeys(active, Fraction(0))
+    if t.rounds:
+        score.update({int(r.entrant): r.values[first] for r in standings(t) if int(r.entrant) in score})
+    place = {e: i for i, e in enumerate(t.seeding)}
+    numbered = sorted(t.entrants, key=lambda e: (place.get(e, len(place)), e))
+    number = {e: i + 1 for i, e in enumerate(numbered)}
+    seats: dict[int, list[dutch.Seat]] = {e: [] for e in active}
+    floats: dict[int, list[int]] = {e: [] for e in active}
+    byes: dict[int, int] = dict.fromkeys(active, 0)
+    points: dict[int, Fraction] = defaultdict(Fraction)  # match points before the round
+    for rnd in t.rounds:
+        for e in active:
+            seats[e].append(None)
+            floats[e].append(0)
+        gained: dict[int, Fraction] = defaultdict(Fraction)
+        for e in rnd.byes:
+            gained[e] += 1
+            if e in byes:
+                byes[e] += 1
+                floats[e][-1] = dutch.DOWN
+        for table in rnd.tables:
+            if len(table.entrants) != 2:
+                continue
+            a, b = table.entrants
+            played = bool(table.games) and not table.forfeit
+            for seat, (me, other) in enumerate(((a, b), (b, a))):
+                if me in seats:
+                    seats[me][-1] = seat if played else None
+                    diff = points[me] - points[other]
+                    floats[me][-1] = dutch.DOWN if diff > 0 else dutch.UP if diff < 0 else 0
+            if table.result is not None:
+                for e, p in ranking.table_points(table.result.places).items():
+                    gained[e] += p
+        for e, p in gained.items():
+            points[e] += p
+    met = _met(t)
+    return [
+        dutch.Player(
+            id=e,
+            score=score[e],
+            number=number[e],
+            seats=tuple(seats[e]),
+            floats=tuple(floats[e]),
+            byes=byes[e],
+            met=frozenset(met.get(e, {})),
+        )
+        for e in active
+    ]
 
 
 def _table_elimination(t: Tournament, number: int) -> Pairing | None:
