@@ -393,12 +393,12 @@ class _Solver:
         pairs: list[tuple[_P, _P]] = []
         g = 0
         while g < len(groups):
-            upto = g
+            upto, extra = g, 0
             while True:
                 residents = [p for group in groups[g : upto + 1] for p in group]
                 last = upto == len(groups) - 1
                 below = groups[upto + 1] if not last else []
-                found, floaters = self.bracket(pending, groups[g : upto + 1], below)
+                found, floaters = self.bracket(pending, groups[g : upto + 1], below, extra)
                 if last:
                     if floaters:  # no repeat-free pairing of what was left: the least bad one
                         found = self.exact_field(pending + residents)
@@ -406,21 +406,35 @@ class _Solver:
                     break
                 if completable(floaters + [p for group in groups[upto + 1 :] for p in group]):
                     break
-                upto += 1  # the rest could not be paired: the next score group joins this bracket
+                # The rest could not be paired without a repeat. A large bracket floats two more
+                # players down (the Dutch system re-pairs the bracket above with more downfloaters);
+                # a small one takes the next score group in.
+                if self.is_large(pending, groups[g : upto + 1], below) and extra + 2 <= len(residents):
+                    extra += 2
+                else:
+                    upto, extra = upto + 1, 0
             pairs += found
             pending = sorted(floaters, key=_P.key)
             g = upto + 1
         return pairs
 
     def bracket(
-        self, mdps: list[_P], groups: list[list[_P]], below: list[_P]
+        self, mdps: list[_P], groups: list[list[_P]], below: list[_P], extra: int = 0
     ) -> tuple[list[tuple[_P, _P]], list[_P]]:
-        """Pairs of one bracket and the players it floats down; ``below``: the next score group."""
-        size = len(mdps) + sum(len(g) for g in groups)
+        """Pairs of one bracket and the players it floats down; ``below``: the next score group;
+        ``extra``: how many more than the fewest a large bracket must float down."""
         ahead = below[: LOOKAHEAD + 1]
-        if size + len(ahead) <= EXACT_BRACKET or len(groups) > 1 or 4 * len(mdps) > size:
-            return self.exact_bracket(mdps, groups, ahead)
-        return self.large_bracket(mdps, groups[0], ahead)
+        if self.is_large(mdps, groups, below):
+            return self.large_bracket(mdps, groups[0], ahead, extra)
+        return self.exact_bracket(mdps, groups, ahead)
+
+    @staticmethod
+    def is_large(mdps: list[_P], groups: list[list[_P]], below: list[_P]) -> bool:
+        """A bracket paired by the greedy pass: one score group, few moved-down players, and more
+        players (with the lookahead) than one exact matching takes quickly."""
+        size = len(mdps) + sum(len(g) for g in groups)
+        ahead = min(len(below), LOOKAHEAD + 1)
+        return len(groups) == 1 and 4 * len(mdps) <= size and size + ahead > EXACT_BRACKET
 
     def exact_bracket(
         self, mdps: list[_P], groups: list[list[_P]], below: list[_P], only_mdp_edges: bool = False
@@ -490,7 +504,7 @@ class _Solver:
         return {p.id for p in players}
 
     def large_bracket(
-        self, mdps: list[_P], group: list[_P], below: list[_P]
+        self, mdps: list[_P], group: list[_P], below: list[_P], extra: int = 0
     ) -> tuple[list[tuple[_P, _P]], list[_P]]:
         pairs: list[tuple[_P, _P]] = []
         floaters: list[_P] = []
@@ -505,7 +519,7 @@ class _Solver:
             taken = {p.id for pair in found for p in pair}
             floaters += [p for p in mdps if p.id not in taken]
             rest = [p for p in rest if p.id not in taken]
-        if len(rest) % 2:
+        for _ in range(len(rest) % 2 + extra):
             # One floats down: from S2, one who can be paired below (C7), then the one that leaves
             # the best seat outcome, has not floated down lately, and ranks lowest.
             counts = _Counts(rest)
@@ -529,6 +543,8 @@ class _Solver:
             )
             floaters.append(down)
             rest = [p for p in rest if p is not down]
+        if not completable(rest):  # the rest cannot pair without a repeat: the exact way
+            return self.exact_bracket(mdps, [group], below)
         pairs += self.homogeneous(rest)
         return pairs, floaters
 
