@@ -596,25 +596,39 @@ class _Solver:
         return self.repair(pairs, stuck, group)
 
     def repair(self, pairs: list[tuple[_P, _P]], stuck: list[_P], group: list[_P]) -> list[tuple[_P, _P]]:
-        """Re-pair exactly the pairs that deny a seat preference, with their neighbours, in chunks of
-        at most REPAIR players; players left without a partner go with the last pairs."""
-        chosen: set[int] = set()
-        for i, (a, b) in enumerate(pairs):
-            if allocate(a, b)[2]:
-                chosen.update(k for k in (i - 1, i, i + 1) if 0 <= k < len(pairs))
-        if stuck:
-            chosen.update(range(max(0, len(pairs) - 4 - len(stuck)), len(pairs)))
+        """Re-pair exactly the pairs that deny a seat preference (or repeat), with more and more of
+        their neighbours (1, 3, 6 pairs either side, then the whole group when it is small), in chunks
+        of at most REPAIR players, until the seat bound is reached; players left without a partner go
+        with the last pairs."""
         rank = {p.id: i for i, p in enumerate(group)}
-        tail = len(pairs) - 4 - len(stuck)
-        out = [pair for k, pair in enumerate(pairs) if k not in chosen]
-        chunk: list[_P] = []
-        for k in sorted(chosen):
-            chunk += pairs[k]
-            if len(chunk) >= REPAIR and k < tail:
-                out += self.exact_field(sorted(chunk, key=lambda p: rank[p.id]))
-                chunk = []
-        out += self.exact_field(sorted(chunk + stuck, key=lambda p: rank[p.id]))
-        return out
+        target = _Counts(group).bound()
+        for reach in (1, 3, 6, len(group)):
+            if reach == len(group) and len(group) > REPAIR:
+                break
+            pairs = sorted(pairs, key=lambda pair: rank[pair[0].id])
+            chosen: set[int] = set()
+            for i, (a, b) in enumerate(pairs):
+                if allocate(a, b)[2] or b.id in a.met:
+                    chosen.update(k for k in range(i - reach, i + reach + 1) if 0 <= k < len(pairs))
+            tail = len(pairs) - 2 * reach - len(stuck)
+            if stuck:
+                chosen.update(range(max(0, tail), len(pairs)))
+            out = [pair for k, pair in enumerate(pairs) if k not in chosen]
+            chunk: list[_P] = []
+            for k in sorted(chosen):
+                chunk += pairs[k]
+                if len(chunk) >= REPAIR and k < tail:
+                    out += self.exact_field(sorted(chunk, key=lambda p: rank[p.id]))
+                    chunk = []
+            out += self.exact_field(sorted(chunk + stuck, key=lambda p: rank[p.id]))
+            pairs, stuck = out, []
+            cost, repeats = _ZERO, 0
+            for a, b in pairs:
+                cost = _add(cost, _denied(allocate(a, b)[2]))
+                repeats += b.id in a.met
+            if cost == target and not repeats:
+                break
+        return pairs
 
 
 def _groups(players: list[_P]) -> list[list[_P]]:
