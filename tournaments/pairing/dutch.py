@@ -7,8 +7,10 @@ Players keep the pairing number they were given at the start (seeding or rating 
 2. **Pairs**, compared criterion by criterion, each one only breaking the ties of those before it:
 
    1. no repeat (FIDE C1; a repeat only when no pairing avoids it);
-   2. the fewest floaters: pairs of unequal score (C5), then the smallest score differences, the sum
-      of their squares (C6);
+   2. the fewest floaters (C5), counted once per score-group boundary crossed (a player two groups
+      down counts twice, as the Dutch system counts a downfloater once per bracket), the top bracket
+      paired fully first, the next bracket pairing as well as it can (C7); then the smallest score
+      differences, the sum of their squares (C6);
    3. seats (C8–C11, seat 0 moves first and stands for white): the fewest players who get the same
       seat a third time running or whose |first − second| would reach 3 (an *absolute* preference
       denied), then the fewest whose |first − second| would reach 2 (a *strong* one), then the fewest
@@ -30,19 +32,23 @@ in the highest bits (as bbpPairings does it), and a maximum-weight matching (net
 pairing. That matching is O(n³) in pure Python, so it is used whole only on small fields
 (``EXACT_FIELD``). Larger fields are paired bracket by bracket from the top, as the Dutch system
 does: a bracket is the moved-down players and the next score group. Small brackets get the same exact
-matching (the unpaired move down); a large one pairs its moved-down players with its top players (a
-small matching), floats one player down if its count is odd, and pairs the rest top half against
-bottom half with a greedy pass that takes, for each S1 player in turn, the first S2 player that keeps
-the best seat outcome still reachable (a count of seat preferences gives it exactly when repeats do
-not interfere); only where that pass falls short of the count (or meets a repeat) is a small matching
-run on the pairs concerned. Before a bracket's floaters go down, the rest of the field is checked to
-be completable without repeats (Dirac's theorem or, for the few small cases it does not settle, a
-matching); if it is not, the next score group joins the bracket.
+matching (the unpaired move down), which also sees the top of the next score group (C7); a large one
+pairs its moved-down players with its top players (a small matching), floats one player down if its
+count is odd, and pairs the rest top half against bottom half with a greedy pass that takes, for
+each S1 player in turn, the first S2 player that keeps the best seat outcome still reachable (a count
+of seat preferences gives it exactly when repeats do not interfere); only where that pass falls
+short of the count (or meets a repeat) are small matchings run on the pairs concerned and more and
+more of their neighbours. Before a bracket's floaters go down, the rest of the field is checked to be
+completable without repeats (Dirac's theorem or, for the few small cases it does not settle, a
+matching); if it is not, a large bracket floats two more players down, a small one takes in the next
+score group.
 
 Where this differs from FIDE (see docs/tournaments.md): seat (colour) rules are quality criteria
-below the floaters rather than the absolute C3, there is no top-scorer exception, the fewest floaters
-are counted over the whole round in small fields (FIDE counts bracket by bracket from the top, as
-the large-field path does), and C7 and C16–C21 are left out.
+below the floaters rather than the absolute C3, with no top-scorer exception; seat denials are
+weighed by strength (absolute, strong, mild) rather than C10 before C11; small fields weigh the
+whole round at once (the fewest boundaries crossed, then the top brackets first) where FIDE goes
+bracket by bracket; score differences are summed as squares; exchanges are only "as few as
+possible"; C16–C19 are left out; the bye is chosen first.
 """
 
 from __future__ import annotations
