@@ -217,15 +217,12 @@ def _swiss_pairs(t: Tournament, number: int) -> Pairing:
 
 def swiss_players(t: Tournament) -> list[dutch.Player]:
     """The active entrants as the two-player Swiss pairing sees them: score (the first criterion of
-    the standings), pairing number (place in the seeding fixed at the start; late entries come
-    after, in the order they came), and per round so far the seat taken (0 first, 1 second, None
-    without a game: a bye, absent, a forfeit before any game), the float (DOWN: met a lower match
-    score or had the bye, UP: met a higher one) and who was met."""
+    the standings, counted here when it is match or placement points), pairing number (place in the
+    seeding fixed at the start; late entries come after, in the order they came), and per round so
+    far the seat taken (0 first, 1 second, None without a game: a bye, absent, a forfeit before any
+    game), the float (DOWN: met a lower match score or had the bye, UP: met a higher one) and who was
+    met."""
     active = t.active()
-    first = criteria(t)[0]
-    score: dict[int, Fraction] = dict.fromkeys(active, Fraction(0))
-    if t.rounds:
-        score.update({int(r.entrant): r.values[first] for r in standings(t) if int(r.entrant) in score})
     place = {e: i for i, e in enumerate(t.seeding)}
     numbered = sorted(t.entrants, key=lambda e: (place.get(e, len(place)), e))
     number = {e: i + 1 for i, e in enumerate(numbered)}
@@ -233,6 +230,7 @@ def swiss_players(t: Tournament) -> list[dutch.Player]:
     floats: dict[int, list[int]] = {e: [] for e in active}
     byes: dict[int, int] = dict.fromkeys(active, 0)
     points: dict[int, Fraction] = defaultdict(Fraction)  # match points before the round
+    placed: dict[int, Fraction] = defaultdict(Fraction)  # placement points (no byes) before it
     for rnd in t.rounds:
         for e in active:
             seats[e].append(None)
@@ -253,11 +251,22 @@ def swiss_players(t: Tournament) -> list[dutch.Player]:
                     seats[me][-1] = seat if played else None
                     diff = points[me] - points[other]
                     floats[me][-1] = dutch.DOWN if diff > 0 else dutch.UP if diff < 0 else 0
+        for table in rnd.tables:
             if table.result is not None:
                 for e, p in ranking.table_points(table.result.places).items():
                     gained[e] += p
+                    placed[e] += p
         for e, p in gained.items():
             points[e] += p
+    # The score groups: the standings' first criterion. Match and placement points follow from the
+    # results above (as standings.py counts them); any other first criterion asks the standings.
+    first = criteria(t)[0]
+    if first in ("match_points", "placement_points"):
+        score = {e: (points if first == "match_points" else placed)[e] for e in active}
+    else:
+        score = dict.fromkeys(active, Fraction(0))
+        if t.rounds:
+            score.update({int(r.entrant): r.values[first] for r in standings(t) if int(r.entrant) in score})
     met = _met(t)
     return [
         dutch.Player(

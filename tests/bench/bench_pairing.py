@@ -2,8 +2,8 @@
 
     python tests/bench/bench_pairing.py [--players 512] [--rounds 9] [--seed 1] [--quick]
 
-Two-player Swiss (mine: ``two_player_*``): whole events through ``formats`` (so each round's time
-includes the standings), once with today's pairing (tests/bench/pairing_baseline.py, frozen) and once
+Two-player Swiss (``two_player_*``): whole events through ``formats`` (each round's time is the
+pairing and one computation of the standings), once with today's pairing (tests/bench/pairing_baseline.py, frozen) and once
 with the Dutch pairing (tournaments/pairing/dutch.py), over the same random results, per field size:
 repeats, floaters (against a brute-force least on small fields), the widest score gap of a pair,
 second byes, seat balance and the time per round; and the cornered round (the bottom ten all met).
@@ -79,9 +79,11 @@ PAIRERS: dict[str, Callable[[Tournament], formats.Pairing]] = {
 
 
 def two_player_event(players: int, rounds: int, seed: int, pairer: str) -> dict[str, Any]:
-    """One Swiss event through ``formats`` (standings included), results drawn at random: the better
-    seed wins 55 %, 10 % draws; 1 % of the entrants withdraw after each round. Per round: the pairing's
-    time (cpu s, wall s) and its figures (``round_figures``); at the end the seat figures."""
+    """One Swiss event through ``formats``, results drawn at random: the better seed wins 55 %, 10 %
+    draws; 1 % of the entrants withdraw after each round. Per round: the time (cpu s, wall s) of the
+    pairing and one computation of the standings (which the projection makes after every command;
+    today's pairing also made them twice itself, the new one counts match points from the results),
+    and the pairing's figures (``round_figures``); at the end the seat figures."""
     rng = random.Random(seed)
     t = Tournament(name="bench", game="kazino", format="swiss", options={"rounds": rounds}, status="running")
     for e in range(1, players + 1):
@@ -92,6 +94,7 @@ def two_player_event(players: int, rounds: int, seed: int, pairer: str) -> dict[
         before = formats.swiss_players(t)
         cpu, wall = time.process_time(), time.perf_counter()
         pairing = PAIRERS[pairer](t)
+        formats.standings(t)  # as the projection does after every command
         times.append((time.process_time() - cpu, time.perf_counter() - wall))
         figures.append(round_figures(before, pairing, brute=players <= BRUTE))
         tables = []

@@ -317,11 +317,12 @@ def test_small_fields_meet_every_criterion_at_its_least(n, rounds, rng):
 # -- whole events through formats ----------------------------------------------------------------------------
 
 
-def play_event(players: int, rounds: int, rng: random.Random, check) -> Tournament:
+def play_event(players: int, rounds: int, rng: random.Random, check, options=None) -> Tournament:
     """A Swiss event through formats.next_round: the better seed wins 55 %, 10 % draws; after each
     round an entrant withdraws with chance 2 %; a late entry joins after round 2 (odd fields get
     byes). ``check(t, before, pairing)`` looks at every round."""
-    t = Tournament(name="t", game="kazino", format="swiss", options={"rounds": rounds}, status="running")
+    options = {"rounds": rounds, **(options or {})}
+    t = Tournament(name="t", game="kazino", format="swiss", options=options, status="running")
     for e in range(1, players + 1):
         t.entrants[e] = Entrant(e, f"p{e}")
     t.seeding = list(range(1, players + 1))
@@ -446,3 +447,20 @@ def test_tables_list_entrants_in_seat_order_and_withdrawn_entrants_are_left_out(
     assert pairing.tables == [("R1-T1", [1, 5]), ("R1-T2", [6, 2]), ("R1-T3", [7, 4])]
     assert pairing.byes == []
     assert 3 not in {e for _k, pair in pairing.tables for e in pair}
+
+
+def test_the_score_groups_are_the_first_criterion_of_the_standings():
+    # Match and placement points are counted from the results; another first criterion comes from
+    # the standings. Either way they are the standings' own values.
+    for tiebreaks in (None, ["placement_points", "wins"], ["wins", "match_points"]):
+        options = {"tiebreaks": tiebreaks} if tiebreaks else {}
+        scores: list[dict[int, Fraction]] = []
+
+        def check(t, before, pairing, scores=scores):
+            first = formats.criteria(t)[0]
+            expected = {int(r.entrant): r.values[first] for r in formats.standings(t)} if t.rounds else {}
+            assert {p.id: Fraction(p.score) for p in before} == {p.id: expected.get(p.id, 0) for p in before}
+            scores.append({p.id: Fraction(p.score) for p in before})
+
+        play_event(15, 5, random.Random(1), check, options)
+        assert any(any(s.values()) for s in scores)
