@@ -310,7 +310,6 @@ class _Solver:
         scale = math.lcm(*(s.denominator for s in scores)) if scores else 1
         self.players = [_P(p, int(s * scale)) for p, s in zip(players, scores, strict=True)]
         self.players.sort(key=_P.key)
-        self.ids = {p.id for p in self.players}
 
     # -- whole round -----------------------------------------------------------------------------
 
@@ -452,6 +451,11 @@ class _Solver:
         members = mdps + [p for g in groups for p in g]
         if not members:
             return [], []
+        # The next group's own pairs count too when all of it is in view (C7: the most pairs in the
+        # next bracket); with only its top in view (``bracket`` passes one more than LOOKAHEAD then),
+        # just whether each floater can be paired there.
+        whole = len(below) <= LOOKAHEAD
+        below = below[:LOOKAHEAD]
         inside = len(members)
         members += below
         order = _Order(groups)
@@ -462,9 +466,6 @@ class _Solver:
         drop = (top - min((p.s for p in below), default=low)) ** 2
         maxima = [1, 2 * (top - low), spread, 1, drop, 1, 1, 1, 1, 1, 1, 2, 1, 2, 1, 2 * order.biggest, 1]
         gains: dict[tuple[int, int], list[int]] = {}
-        # The next group's own pairs count too when all of it is in view (C7: the most pairs in the
-        # next bracket); with only its top in view, just whether each floater can be paired there.
-        whole = len(below) < LOOKAHEAD
         for i, a in enumerate(members if whole else members[:inside]):
             for j in range(i + 1, len(members)):
                 b = members[j]
@@ -501,13 +502,10 @@ class _Solver:
                     order.digit_weight(hi, lo),
                 ]
         found = _matching(members, gains, maxima, order.base**order.slots, maxcardinality=False)
-        pairs = [(a, b) for a, b in found if a.id not in self._ids(below) and b.id not in self._ids(below)]
+        ahead = {p.id for p in below}
+        pairs = [(a, b) for a, b in found if a.id not in ahead and b.id not in ahead]
         paired = {p.id for pair in pairs for p in pair}
         return pairs, [p for p in members[:inside] if p.id not in paired]
-
-    @staticmethod
-    def _ids(players: list[_P]) -> set[Hashable]:
-        return {p.id for p in players}
 
     def large_bracket(
         self, mdps: list[_P], group: list[_P], below: list[_P], extra: int = 0
