@@ -613,7 +613,7 @@ def _two_player_quality(quality: list[dict[str, Any]] | None) -> list[str]:
                     str(f["over1"]),
                     str(f["three"]),
                     str(f["faults"]),
-                    _num(1000 * max(f["wall"]), 1),
+                    _num(1000 * f["worst_wall"], 1),
                 ]
             )
     return [

@@ -138,9 +138,8 @@ def quality(above: int | None, faults: int) -> dict[str, Any]:
         "worst_seat": 2 if not faults else 7,
         "over1": 1,
         "three": 0 if not faults else 9,
-        "round_repeats": [0, 0],
-        "cpu": [0.001, 0.002],
-        "wall": [0.001, 0.002],
+        "worst_cpu": 0.002,
+        "worst_wall": 0.002,
     }
 
 
