@@ -57,7 +57,9 @@ CRITERION_HELP = {
     ),
     "buchholz_cut1": gettext_lazy("Buchholz without the weakest opponent."),
     "buchholz_median": gettext_lazy("Buchholz without the weakest and the strongest opponent."),
-    "sonneborn_berger": gettext_lazy("The points of the opponents you beat, and half of those you drew with."),
+    "sonneborn_berger": gettext_lazy(
+        "The points of the opponents you beat, and half of those you drew with."
+    ),
     "head_to_head": gettext_lazy("The results between the players still tied."),
     "wins": gettext_lazy("Matches won outright (a forfeit is not a win)."),
     "matchpoints": gettext_lazy(

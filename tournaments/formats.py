@@ -19,7 +19,7 @@ from typing import Any, cast
 from tournaments import standings as ranking
 from tournaments.duplicate import matchpoints
 from tournaments.log import Result, Table, Tournament
-from tournaments.pairing import roundrobin, swiss
+from tournaments.pairing import dutch, roundrobin, swiss
 from tournaments.pairing import tables as seating
 from tournaments.pairing.bracket import Bracket
 
@@ -330,18 +330,21 @@ def next_round(t: Tournament, keep: list[Table] | None = None) -> Pairing | None
         first = [(table.key, list(table.entrants)) for table in kept]
         locked = [key for key, _e in first]
         keys = (f"R{number}-T{i}" for i in itertools.count(1) if f"R{number}-T{i}" not in locked)
-        rows = standings(t)  # once: the ranking and the score groups both come from it
-        ranked = [e for e in ranked_active(t, rows) if e not in out]
-        if len(ranked) < 2:
-            return Pairing(number, first, [int(e) for e in ranked], half, locked)
         if table_size(t) > 2:
+            rows = standings(t)  # once: the ranking and the score groups both come from it
+            ranked = [e for e in ranked_active(t, rows) if e not in out]
+            if len(ranked) < 2:
+                return Pairing(number, first, [int(e) for e in ranked], half, locked)
             seated = _table_swiss(t, ranked, rows)
             return Pairing(number, first + [(next(keys), tb) for tb in seated], [], half, locked)
-        had_bye = {e for rnd in t.rounds for e in rnd.byes}
-        met = {k: set(v) for k, v in _met(t).items()}
-        pairs, bye = swiss.pair_round(ranked, _primary(t, rows), met, had_bye)
-        tables = first + [(next(keys), [int(a), int(b)]) for a, b in pairs]
-        return Pairing(number, tables, [int(bye)] if bye is not None else [], half, locked)
+        players = [p for p in swiss_players(t) if p.id not in out]
+        if len(players) < 2:
+            return Pairing(number, first, [int(p.id) for p in players], half, locked)
+        result = dutch.pair(players)
+        tables = first + [(next(keys), [cast(int, a), cast(int, b)]) for a, b in result.pairs]
+        return Pairing(
+            number, tables, [cast(int, result.bye)] if result.bye is not None else [], half, locked
+        )
     if t.format == "table_elimination":
         return _table_elimination(t, number)
     raise ValueError(f"unknown format {t.format!r}")
@@ -354,6 +357,78 @@ def _table_swiss(t: Tournament, ranked: list[int], rows: list[ranking.Row]) -> l
         ranked, table_size(t), primary, _met(t), history=seat_history(t), unit=_round_worth(t, primary)
     )
     return [[int(x) for x in tb] for tb in seated]
+
+
+def swiss_players(t: Tournament) -> list[dutch.Player]:
+    """The active entrants as the two-player Swiss pairing sees them: score (the first criterion of
+    the standings, counted here when it is match or placement points), pairing number (place in the
+    seeding fixed at the start; late entries come after, in the order they came), and per round so
+    far the seat taken (0 first, 1 second, None without a game: a bye, absent, a forfeit before any
+    game), the float (DOWN: met a lower match score or had the bye, UP: met a higher one) and who was
+    met."""
+    active = t.active()
+    place = {e: i for i, e in enumerate(t.seeding)}
+    numbered = sorted(t.entrants, key=lambda e: (place.get(e, len(place)), e))
+    number = {e: i + 1 for i, e in enumerate(numbered)}
+    seats: dict[int, list[dutch.Seat]] = {e: [] for e in active}
+    floats: dict[int, list[int]] = {e: [] for e in active}
+    byes: dict[int, int] = dict.fromkeys(active, 0)
+    points: dict[int, Fraction] = defaultdict(Fraction)  # match points before the round
+    placed: dict[int, Fraction] = defaultdict(Fraction)  # placement points (no byes) before it
+    for rnd in t.rounds:
+        for e in active:
+            seats[e].append(None)
+            floats[e].append(0)
+        gained: dict[int, Fraction] = defaultdict(Fraction)
+        for e in rnd.byes:
+            gained[e] += 1
+            if e in byes:
+                byes[e] += 1
+                floats[e][-1] = dutch.DOWN
+        for e in rnd.half_byes:  # asked for: half a point, no float, not the pairing's bye
+            gained[e] += HALF_POINT
+        for e in t.entrants.values():  # a round a late entrant missed: 0 or ½, its choice
+            if rnd.number <= e.joined_round:
+                gained[e.id] += e.missed_points
+        for table in rnd.tables:
+            if len(table.entrants) != 2:
+                continue
+            a, b = table.entrants
+            played = bool(table.games) and not table.forfeit
+            for seat, (me, other) in enumerate(((a, b), (b, a))):
+                if me in seats:
+                    seats[me][-1] = seat if played else None
+                    diff = points[me] - points[other]
+                    floats[me][-1] = dutch.DOWN if diff > 0 else dutch.UP if diff < 0 else 0
+        for table in rnd.tables:
+            if table.result is not None:
+                for e, p in ranking.table_points(table.result.places).items():
+                    gained[e] += p
+                    placed[e] += p
+        for e, p in gained.items():
+            points[e] += p
+    # The score groups: the standings' first criterion. Match and placement points follow from the
+    # results above (as standings.py counts them); any other first criterion asks the standings.
+    first = criteria(t)[0]
+    if first in ("match_points", "placement_points"):
+        score = {e: (points if first == "match_points" else placed)[e] for e in active}
+    else:
+        score = dict.fromkeys(active, Fraction(0))
+        if t.rounds:
+            score.update({int(r.entrant): r.values[first] for r in standings(t) if int(r.entrant) in score})
+    met = _met(t)
+    return [
+        dutch.Player(
+            id=e,
+            score=score[e],
+            number=number[e],
+            seats=tuple(seats[e]),
+            floats=tuple(floats[e]),
+            byes=byes[e],
+            met=frozenset(met.get(e, {})),
+        )
+        for e in active
+    ]
 
 
 def _table_elimination(t: Tournament, number: int) -> Pairing | None:

@@ -133,6 +133,7 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
             "met": None if worst is None else worst < seconds,
         }
     )
+    rows += two_player_goals(p)
     return rows
 
 
@@ -205,7 +206,79 @@ def table_goals(results: dict[str, Any]) -> list[dict[str, Any]]:
 def pairing_worst(p: dict[str, Any]) -> float:
     """The slowest pairing (wall seconds) of any round of either format, or of the cornered round."""
     walls = [wall for _cpu, wall, _repeats in p["two_player"] + p["four_player"]]
-    return max([*walls, p["cornered"][1]])
+    cornered = p["cornered"]["new"] if isinstance(p["cornered"], dict) else p["cornered"]
+    return max([*walls, cornered[1]])
+
+
+def two_player_goals(p: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Issue #19's goals for the two-player Swiss (``bench_pairing.two_player_quality``): a round of
+    512 entrants with its standings, repeats, floaters against the brute-force least, and seats; each
+    with today's pairing as the baseline. No figures: the rows without a measurement."""
+    entrants, seconds = PAIRING_GOAL
+    names = [
+        f"two-player Swiss round of {entrants} entrants and its standings (worst round)",
+        "two-player Swiss: repeat meetings, every field size",
+        "two-player Swiss: floaters above the brute-force least (fields of ≤ 17)",
+        "two-player Swiss: seat 0 and seat 1 within one game of each other where the pairing allows it, "
+        "no seat three times running where avoidable",
+    ]
+    targets = [f"< {seconds:g} s", "0", "0", "0 seat faults"]
+    quality = (p or {}).get("quality")
+    if not quality:
+        return [
+            {"goal": g, "target": t, "measured": "—", "baseline": "—", "ratio": "—", "met": None}
+            for g, t in zip(names, targets, strict=True)
+        ]
+
+    def total(who: str, key: str) -> int:
+        return sum(row[who][key] for row in quality)
+
+    def seats(who: str) -> str:
+        return (
+            f"widest {max(row[who]['worst_seat'] for row in quality)}, ending > 1: {total(who, 'over1')} "
+            f"players, 3 running: {total(who, 'three')}, seat faults {total(who, 'faults')}"
+        )
+
+    assert p is not None
+    new, new_cpu = max((wall, cpu) for cpu, wall, _r in p["two_player"])
+    today, today_cpu = max((wall, cpu) for cpu, wall, _r in p["two_player_today"])
+    brute = [row for row in quality if row["new"]["above_least"] is not None]
+    above = {who: sum(row[who]["above_least"] for row in brute) for who in ("today", "new")}
+    largest = max(row["players"] for row in brute) if brute else 0
+    return [
+        {
+            "goal": names[0],
+            "target": targets[0],
+            "measured": f"{_num(1000 * new, 1)} ms ({_num(1000 * new_cpu, 1)} ms CPU)",
+            "baseline": f"today {_num(1000 * today, 1)} ms ({_num(1000 * today_cpu, 1)} ms CPU)",
+            "ratio": f"{new / seconds:.3f}× limit",
+            "met": new < seconds,
+        },
+        {
+            "goal": names[1],
+            "target": targets[1],
+            "measured": str(total("new", "repeats")),
+            "baseline": f"today {total('today', 'repeats')}",
+            "ratio": "—",
+            "met": total("new", "repeats") == 0,
+        },
+        {
+            "goal": names[2].replace("≤ 17", f"≤ {largest}"),
+            "target": targets[2],
+            "measured": str(above["new"]) if brute else "—",
+            "baseline": f"today {above['today']}" if brute else "—",
+            "ratio": "—",
+            "met": (above["new"] == 0) if brute else None,
+        },
+        {
+            "goal": names[3],
+            "target": targets[3],
+            "measured": seats("new"),
+            "baseline": f"today: {seats('today')}",
+            "ratio": "—",
+            "met": total("new", "faults") == 0,
+        },
+    ]
 
 
 def render(results: dict[str, Any], images: dict[str, str] | None = None) -> str:
@@ -239,6 +312,7 @@ def render(results: dict[str, Any], images: dict[str, str] | None = None) -> str
             ],
         ),
         "",
+        *_kept(results),
         "The machine is shared: other work ran beside this (see the load). Rates per CPU second "
         "(`time.process_time`) stay comparable under load; wall-clock figures (latency, bot move times, "
         "pairing) do not. A figure marked — was not measured (see *Errors* below).",
@@ -269,6 +343,18 @@ def render(results: dict[str, Any], images: dict[str, str] | None = None) -> str
         out += [f"- **{section}**: `{message}`" for section, message in results["errors"].items()]
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _kept(results: dict[str, Any]) -> list[str]:
+    """A run with ``--only`` keeps the other sections' figures from earlier runs: say which and when."""
+    kept = results.get("kept")
+    if not kept:
+        return []
+    listed = ", ".join(f"{section} ({date})" for section, date in kept.items())
+    return [
+        f"This run measured only some sections (`--only`); these keep the figures of an earlier run: {listed}.",
+        "",
+    ]
 
 
 def _load(load: list[float] | tuple[float, ...]) -> str:
@@ -540,10 +626,11 @@ def _pairing(results: dict[str, Any]) -> list[str]:
     if not p:
         return []
     rows = []
-    for label, figures in (
-        ("Swiss, two-player boards (`pair_round`)", p["two_player"]),
-        ("Swiss, tables of four (`seat_tables`)", p["four_player"]),
-    ):
+    labelled = [("Swiss, two-player boards and the standings (`formats.next_round`)", p["two_player"])]
+    if p.get("two_player_today"):
+        labelled.append(("the same, today's pairing (`pairing_baseline`)", p["two_player_today"]))
+    labelled.append(("Swiss, tables of four (`seat_tables`)", p["four_player"]))
+    for label, figures in labelled:
         worst = max(figures, key=lambda f: f[1])
         rows.append(
             [
@@ -554,17 +641,18 @@ def _pairing(results: dict[str, Any]) -> list[str]:
                 str(sum(f[2] for f in figures)),
             ]
         )
-    cpu, wall, repeats = p["cornered"]
-    rows.append(
-        [
-            "one round, the bottom 10 all met already (`pair_round`)",
-            _num(1000 * wall, 1),
-            _num(1000 * cpu, 1),
-            "—",
-            str(repeats),
-        ]
-    )
-    return [
+    cornered = p["cornered"] if isinstance(p["cornered"], dict) else {"new": p["cornered"]}
+    for who, (cpu, wall, repeats) in cornered.items():
+        rows.append(
+            [
+                f"one round, the bottom 10 all met already ({who})",
+                _num(1000 * wall, 1),
+                _num(1000 * cpu, 1),
+                "—",
+                str(repeats),
+            ]
+        )
+    out = [
         "## Tournaments: pairing" + _busy(results, "pairing"),
         "",
         f"{p['players']} entrants, {p['rounds']} rounds with results drawn at random (the better seed favoured).",
@@ -572,6 +660,72 @@ def _pairing(results: dict[str, Any]) -> list[str]:
         _table(["pairing", "worst round ms (wall)", "its CPU ms", "all rounds ms", "repeat meetings"], rows),
         "",
         *_tables(p.get("tables")),
+    ]
+    return out + _two_player_quality(p.get("quality"))
+
+
+def _two_player_quality(quality: list[dict[str, Any]] | None) -> list[str]:
+    """Today's two-player pairing and the Dutch one over the same events, per field size."""
+    if not quality:
+        return []
+    rows = []
+    for row in quality:
+        for who in ("today", "new"):
+            f = row[who]
+            above = "—" if f["above_least"] is None else str(f["above_least"])
+            rows.append(
+                [
+                    f"{row['players']}, {row['rounds']} × {row['events']}" if who == "today" else "",
+                    who,
+                    str(f["repeats"]),
+                    f"{f['floaters']} ({f['bound']})",
+                    above,
+                    f"{f['spread']:g}",
+                    str(f["second_byes"]),
+                    str(f["worst_seat"]),
+                    str(f["over1"]),
+                    str(f["three"]),
+                    str(f["faults"]),
+                    _num(1000 * f["worst_wall"], 1),
+                ]
+            )
+    return [
+        "### Two-player Swiss: today's pairing and the Dutch one",
+        "",
+        "Whole events through `formats` (`bench_pairing.two_player_quality`), each event played once with "
+        "today's pairing (`tests/bench/pairing_baseline.py`, frozen) and once with the new one "
+        "(`tournaments/pairing/dutch.py`), results drawn at random (the better seed wins 55 %, 10 % "
+        "draws), 1 % of the entrants withdrawing after each round; totals over the events. Floaters: "
+        "score-group boundaries crossed by the pairs (a player two groups down counts twice, as the "
+        "Dutch system counts a downfloater once per bracket), with the least the group sizes allow "
+        "in brackets (one per boundary with an odd count above it; repeats can make more necessary); "
+        "above the least: against a brute-force search for the fewest over every pairing with as few "
+        "repeats (small fields only). Seats: the widest gap between a player's games in seat 0 and in seat "
+        "1 at any time, the "
+        "players ending the event beyond 1, the players who sat in the same seat three games running, "
+        "and seat faults (pairs seated so that the other order would have denied less). Time: the "
+        "pairing and one computation of the standings (the projection makes them after every command; "
+        "today's pairing also computed them twice itself, the new one counts the match points from the "
+        "results).",
+        "",
+        _table(
+            [
+                "entrants, rounds × events",
+                "pairing",
+                "repeats",
+                "floaters (least)",
+                "above brute-force least",
+                "widest score gap",
+                "second byes",
+                "widest seat 0 − seat 1 gap",
+                "ending > 1",
+                "same seat 3 running",
+                "seat faults",
+                "worst round and standings ms (wall)",
+            ],
+            rows,
+        ),
+        "",
     ]
 
 

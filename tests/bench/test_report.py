@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+import os
 from typing import Any
 
 import pytest
@@ -106,8 +108,19 @@ def figures() -> dict[str, Any]:
             "players": 512,
             "rounds": 2,
             "two_player": [[0.002, 0.002, 0], [0.003, 0.004, 0]],
+            "two_player_today": [[0.002, 0.003, 0], [0.003, 0.005, 0]],
             "four_player": [[0.001, 0.001, 0], [0.005, 0.006, 3]],
-            "cornered": [0.004, 0.005, 0],
+            "cornered": {"today": [0.004, 0.005, 0], "new": [0.003, 0.004, 0]},
+            "quality": [
+                {"players": 12, "rounds": 7, "events": 2, "today": quality(3, 12), "new": quality(0, 0)},
+                {
+                    "players": 512,
+                    "rounds": 2,
+                    "events": 1,
+                    "today": quality(None, 40),
+                    "new": quality(None, 0),
+                },
+            ],
             "tables": {
                 "fields": [
                     {
@@ -128,10 +141,28 @@ def figures() -> dict[str, Any]:
     }
 
 
+def quality(above: int | None, faults: int) -> dict[str, Any]:
+    """One pairing's figures over a field size's events (bench_pairing.two_player_quality)."""
+    return {
+        "repeats": 0,
+        "floaters": 20,
+        "bound": 18,
+        "above_least": above,
+        "spread": 1.0,
+        "second_byes": 0,
+        "faults": faults,
+        "worst_seat": 2 if not faults else 7,
+        "over1": 1,
+        "three": 0 if not faults else 9,
+        "worst_cpu": 0.002,
+        "worst_wall": 0.002,
+    }
+
+
 def test_every_goal_of_the_issue_has_a_row_and_all_are_met_here():
     rows = report.goals(figures())
     names = [r["goal"] for r in rows]
-    assert len(rows) == 1 + 4 + 2 + 1 + 4 + 6 * 2 + 1 + 1 + 1
+    assert len(rows) == 1 + 4 + 2 + 1 + 4 + 6 * 2 + 1 + 1 + 1 + 4
     assert any("OpenSpiel" in n for n in names)
     assert {f"replay fold, {g}" for g in GAMES} <= set(names)
     assert {f"strong bot move time, {g}" for g in GAMES} <= set(names)
@@ -139,10 +170,10 @@ def test_every_goal_of_the_issue_has_a_row_and_all_are_met_here():
     assert any("1,000 spectators" in n for n in names) and any("512 entrants" in n for n in names)
     assert all(r["met"] is True for r in rows)
     assert rows[0]["ratio"] == "3.00× OpenSpiel"
-    pairing = rows[-1]
+    pairing = next(r for r in rows if r["goal"].startswith("pairing a round of 512"))
     assert pairing["measured"] == "6.0 ms", "the slowest round of either format, wall clock"
     assert sum("multi-player Swiss" in n for n in names) == 6 * 2 + 2
-    assert rows[-2]["measured"] == "400.0 ms", "512 at tables of four, standings included"
+    assert rows[-6]["measured"] == "400.0 ms", "512 at tables of four, standings included"
 
 
 def test_the_multi_player_swiss_goals_compare_with_today_and_a_missed_one_says_no():
@@ -166,6 +197,29 @@ def test_the_multi_player_swiss_goals_compare_with_today_and_a_missed_one_says_n
         "| 16 at tables of 4 | 30.0 → **9.0** | ≤ 8 | 1.00 → **2.50** | ≤ 2.00 | 5 → **4** | 3 | 0.90 → 0.50 |"
         in page
     )
+
+
+def test_the_two_player_goals_compare_with_today():
+    rows = report.goals(figures())
+    assert (
+        rows[-4]["measured"] == "4.0 ms (3.0 ms CPU)" and rows[-4]["baseline"] == "today 5.0 ms (3.0 ms CPU)"
+    )
+    assert rows[-3]["measured"] == "0" and rows[-3]["baseline"] == "today 0"
+    assert rows[-2]["goal"].endswith("(fields of ≤ 12)") and rows[-2]["baseline"] == "today 3"
+    assert "seat faults 0" in rows[-1]["measured"] and "seat faults 52" in rows[-1]["baseline"]
+
+
+def test_the_two_player_goals_go_unmeasured_without_their_figures_and_fail_on_a_seat_fault():
+    results = figures()
+    del results["pairing"]["quality"]
+    rows = report.goals(results)
+    assert [r["met"] for r in rows[-4:]] == [None] * 4
+    results = figures()
+    results["pairing"]["quality"][1]["new"]["faults"] = 1
+    assert report.goals(results)[-1]["met"] is False
+    page = report.render(figures())
+    assert "### Two-player Swiss: today's pairing and the Dutch one" in page
+    assert "| 512, 2 × 1 | today |" in page
 
 
 def test_a_missed_goal_says_no_and_a_loss_fails_the_spectator_goal():
@@ -192,7 +246,7 @@ def test_a_section_that_did_not_run_keeps_its_goal_rows_unmeasured_and_the_page_
         del results[section]
     results["errors"] = {"fanout": "RuntimeError: REDIS_URL is not set"}
     rows = report.goals(results)
-    assert len(rows) == 27
+    assert len(rows) == 31
     unmeasured = [r for r in rows if r["met"] is None]
     assert len(unmeasured) == 1 + 2 + 4
     page = report.render(results)
@@ -215,6 +269,15 @@ def test_the_page_has_the_command_the_machine_and_a_table_per_area():
     assert "![spectator latency against spectators](img/bench-fanout.png)" in page
     table_rows = [line for line in page.splitlines() if line.startswith("| ")]
     assert all(line.endswith(" |") for line in table_rows)
+    # Every row of a table has as many cells as its header (a "|" inside a cell would break it).
+    tables: list[list[str]] = [[]]
+    for line in page.splitlines():
+        if line.startswith("|"):
+            tables[-1].append(line)
+        elif tables[-1]:
+            tables.append([])
+    for table in tables:
+        assert len({line.count("|") for line in table}) <= 1, table[0]
 
 
 def test_percentiles_are_nearest_rank():
@@ -232,3 +295,22 @@ def test_the_charts_are_drawn_when_matplotlib_is_there(tmp_path):
     assert set(drawn) == {"fanout", "engines", "bots"}
     for path in drawn.values():
         assert (tmp_path / path).stat().st_size > 1000
+
+
+def test_only_keeps_the_other_sections_of_the_last_run_and_the_page_says_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(os, "environ", dict(os.environ))  # run_all sets variables when imported
+    from tests.bench import run_all
+
+    before = figures()
+    before["sections"] = {"engines": {"load_before": [1.0, 1.0, 1.0], "load_after": [1.0, 1.0, 1.0]}}
+    before["errors"] = {"fanout": "RuntimeError: REDIS_URL is not set"}
+    saved = tmp_path / "run_all.json"
+    saved.write_text(json.dumps(before))
+    now = {"machine": before["machine"], "sections": {}, "errors": {}, "pairing": before["pairing"]}
+    merged = run_all.keep_others(now, ["pairing"], saved)
+    assert merged["engines"] == before["engines"] and merged["sections"]["engines"]["load_before"]
+    assert merged["errors"] == {"fanout": "RuntimeError: REDIS_URL is not set"}
+    assert set(merged["kept"]) == set(run_all.SECTIONS) - {"pairing"}
+    assert run_all.keep_others({"x": 1}, [], saved) == {"x": 1}, "a full run keeps nothing"
+    page = report.render({**figures(), "kept": {"engines": "2026-11-29 04:00 UTC"}})
+    assert "these keep the figures of an earlier run: engines (2026-11-29 04:00 UTC)." in page
