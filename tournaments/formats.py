@@ -339,7 +339,7 @@ def next_round(t: Tournament, keep: list[Table] | None = None) -> Pairing | None
             return Pairing(number, first + [(next(keys), tb) for tb in seated], [], half, locked)
         players = [p for p in swiss_players(t) if p.id not in out]
         if len(players) < 2:
-            return Pairing(number, first, [int(p.id) for p in players], half, locked)
+            return Pairing(number, first, [cast(int, p.id) for p in players], half, locked)
         result = dutch.pair(players)
         tables = first + [(next(keys), [cast(int, a), cast(int, b)]) for a, b in result.pairs]
         return Pairing(
@@ -387,9 +387,9 @@ def swiss_players(t: Tournament) -> list[dutch.Player]:
                 floats[e][-1] = dutch.DOWN
         for e in rnd.half_byes:  # asked for: half a point, no float, not the pairing's bye
             gained[e] += HALF_POINT
-        for e in t.entrants.values():  # a round a late entrant missed: 0 or ½, its choice
-            if rnd.number <= e.joined_round:
-                gained[e.id] += e.missed_points
+        for late in t.entrants.values():  # a round a late entrant missed: 0 or ½, its choice
+            if rnd.number <= late.joined_round:
+                gained[late.id] += late.missed_points
         for table in rnd.tables:
             if len(table.entrants) != 2:
                 continue
