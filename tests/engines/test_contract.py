@@ -20,7 +20,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engines import IllegalAction, compose, get, names
+from games import engines
+from games.engines import IllegalAction, get, names
 
 from .contract import (
     GARBAGE,
@@ -197,9 +198,11 @@ DEPENDENT = {("dominoes", "target"): {"variant", "players"}}
 
 
 @pytest.mark.parametrize(("name", "chosen", "counts", "expected"), RULES_DEFAULTS)
-def test_composing_a_config_fills_in_the_rules_defaults_for_the_options_chosen(name, chosen, counts, expected):
+def test_composing_a_config_fills_in_the_rules_defaults_for_the_options_chosen(
+    name, chosen, counts, expected
+):
     for players in counts:
-        config = compose(name, chosen, players)
+        config = engines.compose(name, chosen, players)
         assert {key: config[key] for key in expected} == expected, (chosen, players)
 
 
@@ -219,7 +222,7 @@ def test_a_default_that_depends_on_another_option_follows_it(name):
         for key, value in sorted(values):
             chosen = {key: json.loads(value)}
             try:
-                composed = compose(engine, chosen, players)
+                composed = engines.compose(engine, chosen, players)
             except IllegalAction:
                 continue  # not a table (partnerships with three players, a dealer past the seats)
             trap = engine.validate_config({**engine.default_config(players), **chosen})
@@ -235,9 +238,9 @@ def test_a_default_that_depends_on_another_option_follows_it(name):
 
 def test_compose_refuses_what_is_not_a_set_of_options():
     with pytest.raises(IllegalAction):
-        compose("dominoes", ["variant"], 2)  # type: ignore[arg-type]
+        engines.compose("dominoes", ["variant"], 2)  # type: ignore[arg-type]
     with pytest.raises(IllegalAction):
-        compose("dominoes", {"variant": "all_fives", "partnerships": True}, 3)
+        engines.compose("dominoes", {"variant": "all_fives", "partnerships": True}, 3)
 
 
 ROOT = Path(__file__).resolve().parents[2]
