@@ -35,6 +35,11 @@ class Option:
     # Where the option is offered: a tournament sets partnerships with its own option (two pairs at
     # one table), so the game's own checkbox is for tables only.
     where: tuple[str, ...] = (TABLES, TOURNAMENTS)
+    # The same values said for a tournament, where the rules' "against the computer" does not fit.
+    tournament_choices: list[tuple[Any, Promise | str]] | None = None
+
+    def choices_in(self, where: str) -> list[tuple[Any, Promise | str]]:
+        return self.tournament_choices if where == TOURNAMENTS and self.tournament_choices else self.choices
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,10 @@ GAME_OPTIONS: dict[str, GameOptions] = {
                 [
                     ("target", _("Against the computer: first to 160")),
                     ("single", _("One game, rematch after")),
+                ],
+                tournament_choices=[
+                    ("target", _("A match: first to 160")),
+                    ("single", _("One game")),
                 ],
             ),
             Option("kings_aces_bonus", "bool", _("Bonus for all four Kings and all four Aces")),
@@ -187,7 +196,7 @@ def fields(game: str, where: str, players: int, posted: Any = None, prefix: str 
             "high": option.high,
         }
         if option.kind == "choice":
-            item["choices"] = [(v, text, v == value) for v, text in option.choices]
+            item["choices"] = [(v, text, v == value) for v, text in option.choices_in(where)]
         elif option.kind == "bool":
             item["checked"] = bool(value)
         else:
