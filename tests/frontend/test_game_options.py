@@ -117,7 +117,9 @@ def test_the_tournament_form_shows_each_games_own_options_with_the_rules_default
     for game in ("skyjo", "dominoes", "kazino", "pitch"):
         assert f'<fieldset class="game-options" data-game="{game}">' in page
     assert 'name="dominoes-variant"' in page and 'name="dominoes-partnerships"' not in page
-    assert re.search(r'name="kazino-match"[^>]*>\s*<option value="target" selected>A match: first to 160<', page)
+    assert re.search(
+        r'name="kazino-match"[^>]*>\s*<option value="target" selected>A match: first to 160<', page
+    )
     assert re.search(r'name="pitch-target"[^>]*>\s*<option value="7" selected>', page)
     assert re.search(r'name="skyjo-target"[^>]*placeholder="100"', page)
     assert re.search(r'name="pitch-max_hands"[^>]*placeholder=""', page)
