@@ -8,7 +8,8 @@ config without who deals or leads first, a stacked deck or a small bonus.
   moves (commands by a seat, ``seat:N``, or a computer, ``bot:N``) and its minutes (first to last event), and
   whether only people sat at it. Only whole single games count: a table that took a move back,
   restarted, went on to a new game or was stopped (abandoned) is left out. Computed from the
-  store on demand and cached until another game of the engine finishes.
+  store on demand and cached for ``CACHED`` seconds (an estimate may be a few minutes behind; a
+  busy site must not read hundreds of games' events each time a game ends).
 - ``simulated()``: the table ``estimate_game_lengths`` writes (``games/data/game_lengths.json``,
   committed): the median number of moves of games between computer players (level ``greedy``,
   "Easy") for each config the forms offer.
@@ -39,8 +40,9 @@ DATA = Path(__file__).resolve().parent / "data" / "game_lengths.json"
 IGNORED = frozenset({"deck", "first", "dealer", "kings_aces_bonus"})
 #: Options a length scales with when the simulations did not play that value (see ``simulated_moves``).
 SCALED = ("target", "max_hands")
-#: How many recent finished games of an engine are read.
+#: How many recent finished games of an engine are read, and for how long the figures are kept.
 RECENT = 500
+CACHED = 600
 SIMULATION_LEVEL = "greedy"
 #: Table events after which a log is no longer one whole game played through.
 NOT_WHOLE = (timeline.UNDO, timeline.REDO, timeline.RESTART, timeline.NEW_GAME, timeline.ABANDON)
@@ -62,16 +64,14 @@ class Played:
     people_only: bool
 
 
-def measured(engine: str) -> list[Played]:
-    """The recent finished games of ``engine`` (at most ``RECENT``), newest first, cached until the
-    next one finishes."""
-    finished = Game.objects.tables().filter(engine=engine, status=Game.Status.FINISHED)
-    stamp = finished.aggregate(n=Count("pk"), last=Max("finished_at"))
-    key = f"game-lengths:{engine}:{stamp['n']}:{stamp['last'].isoformat() if stamp['last'] else '-'}"
-    found = cache.get(key)
+def measured(engine: str, *, fresh: bool = False) -> list[Played]:
+    """The recent finished games of ``engine`` (at most ``RECENT``), newest first; read from the
+    store at most every ``CACHED`` seconds (``fresh``: now)."""
+    key = f"game-lengths:{engine}"
+    found = None if fresh else cache.get(key)
     if found is None:
         found = _read(engine)
-        cache.set(key, found, 24 * 3600)
+        cache.set(key, found, CACHED)
     return list(found)
 
 

@@ -101,7 +101,7 @@ def test_finished_whole_games_are_measured_and_a_taken_back_one_is_not():
     play(undone)
     computers_only = new_game("kazino", 2, options={"match": "single"})
     play(computers_only)
-    found = lengths.measured("kazino")
+    found = lengths.measured("kazino", fresh=True)
     assert len(found) == 2  # the taken-back game is not a whole game
     key = lengths.length_key(engines.compose("kazino", {"match": "single"}, 2))
     assert {p.key for p in found} == {key} and all(p.moves == 48 for p in found)  # 48 cards played
