@@ -56,7 +56,7 @@ def _name(entrant: Any, entries: dict[int, Any]) -> str:
     if entrant is None:
         return "…"
     entry = entries.get(int(entrant))
-    return entry.name if entry else str(entrant)
+    return str(entry.shown_name) if entry else str(entrant)
 
 
 def _short(name: str) -> str:

@@ -73,5 +73,5 @@ def player(request: HttpRequest, key: str) -> HttpResponse:
     return render(
         request,
         "frontend/ratings/player.html",
-        {"name": ratings[-1].name, "cards": cards, "width": CHART_W, "height": CHART_H},
+        {"name": ratings[-1].shown_name, "cards": cards, "width": CHART_W, "height": CHART_H},
     )

@@ -15,18 +15,27 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from frontend.options import GAME_OPTIONS, RATED_BY_DEFAULT, SEAT_CHOICES, TABLE_KINDS, parse_options
+from frontend.options import (
+    GAME_OPTIONS,
+    RATED_BY_DEFAULT,
+    SEAT_CHOICES,
+    TABLE_KINDS,
+    TABLES,
+    defaults_table,
+    fields,
+    parse_options,
+)
 from games import bots, engines, invites, ratelimit, seats, service
 from games.catalogue import installed, titles
 from games.errors import Forbidden, ServiceError
 from games.models import Game, Seat
-from games.names import computer_name, guest_name
+from games.names import guest_name
 
 
 def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSpec:
     if choice.startswith("bot:") and choice[4:] in bots.LEVELS:
         level = choice[4:]
-        return service.SeatSpec(computer_name(number, level), bot_level=level)
+        return service.SeatSpec.computer(number + 1, level)
     if choice == "friend":
         return service.SeatSpec(_("Open seat"), awaiting_player=True)
     if choice == "me" and request.user.is_authenticated:
@@ -57,9 +66,9 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
     if game not in GAME_OPTIONS:
         raise Http404
     spec = GAME_OPTIONS[game]
-    engine = engines.get(game)
     error = ""
     rated = game in RATED_BY_DEFAULT and request.user.is_authenticated
+    shown_players = spec.default_players
     if request.method == "POST":
         rated = request.POST.get("kind") == "rated"
         try:
@@ -73,7 +82,12 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
             if not {"me", "local"} & set(choices):
                 raise ServiceError("no_human", _("Take at least one seat yourself."))
             kind = _table_kind(request, choices)
-            config = {**engine.default_config(players), **parse_options(game, request.POST)}
+            # Only the options chosen: the engine fills in the others with the rules' defaults for
+            # them (an All Fives table plays to 250 with two players, 200 with three or four).
+            try:
+                config = engines.compose(game, parse_options(game, request.POST), players)
+            except engines.IllegalAction as exc:
+                raise ServiceError.from_illegal(exc) from None
             specs = [_seat_spec(choice, n, request) for n, choice in enumerate(choices)]
             table = service.create_game(
                 game,
@@ -84,18 +98,21 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
             )
         except ServiceError as exc:
             error = exc.localized()["message"]
+            shown_players = players if players in spec.players else spec.default_players
         else:
             _fresh_session(request)
             for seat in table.seats.all():
                 if choices[seat.number] in ("me", "local"):
                     seats.remember(request.session, seat)
             return redirect("frontend:table", game_id=table.pk)
-    defaults = engine.default_config(spec.default_players)
+    posted = request.POST if request.method == "POST" else None
     context = {
         "game": game,
         "title": titles()[game],
         "spec": spec,
-        "defaults": defaults,
+        "players": shown_players,
+        "option_fields": fields(game, TABLES, shown_players, posted),
+        "option_defaults": {game: defaults_table(game, list(spec.players), TABLES)},
         "seat_choices": SEAT_CHOICES,
         "error": error,
         "max_players": max(spec.players),

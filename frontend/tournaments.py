@@ -10,16 +10,16 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_GET, require_POST
 
 from frontend.bracket_svg import bracket_svg
+from frontend.options import GAME_OPTIONS, TOURNAMENTS, defaults_table, fields, parse_options
+from games import computers, streams
 from games import service as games
-from games import streams
 from games.catalogue import titles
 from games.errors import ServiceError
-from games.names import computer_name
-from tournaments import deals, formats, log, service
+from tournaments import deals, estimate, formats, log, service
 from tournaments.models import Entry, Match, Tournament
 from tournaments.standings import CRITERIA
 
@@ -95,39 +95,150 @@ def _int(value: Any, default: int) -> int:
         return default
 
 
+def _posted(post: Any) -> tuple[str, str, dict[str, Any]]:
+    """The game, the format and the options of the tournament form (the options of the chosen game
+    only, from its own fields ``GAME-KEY``; the engine fills in the rest when a table is made)."""
+    game = post.get("game", "")
+    options: dict[str, Any] = {
+        "table_size": _int(post.get("table_size"), 2),
+        "best_of": _int(post.get("best_of"), 1),
+        "spectator_delay": _int(post.get("spectator_delay"), 0),
+        "no_show_after": 60 * _int(post.get("no_show_minutes"), 0),
+    }
+    if post.get("rounds"):
+        options["rounds"] = _int(post.get("rounds"), 0)
+    for flag in ("third_place", "duplicate", "partnerships", "check_in", "late_entry"):
+        if post.get(flag):
+            options[flag] = True
+    options["reset"] = bool(post.get("reset"))
+    tiebreaks = [c for c in post.getlist("tiebreak") if c]
+    if tiebreaks and post.getlist("tiebreak")[0]:
+        options["tiebreaks"] = list(dict.fromkeys(tiebreaks))
+    if post.get("registration_closes"):
+        options["registration_closes"] = post["registration_closes"]
+    options["auto_start"] = not post.get("manual_rounds")
+    if game in GAME_OPTIONS:
+        chosen = parse_options(game, post, prefix=f"{game}-", where=TOURNAMENTS)
+        if chosen:
+            options["game_config"] = chosen
+    return game, post.get("format", ""), options
+
+
+def _table_players(game: str, post: Any) -> int:
+    """The players at a table of the form's tournament (for the defaults the form shows first)."""
+    players = 4 if post.get("partnerships") else _int(post.get("table_size"), 2)
+    spec = GAME_OPTIONS[game]
+    return players if players in spec.players else spec.default_players
+
+
+def estimate_text(found: estimate.RoundLength | None) -> str:
+    """ "A round takes about 40 minutes (best of 3)", in the reader's language ("" without figures)."""
+    if found is None:
+        return ""
+    if found.best_of == 1:
+        return ngettext(
+            "A round takes about %(minutes)s minute (one game).",
+            "A round takes about %(minutes)s minutes (one game).",
+            found.minutes,
+        ) % {"minutes": found.minutes}
+    return ngettext(
+        "A round takes about %(minutes)s minute (best of %(games)s).",
+        "A round takes about %(minutes)s minutes (best of %(games)s).",
+        found.minutes,
+    ) % {"minutes": found.minutes, "games": found.best_of}
+
+
+def estimate_basis(found: estimate.RoundLength | None) -> str:
+    """Where the estimate comes from, in a sentence."""
+    if found is None:
+        return ""
+    game = found.game
+    seconds = round(game.pace)
+    if game.source == estimate.MEASURED:
+        return ngettext(
+            "From %(count)s game of these options played here.",
+            "From %(count)s games of these options played here.",
+            game.games,
+        ) % {"count": game.games}
+    if game.source == estimate.MOVES:
+        return ngettext(
+            "From the moves of %(count)s game played here, at %(seconds)s seconds a move.",
+            "From the moves of %(count)s games played here, at %(seconds)s seconds a move.",
+            game.games,
+        ) % {"count": game.games, "seconds": seconds}
+    return _(
+        "From games between computer players, at %(seconds)s seconds a move, until %(count)s games "
+        "of these options have been played here."
+    ) % {"seconds": seconds, "count": estimate.ENOUGH}
+
+
+def _estimate(game: str, fmt: str, options: dict[str, Any]) -> estimate.RoundLength | None:
+    try:
+        return estimate.for_tournament(game, service.validate_options(game, fmt or "swiss", options))
+    except ServiceError:
+        return None
+
+
+@require_GET
+def estimate_view(request: HttpRequest) -> JsonResponse:
+    """The round length of the tournament form's current choices (the form's script asks as they
+    change): ``{"minutes", "best_of", "source", "text", "basis"}``, or the error that would refuse
+    the tournament."""
+    game, fmt, options = _posted(request.GET)
+    try:
+        checked = service.validate_options(game, fmt or "swiss", options)
+    except ServiceError as exc:
+        return JsonResponse({"error": exc.localized()}, status=exc.status)
+    found = estimate.for_tournament(game, checked)
+    if found is None:
+        return JsonResponse({"minutes": None, "text": "", "basis": ""})
+    return JsonResponse(
+        {
+            "minutes": found.minutes,
+            "best_of": found.best_of,
+            "source": found.game.source,
+            "text": estimate_text(found),
+            "basis": estimate_basis(found),
+        }
+    )
+
+
 @login_required
 def new_tournament(request: HttpRequest) -> HttpResponse:
+    post = request.POST
+    names = titles()
+    chosen_game = str(post.get("game")) if post.get("game") in GAME_OPTIONS else next(iter(names), "")
     context: dict[str, Any] = {
-        "titles": titles(),
+        "titles": names,
         "formats": FORMAT_NAMES,
-        "values": request.POST,
+        "values": post,
         "criteria": [(c, CRITERION_NAMES[c]) for c in CRITERIA],
         "tiebreak_slots": range(1, 5),
-    }
-    if request.method == "POST":
-        post = request.POST
-        options: dict[str, Any] = {
-            "table_size": _int(post.get("table_size"), 2),
-            "best_of": _int(post.get("best_of"), 1),
-            "spectator_delay": _int(post.get("spectator_delay"), 0),
-            "no_show_after": 60 * _int(post.get("no_show_minutes"), 0),
-        }
-        if post.get("rounds"):
-            options["rounds"] = _int(post.get("rounds"), 0)
-        for flag in ("third_place", "duplicate", "partnerships", "check_in", "late_entry"):
-            if post.get(flag):
-                options[flag] = True
-        options["reset"] = bool(post.get("reset"))
-        tiebreaks = [c for c in post.getlist("tiebreak") if c]
-        if tiebreaks and post.getlist("tiebreak")[0]:
-            options["tiebreaks"] = list(dict.fromkeys(tiebreaks))
-        if post.get("registration_closes"):
-            options["registration_closes"] = post["registration_closes"]
-        options["auto_start"] = not post.get("manual_rounds")
-        try:
-            row = service.create(
-                post.get("name", ""), post.get("game", ""), post.get("format", ""), options, by=request.user
+        "game_options": [
+            (
+                key,
+                title,
+                fields(
+                    key,
+                    TOURNAMENTS,
+                    _table_players(key, post),
+                    post if request.method == "POST" and key == chosen_game else None,
+                    prefix=f"{key}-",
+                ),
             )
+            for key, title in names.items()
+            if key in GAME_OPTIONS
+        ],
+        "option_defaults": {
+            key: defaults_table(key, list(spec.players), TOURNAMENTS) for key, spec in GAME_OPTIONS.items()
+        },
+    }
+    game, fmt, options = _posted(post)
+    found = _estimate(chosen_game, fmt, options) if game == chosen_game else _estimate(chosen_game, "", {})
+    context["estimate"], context["estimate_basis"] = estimate_text(found), estimate_basis(found)
+    if request.method == "POST":
+        try:
+            row = service.create(post.get("name", ""), game, fmt, options, by=request.user)
         except ServiceError as exc:
             context["error"] = exc.localized()["message"]
         else:
@@ -165,7 +276,7 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
     rounds: dict[int, list[Match]] = {}
     matches = list(Match.objects.filter(tournament=row).prefetch_related("games"))
     for match in matches:
-        match.names = [entries[e].name for e in match.entrants]  # type: ignore[attr-defined]
+        match.names = [entries[e].shown_name for e in match.entrants]  # type: ignore[attr-defined]
         places = (match.result or {}).get("places", {})
         match.places = [places.get(str(e)) for e in match.entrants]  # type: ignore[attr-defined]
         match.live = [g for g in match.games.all() if not g.finished]  # type: ignore[attr-defined]
@@ -219,8 +330,17 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
         else [],
         "locked": set(current.locked) if current is not None else set(),
         "pairing_edits": service.EDITS,
+        "computer_levels": list(computers.LEVEL_NAMES.items()),
+        "estimate": estimate_text(_round_length(row)) if row.status != "finished" else "",
     }
     return render(request, "frontend/tournaments/page.html", context)
+
+
+def _round_length(row: Tournament) -> estimate.RoundLength | None:
+    try:
+        return estimate.for_tournament(row.game, row.options)
+    except ServiceError:
+        return None  # options an older version allowed: no estimate rather than an error page
 
 
 def _get(tournament_id: int) -> Tournament:
@@ -245,10 +365,8 @@ def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
             service.register(row, user.get_username(), user=user, missed=post.get("missed", "zero"))
         elif action == "add_bot":
             service.check_organiser(row, by)
-            level = post.get("level", "greedy")
-            service.register(
-                row, post.get("name") or computer_name(row.entries.count(), level), bot_level=level, by=by
-            )
+            # A computer entrant is named by its number and level ("Computer 3 (Strong)").
+            service.register(row, "", bot_level=post.get("level", "greedy"), by=by)
         elif action == "check_in":
             service.check_in(row, _int(post.get("entrant"), 0), by=by)
         elif action == "withdraw":
@@ -297,7 +415,7 @@ def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 reason=post.get("reason", ""),
                 by=by,
             )
-            names = {e.number: e.name for e in row.entries.all()}
+            names = {e.number: e.shown_name for e in row.entries.all()}
             for warning in warnings:
                 messages.warning(request, _warning_text(warning, names))
         elif action == "forfeit":
@@ -327,9 +445,14 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     header = [_("Rank"), _("Entrant"), *[str(CRITERION_NAMES.get(c, c)) for c in criteria]]
     writer.writerow([spreadsheet_text(h) for h in header])
     for entry in Entry.objects.filter(tournament=row).order_by("rank", "seed", "number"):
-        # Ranks and tie-break values are the server's numbers; the name is whatever was typed.
+        # Ranks and tie-break values are the server's numbers; the name is whatever was typed (a
+        # computer's as the pages call it).
         writer.writerow(
-            [entry.rank or "", spreadsheet_text(entry.name), *[entry.values.get(c, "") for c in criteria]]
+            [
+                entry.rank or "",
+                spreadsheet_text(entry.shown_name),
+                *[entry.values.get(c, "") for c in criteria],
+            ]
         )
     return response
 

@@ -21,6 +21,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/", ratings.club, name="club"),
     path("players/<path:key>/", ratings.player, name="player"),
     path("tournaments/new/", tournaments.new_tournament, name="new_tournament"),
+    path("tournaments/estimate", tournaments.estimate_view, name="tournament_estimate"),
     path("tournaments/<id:tournament_id>/", tournaments.tournament, name="tournament"),
     path("tournaments/<id:tournament_id>/act", tournaments.act, name="tournament_act"),
     path("tournaments/<id:tournament_id>/standings.csv", tournaments.standings_csv, name="tournament_csv"),

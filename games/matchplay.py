@@ -93,8 +93,7 @@ def botmatch(
     jobs: int = 1,
 ) -> MatchStats:
     """Two-player games with seats swapped every other game, over ``jobs`` processes."""
-    engine = engines.get(engine_name)
-    config = engine.validate_config({**engine.default_config(2), **options})
+    config = engines.compose(engine_name, options, 2)
     stats = MatchStats()
     work = [(engine_name, config, level_a, level_b, seed, i) for i in range(games)]
     pool = None

@@ -130,6 +130,9 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
     )
     bot_level = models.CharField(max_length=16, blank=True, default="")
+    # A computer seat's number, as it is called ("Computer 3 (Strong)", games/computers.py): its seat's
+    # (from 1) at a table, its entrant's at a tournament's table. Null for people.
+    bot_number = models.PositiveIntegerField(null=True, blank=True)
     display_name = models.CharField(max_length=NAME_LENGTH)
     team = models.PositiveSmallIntegerField(null=True, blank=True)
     # An open seat waiting for a friend to claim it through an invite (Invite).

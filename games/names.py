@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
+from games import computers
 from games.models import Seat
 
-BOT_LEVELS = {
-    "random": gettext_lazy("Beginner"),
-    "greedy": gettext_lazy("Easy"),
-    "strong": gettext_lazy("Strong"),
-}
-
-
-def computer_name(number: int, level: str) -> str:
-    """A computer seat's name in the active language: "Computer 2 (Easy)", "Òdinatè 2 (fasil)"."""
-    return _("Computer %(n)s (%(level)s)") % {"n": number + 1, "level": BOT_LEVELS.get(level, level)}
+BOT_LEVELS = computers.LEVEL_NAMES
 
 
 def guest_name(number: int) -> str:
@@ -26,10 +17,10 @@ def guest_name(number: int) -> str:
 
 def seat_name(seat: Seat) -> str:
     """How a seat is called on a page. Computer seats and open seats are named in the reader's
-    language (the name stored with the seat is in the language of whoever made the table); people
-    keep their name."""
+    language, computers by their number and level ("Computer 3 (Strong)": a tournament's entrant
+    keeps its own number at its tables); people keep their name."""
     if seat.bot_level:
-        return computer_name(seat.number, seat.bot_level)
+        return computers.name(seat.bot_number or seat.number + 1, seat.bot_level)
     if seat.awaiting_player:
         return _("Open seat")
     return seat.display_name

@@ -108,7 +108,13 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     """The full picture for a (re)connecting client, with the seats around the table."""
     shown = table if seat is not None else spectator_table(table)
     seats = [
-        {"number": s.number, "name": s.display_name, "bot": s.bot_level or None, "team": s.team}
+        {
+            "number": s.number,
+            "name": s.display_name,
+            "bot": s.bot_level or None,
+            "computer": s.bot_number if s.bot_level else None,
+            "team": s.team,
+        }
         for s in table.game.seats.all()
     ]
     return {**table_message(shown, seat, shown.seq), "seats": seats, "engine": table.game.engine}

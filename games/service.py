@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import bots, commitment, engines, invites, publish, signals, store, timeline, worker
+from games import bots, commitment, computers, engines, invites, publish, signals, store, timeline, worker
 from games.engines.base import Engine, IllegalAction, _
 from games.errors import CommandReused, Conflict, Forbidden, NotFound, ServiceError
 from games.models import NAME_LENGTH, DealGroup, Event, Game, Seat
@@ -155,13 +155,23 @@ def get_game(game_id: Any) -> Game:
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """Who sits where: a user, a computer level, or nobody yet (an open seat)."""
+    """Who sits where: a user, a computer level, or nobody yet (an open seat).
+
+    A computer seat is called by its level and ``bot_number`` ("Computer 3 (Strong)",
+    games/computers.py), its seat's number (from 1) unless given (a tournament's entrant keeps its
+    own at every table); its ``display_name`` is kept for logs and exports only."""
 
     display_name: str
     user: Any = None
     bot_level: str = ""
     team: int | None = None
     awaiting_player: bool = False
+    bot_number: int | None = None
+
+    @classmethod
+    def computer(cls, number: int, level: str, team: int | None = None) -> SeatSpec:
+        """Computer ``number`` of ``level``, named as every page names it (in English here)."""
+        return cls(computers.stored_name(number, level), bot_level=level, team=team, bot_number=number)
 
 
 def create_game(
@@ -217,6 +227,7 @@ def create_game(
                 # Callers check their names (a username always fits); a longer one is cut, not a
                 # database error (PostgreSQL refuses a value past the column's length).
                 display_name=spec.display_name[:NAME_LENGTH],
+                bot_number=(spec.bot_number or n + 1) if spec.bot_level else None,
                 team=spec.team,
                 awaiting_player=spec.awaiting_player,
             )
@@ -721,6 +732,7 @@ def seating(game_id: int) -> dict[str, Any]:
                 "number": s.number,
                 "user_id": s.user_id,
                 "bot_level": s.bot_level,
+                "bot_number": s.bot_number,
                 "display_name": s.display_name,
                 "team": s.team,
             }

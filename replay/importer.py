@@ -18,7 +18,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games import engines, store, timeline
+from games import computers, engines, store, timeline
 from games.engines.base import Engine, Event, IllegalAction
 from games.models import Event as StoredEvent
 from games.models import Game, Seat
@@ -214,7 +214,15 @@ def _store(engine: Engine, found: History, groups: list[list[FileEvent]], status
             finished_at=found.finished_at or found.events[-1].created_at,
         )
         Seat.objects.bulk_create(
-            Seat(game=game, number=s.number, display_name=s.name, bot_level=s.bot, team=s.team)
+            Seat(
+                game=game,
+                number=s.number,
+                display_name=s.name,
+                bot_level=s.bot,
+                # A computer keeps the number its name says ("Computer 3 (Strong)"), else its seat's.
+                bot_number=(computers.legacy_number(s.name) or s.number + 1) if s.bot else None,
+                team=s.team,
+            )
             for s in found.seats
         )
         seq, head = 0, None

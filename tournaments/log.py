@@ -27,6 +27,9 @@ class Entrant:
     name: str
     user_id: int | None = None
     bot_level: str = ""
+    # A computer entrant is "Computer N (Level)" (games/computers.py), N its bot_number at every
+    # table; null for people.
+    bot_number: int | None = None
     members: list[str] = field(default_factory=list)  # a partnership's players
     rating: float | None = None
     checked_in: bool = False
@@ -182,6 +185,9 @@ def _registered(t: Tournament, e: dict[str, Any]) -> None:
         name=e["name"],
         user_id=e.get("user_id"),
         bot_level=e.get("bot_level", ""),
+        # Computer entrants registered before ``bot_number`` existed were named after their own
+        # number ("Computer 3 (Strong)", "Bot 3 (greedy)").
+        bot_number=e.get("bot_number") or (e["entrant"] if e.get("bot_level") else None),
         members=list(e.get("members", [])),
         rating=e.get("rating"),
         late=t.status != REGISTRATION,

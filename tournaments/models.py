@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games import computers
 from games.models import NAME_LENGTH
 
 
@@ -57,6 +58,7 @@ class Entry(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     bot_level = models.CharField(max_length=16, blank=True, default="")
+    bot_number = models.PositiveIntegerField(null=True, blank=True)  # "Computer N" (games/computers.py)
     members = models.JSONField(default=list)
     checked_in = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
@@ -70,6 +72,13 @@ class Entry(models.Model):
         ordering = ["rank", "seed", "number"]
 
     def __str__(self) -> str:
+        return self.name
+
+    @property
+    def shown_name(self) -> str:
+        """The entrant's name on a page: a computer's in the reader's language, as at its tables."""
+        if self.bot_level:
+            return computers.name(self.bot_number or self.number, self.bot_level)
         return self.name
 
 
@@ -129,7 +138,9 @@ class MatchGame(models.Model):
 class Rating(models.Model):
     """An OpenSkill rating per player, game and club (club null: everyone's ladder)."""
 
-    player = models.CharField(max_length=NAME_LENGTH + 10)  # "user:ID" or "bot:" + the seat's name
+    # "user:ID", "bot:LEVEL:N" for computer N of LEVEL (games/computers.py), or "bot:" + the name of a
+    # computer player rated before computers were numbered and whose name told no number.
+    player = models.CharField(max_length=NAME_LENGTH + 10)
     name = models.CharField(max_length=150)
     game = models.CharField(max_length=32)
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings")
@@ -148,6 +159,12 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.game})"
+
+    @property
+    def shown_name(self) -> str:
+        """The player's name on a page: a computer's in the reader's language."""
+        computer = computers.from_rating_key(self.player)
+        return computers.name(computer[1], computer[0]) if computer else self.name
 
     @property
     def ordinal(self) -> float:

@@ -69,6 +69,7 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
             name=e.name,
             user_id=e.user_id,
             bot_level=e.bot_level,
+            bot_number=e.bot_number,
             members=e.members,
             checked_in=e.checked_in,
             withdrawn=e.withdrawn,

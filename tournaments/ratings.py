@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from games import computers
 from games import service as games
 from games.models import Game
 from tournaments.models import Club, MatchGame, Rating, RatingHistory
@@ -26,11 +27,22 @@ RATED_KINDS = (Game.Kind.RATED, Game.Kind.TOURNAMENT)
 
 
 def player_key(seat: dict[str, Any]) -> str | None:
+    """Who a seat is in the ratings: ``user:ID``, ``bot:LEVEL:N`` for computer N of a level (the same
+    player at every table, whatever language its table was made in), None for a guest."""
     if seat["user_id"]:
         return f"user:{seat['user_id']}"
     if seat["bot_level"]:
-        return f"bot:{seat['display_name']}"
+        return computers.rating_key(seat["bot_level"], seat.get("bot_number") or seat["number"] + 1)
     return None  # a guest: not rated
+
+
+def entrant_key(entrant: Any) -> str | None:
+    """A tournament entrant's key (``tournaments.log.Entrant``), as its seats are rated."""
+    if entrant.user_id:
+        return f"user:{entrant.user_id}"
+    if entrant.bot_level:
+        return computers.rating_key(entrant.bot_level, entrant.bot_number or entrant.id)
+    return None
 
 
 def counts(kind: str, game_id: int, tournament_game: bool) -> bool:
@@ -56,8 +68,13 @@ def record(game_id: int, outcome: dict[str, Any], number: int = 1) -> bool:
     if len(keys) != len(found):
         return False
     teams = outcome.get("teams") or [[s] for s in range(len(keys))]
-    if len({keys[s] for team in teams for s in team}) != len(keys):
-        return False  # one player on two sides cannot be rated
+    # A computer entrant of a partnership plays both seats of its side: one player. A person on two
+    # seats, or anyone on two sides, cannot be rated.
+    sides = [[keys[s] for s in team] for team in teams]
+    sides = [list(dict.fromkeys(side)) if all(k.startswith("bot:") for k in side) else side for side in sides]
+    everyone = [k for side in sides for k in side]
+    if len(set(everyone)) != len(everyone):
+        return False
     places = outcome["places"]
     ranks = [
         float(min(places[s] for s in team) if len(places) == len(keys) else places[i])
@@ -66,18 +83,18 @@ def record(game_id: int, outcome: dict[str, Any], number: int = 1) -> bool:
     club_ids: list[int | None] = [None]
     if match is not None and match.match.tournament.club_id:
         club_ids.append(match.match.tournament.club_id)
-    names = {keys[s]: info["seats"][s]["display_name"] for s in range(len(keys))}
+    names = {keys[s]: _name(info["seats"][s]) for s in range(len(keys))}
     with transaction.atomic():
         for club_id in club_ids:
-            _rate(
-                (game_id, number),
-                info["engine"],
-                club_id,
-                [[keys[s] for s in team] for team in teams],
-                ranks,
-                names,
-            )
+            _rate((game_id, number), info["engine"], club_id, sides, ranks, names)
     return True
+
+
+def _name(seat: dict[str, Any]) -> str:
+    """The name a rating row keeps (pages name computers from the key, in the reader's language)."""
+    if seat["bot_level"]:
+        return computers.stored_name(seat.get("bot_number") or seat["number"] + 1, seat["bot_level"])
+    return str(seat["display_name"])
 
 
 def _rate(

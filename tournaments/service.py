@@ -26,7 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop as _
 
-from games import engines, streams, worker
+from games import computers, engines, streams, worker
 from games import service as games
 from games.engines.base import IllegalAction
 from games.errors import Conflict, NotFound, ServiceError
@@ -40,7 +40,7 @@ log_ = logging.getLogger(__name__)
 Build = Callable[[log.Tournament], list[dict[str, Any]]]
 RETRIES = 50
 PARTNERSHIP_GAMES = frozenset({"dominoes", "pitch"})
-BOT_LEVELS = ("random", "greedy", "strong")
+BOT_LEVELS = computers.LEVELS
 
 
 class _Rollback(Exception):
@@ -165,7 +165,7 @@ def validate_options(game: str, fmt: str, options: dict[str, Any]) -> dict[str, 
         if closes.tzinfo is None:
             closes = closes.replace(tzinfo=UTC)
         out["registration_closes"] = closes.isoformat()
-    _game_config(game, out)  # a table must be possible with these options
+    game_config(game, out)  # a table must be possible with these options
     return out
 
 
@@ -173,16 +173,26 @@ def seats_per_table(options: dict[str, Any]) -> int:
     return 4 if options.get("partnerships") else int(options["table_size"])
 
 
-def _game_config(game: str, options: dict[str, Any], players: int | None = None) -> dict[str, Any]:
-    engine = engines.get(game)
-    players = players or seats_per_table(options)
+#: Options of a game that a tournament sets itself: the players (its tables' size and partnerships)
+#: and no stacked deck (its deals come from its secret).
+NOT_GAME_OPTIONS = ("players", "partnerships", "deck")
+
+
+def game_config(game: str, options: dict[str, Any], players: int | None = None) -> dict[str, Any]:
+    """The config of one of the tournament's games: the organiser's ``game_config`` (only the options
+    chosen) composed by the engine for this table, so that every option left out takes the rules'
+    default for the table as it is (All Fives: 250 at a table of two, 200 at three or four)."""
+    chosen = options.get("game_config") or {}
+    if not isinstance(chosen, dict):
+        raise ServiceError("bad_options", _("The game's options must be given as named values."))
+    for name in NOT_GAME_OPTIONS:
+        if name in chosen:
+            raise ServiceError(
+                "bad_options", _("A tournament sets the game option {name} itself."), name=name
+            )
+    chosen = {**chosen, "partnerships": True} if options.get("partnerships") else chosen
     try:
-        config = engine.default_config(players)
-        config.update(options.get("game_config") or {})
-        config["players"] = players
-        if options.get("partnerships"):
-            config["partnerships"] = True
-        return engine.validate_config(config)
+        return engines.compose(game, chosen, players or seats_per_table(options))
     except IllegalAction as exc:
         raise ServiceError.from_illegal(exc) from None
 
@@ -245,19 +255,29 @@ def register(
     by: Any = None,
     command_id: str | None = None,
     missed: str = "zero",
+    bot_number: int | None = None,
 ) -> int:
     """A new entrant (a player, a computer player or a partnership); its number.
 
+    A computer player (``bot_level``) has no name of its own: it is "Computer N (Level)" on every
+    page and at every table, in the reader's language (games/computers.py), N its ``bot_number``
+    (by default its entrant number); ``name`` is not used. A computer plays both seats of a
+    partnership itself (``members`` are for people).
+
     ``missed``: a late entrant's score for each round it missed, ``zero`` or ``half`` (half only
     within the tournament's half-point byes, ``half_point_byes``)."""
-    name = (name or "").strip()
+    if bot_level and bot_level not in BOT_LEVELS:
+        raise ServiceError("bad_bot", _("There is no computer level called {level}."), level=bot_level)
+    if bot_number is not None and (
+        isinstance(bot_number, bool) or not isinstance(bot_number, int) or not 1 <= bot_number <= 9999
+    ):
+        raise ServiceError("bad_bot", _("A computer player's number is a whole number from 1 to 9999."))
+    name = "-" if bot_level else (name or "").strip()  # a computer's name is set below, from its number
     # Any username fits (a player registers under theirs): the seats of the games take it whole.
     if not name or len(name) > NAME_LENGTH:
         raise ServiceError(
             "bad_name", _("An entrant needs a name of at most {max} characters."), max=NAME_LENGTH
         )
-    if bot_level and bot_level not in BOT_LEVELS:
-        raise ServiceError("bad_bot", _("There is no computer level called {level}."), level=bot_level)
     members = list(members or [])
     if any(not isinstance(m, str) or not m.strip() or len(m) > NAME_LENGTH for m in members):
         raise ServiceError(
@@ -274,7 +294,7 @@ def register(
             raise ServiceError("registration_closed", _("Registration for this tournament is closed."))
         if user is not None and any(e.user_id == user.pk and not e.withdrawn for e in t.entrants.values()):
             raise ServiceError("already_registered", _("You are already registered."))
-        if t.options.get("partnerships") and len(members) != 2:
+        if t.options.get("partnerships") and not bot_level and len(members) != 2:
             raise ServiceError("bad_members", _("A partnership is two players: give both names."))
         if missed not in ("zero", "half"):
             raise ServiceError(
@@ -288,16 +308,19 @@ def register(
                 _("Half a point is given for at most {count} missed rounds in this tournament."),
                 count=int(t.options.get("half_point_byes") or 0),
             )
-        event: dict[str, Any] = {
-            "type": "entrant.registered",
-            "entrant": max(t.entrants, default=0) + 1,
-            "name": name,
-        }
+        entrant = max(t.entrants, default=0) + 1
+        event: dict[str, Any] = {"type": "entrant.registered", "entrant": entrant, "name": name}
         if user is not None:
             event["user_id"] = user.pk
         if bot_level:
-            event["bot_level"] = bot_level
-        if members:
+            number = bot_number or entrant
+            if any(e.bot_number == number for e in t.entrants.values() if e.bot_level):
+                raise ServiceError(
+                    "bad_bot", _("There is already a computer player {number}."), number=number
+                )
+            event |= {"name": computers.stored_name(number, bot_level), "bot_level": bot_level}
+            event["bot_number"] = number
+        if members and not bot_level:
             event["members"] = members
         if rating is not None:
             event["rating"] = rating
@@ -363,7 +386,7 @@ def _ratings(t: log.Tournament) -> dict[int, float]:
         if e.rating is not None:
             out[e.id] = e.rating
             continue
-        key = f"user:{e.user_id}" if e.user_id else f"bot:{e.name}" if e.bot_level else None
+        key = ratings.entrant_key(e)
         found = Rating.objects.filter(player=key, game=t.game, club_id__in=[t.club_id]).first() or (
             Rating.objects.filter(player=key, game=t.game, club__isnull=True).first()
         )
@@ -826,14 +849,18 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
     for entrant_id, member in order:
         entrant = t.entrants[entrant_id]
         name = entrant.members[member] if entrant.members else entrant.name
-        specs.append(
-            games.SeatSpec(
-                display_name=name,  # at most NAME_LENGTH: register checks
-                user=users.get(entrant.user_id) if entrant.user_id else None,
-                bot_level=entrant.bot_level,
-                team=(order.index((entrant_id, 0)) if t.options.get("partnerships") else None),
+        team = order.index((entrant_id, 0)) if t.options.get("partnerships") else None
+        if entrant.bot_level:
+            # The entrant's own number at every table: "Computer 3 (Strong)" is called so here too.
+            specs.append(games.SeatSpec.computer(entrant.bot_number or entrant_id, entrant.bot_level, team))
+        else:
+            specs.append(
+                games.SeatSpec(
+                    display_name=name,  # at most NAME_LENGTH: register checks
+                    user=users.get(entrant.user_id) if entrant.user_id else None,
+                    team=team,
+                )
             )
-        )
         seats.append(entrant_id)
     rnd = t.current
     assert rnd is not None
@@ -846,7 +873,7 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
         deal = (deals.group_key(rnd.secret_seed), len(table.games))
     game = games.create_game(
         t.game,
-        _game_config(t.game, t.options, len(specs)),
+        game_config(t.game, t.options, len(specs)),
         specs,
         seed=seed,
         kind="tournament",
@@ -926,9 +953,9 @@ def _repeat(tournament_id: int) -> None:
         if e.bot_level and not e.withdrawn:
             register(
                 again,
-                e.name,
+                "",
                 bot_level=e.bot_level,
-                members=e.members,
+                bot_number=e.bot_number,
                 rating=e.rating,
                 command_id=f"register-{e.id}",
             )

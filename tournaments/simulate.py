@@ -30,10 +30,8 @@ def setup(
     ``seed``: the tournament's secret (the same seed, the same entrants, pairings and deals)."""
     row = service.create(name or f"{game} {fmt} ({entrants})", game, fmt, options, club=club, secret=seed)
     for n in range(1, entrants + 1):
-        members = [f"Bot {n}a", f"Bot {n}b"] if options.get("partnerships") else None
-        service.register(
-            row, f"Bot {n} ({bots})", bot_level=bots, members=members, command_id=f"register-{n}"
-        )
+        # "Computer n (Easy)" on every page (games/computers.py); a pair plays both its seats.
+        service.register(row, "", bot_level=bots, command_id=f"register-{n}")
     service.seed(row, "random")
     return row
 

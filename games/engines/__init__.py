@@ -6,11 +6,12 @@ The contract in detail (JSON rules, extra hooks): games/engines/CONTRACT.md.
 from __future__ import annotations
 
 import importlib
-from typing import cast
+from collections.abc import Mapping
+from typing import Any, cast
 
-from games.engines.base import Engine, IllegalAction, _
+from games.engines.base import Config, Engine, IllegalAction, _
 
-__all__ = ["Engine", "IllegalAction", "get", "names", "register"]
+__all__ = ["Engine", "IllegalAction", "compose", "get", "names", "register"]
 
 _ENGINES: dict[str, str] = {
     "skyjo": "games.engines.skyjo",
@@ -39,3 +40,18 @@ def get(name: str) -> Engine:
     if module is None:
         raise IllegalAction("unknown_game", _("There is no game called {name}."), name=str(name)[:40])
     return cast(Engine, importlib.import_module(module))
+
+
+def compose(engine: Engine | str, chosen: Mapping[str, Any] | None, players: int) -> Config:
+    """The config of a table of ``players`` with the options ``chosen``: the one way to make one.
+
+    Every option left out takes the rules' default *for the options chosen*, because the engine
+    fills it in while it validates: All Fives plays to 250 with two players and 200 with three or
+    four. Starting from ``default_config(players)`` and overriding some options would carry the
+    defaults of other options along (Block's target of 100 into an All Fives game), so no caller
+    does that. IllegalAction when the options are not a table the engine can play.
+    """
+    module = get(engine) if isinstance(engine, str) else engine
+    if chosen is not None and not isinstance(chosen, Mapping):
+        raise IllegalAction("bad_config", _("The game settings must be a set of named options."))
+    return module.validate_config({**(chosen or {}), "players": players})

@@ -44,7 +44,7 @@ def one_round(bot: StrongBot, seed: int, strong_seat: int) -> tuple[int, bool, l
     """One round (a game to 1 point) from a fresh deal: the strong seat's margin, whether it won it,
     and its move times."""
     engine = engines.get("dominoes")
-    config = engine.validate_config({**engine.default_config(2), "target": 1})
+    config = engines.compose(engine, {"target": 1}, 2)
     other = bots.get("dominoes", "random")
     rng = random.Random(seed)
     state = engine.replay(engine.start(config, seed))

@@ -52,8 +52,7 @@ def long_game(target: int = 500, seed: int = 7) -> int:
     ``service.submit`` (as a socket or the API would): a game of thousands of events. Its id."""
     from games import engines, publish, service
 
-    engine = engines.get("kazino")
-    config = {**engine.default_config(2), "target": target}
+    config = engines.compose("kazino", {"target": target}, 2)
     # Nobody watches this table: the log is what is measured, not publishing it.
     with mock.patch.object(publish, "table_changed", lambda table: None):
         seats = [service.SeatSpec("R1"), service.SeatSpec("R2")]
@@ -62,7 +61,7 @@ def long_game(target: int = 500, seed: int = 7) -> int:
         move = 0
         while (table := service.load_table(game.pk)).outcome() is None:
             seat = table.to_act()[0]
-            action = rng.choice(engine.legal_actions(table.state, seat))
+            action = rng.choice(table.engine.legal_actions(table.state, seat))
             service.submit(game.pk, seat, action, f"m{move}", table.seq)
             move += 1
     return game.pk

@@ -8,13 +8,14 @@ from typing import Any
 import pytest
 
 from games.bots.dominoes_infer import play_weight
+from games.engines import compose
 from games.engines import dominoes as d
 
 
 def walk(config: dict[str, Any], seed: int):
     """Each state of a random game, with the chance of each play so far this round: (seat, 1 / choices)."""
     rng = random.Random(seed)
-    state = d.replay(d.start(d.validate_config({**d.default_config(config["players"]), **config}), seed))
+    state = d.replay(d.start(compose(d, config, config["players"]), seed))
     chances: list[tuple[int, float]] = []
     while seats := d.to_act(state):
         seat = seats[0]
@@ -61,7 +62,7 @@ def test_the_true_deal_weighs_what_the_engine_offered_the_opponents(config):
 
 
 def test_sampled_deals_weigh_differently_and_never_zero():
-    config = d.validate_config({**d.default_config(2), "variant": "block", "first": 0})
+    config = compose(d, {"variant": "block", "first": 0}, 2)
     state = d.replay(d.start(config, 5))
     assert play_weight(d.view(state, 1)) is None  # nothing played yet
     for _ in range(3):  # seat 0 leads, seat 1 plays, seat 0 plays
@@ -80,7 +81,7 @@ def test_sampled_deals_weigh_differently_and_never_zero():
 
 @pytest.mark.parametrize("variant", ["draw", "all_fives"])
 def test_nothing_is_weighed_where_drawn_tiles_hide_the_earlier_hands(variant):
-    config = d.validate_config({**d.default_config(2), "variant": variant, "first": 0})
+    config = compose(d, {"variant": variant, "first": 0}, 2)
     state = d.replay(d.start(config, 2))
     for _ in range(4):
         seat = d.to_act(state)[0]

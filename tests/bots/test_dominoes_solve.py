@@ -10,6 +10,7 @@ import pytest
 from games.bots.dominoes_equity import Equity
 from games.bots.dominoes_sim import value
 from games.bots.dominoes_solve import Solver, solvable, solve
+from games.engines import compose
 from games.engines import dominoes as d
 
 WIN = 1000
@@ -57,7 +58,7 @@ def late_positions(config: dict[str, Any], seed: int, tiles_left: int) -> list[A
 def test_the_solver_finds_the_minimax_value_the_engine_gives(config, tiles_left):
     checked = 0
     for seed in range(12):
-        for state in late_positions({**d.default_config(config["players"]), **config}, seed, tiles_left):
+        for state in late_positions(compose(d, config, config["players"]), seed, tiles_left):
             for seat in range(state.players):
                 assert solve(state, seat, WIN) == engine_minimax(state, seat)
                 checked += 1
@@ -66,7 +67,7 @@ def test_the_solver_finds_the_minimax_value_the_engine_gives(config, tiles_left)
 
 def test_only_two_sided_block_rounds_in_play_are_solved():
     def first_play(config):
-        state = d.replay(d.start(d.validate_config({**d.default_config(config["players"]), **config}), 3))
+        state = d.replay(d.start(compose(d, config, config["players"]), 3))
         turn = d.to_act(state)[0]
         for event in d.decide(state, turn, d.legal_actions(state, turn)[0]):
             state = d.apply(state, event)
@@ -102,7 +103,7 @@ def engine_expectimax(state: Any, seat: int, careless: float) -> float:
 def test_with_careless_opponents_the_solver_finds_the_expected_value_the_engine_gives(config):
     checked = 0
     for seed in range(10):
-        for state in late_positions({**d.default_config(2), **config}, seed, 8):
+        for state in late_positions(compose(d, config, 2), seed, 8):
             for seat in (0, 1):
                 solver = Solver(state, WIN, seat, careless=0.4)
                 assert solve(state, seat, WIN, solver) == pytest.approx(engine_expectimax(state, seat, 0.4))
@@ -115,7 +116,7 @@ def test_with_careless_opponents_the_solver_finds_the_expected_value_the_engine_
     [(2, (0, 0)), (2, (2 * 85, 2 * 92)), (2, (2 * 96, 2 * 40)), (4, (2 * 80, 2 * 75))],
 )
 def test_by_the_games_chances_the_solver_finds_the_minimax_value_the_engine_gives(players, scores):
-    config = {**d.default_config(players), "variant": "block", "partnerships": players == 4}
+    config = compose(d, {"variant": "block", "partnerships": players == 4}, players)
     equity = Equity(players, config["target"])
     checked = 0
     for seed in range(6):

@@ -12,12 +12,15 @@ import copy
 import json
 import os
 import random
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from games import engines
 from games.engines import IllegalAction, get, names
 
 from .contract import (
@@ -162,3 +165,97 @@ def test_public_events_never_carry_a_secret(name):
                     assert str(SECRET_SEED) not in text
                     leaked = {c for c in engine.hidden_from(after, None) if f'"{c}"' in text}
                     assert not leaked, f"{event['type']} shows {leaked}"
+
+
+# --- Defaults that depend on other options ------------------------------------------------------------
+
+# Every default of the rules pages (../shared/rules/*.md, read line by line) for the options chosen:
+# (engine, options chosen, player counts, what the engine must fill in).
+RULES_DEFAULTS = [
+    # dominoes.md, "Block and Draw": the first to reach 100 points.
+    ("dominoes", {"variant": "block"}, (2, 3, 4), {"target": 100}),
+    ("dominoes", {"variant": "draw"}, (2, 3, 4), {"target": 100}),
+    ("dominoes", {"variant": "block", "partnerships": True}, (4,), {"target": 100}),
+    # dominoes.md, "All Fives", "Winning at once": 250 points (2 players) or 200 points (3 or 4
+    # players, partnerships included).
+    ("dominoes", {"variant": "all_fives"}, (2,), {"target": 250}),
+    ("dominoes", {"variant": "all_fives"}, (3, 4), {"target": 200}),
+    ("dominoes", {"variant": "all_fives", "partnerships": True}, (4,), {"target": 200}),
+    # kazino.md, "Matches": against the computer, first to 160; online, each game is a match.
+    ("kazino", {"match": "target"}, (2,), {"target": 160}),
+    ("kazino", {"match": "single"}, (2,), {"match": "single"}),
+    # pitch.md, "Winning": 7 points (11, 15 or 21 if the table says so), and "play continues until a
+    # pitcher ends a hand at or above the target": no hand limit, whatever the table.
+    ("pitch", {}, (2, 3, 4, 5, 6, 7), {"target": 7, "max_hands": None}),
+    ("pitch", {"partnerships": True}, (4,), {"target": 7, "max_hands": None}),
+    ("pitch", {"target": 21}, (2, 7), {"target": 21, "max_hands": None}),
+    # skyjo.md, "End of the game": 100 points, whatever the number of players.
+    ("skyjo", {}, (2, 3, 4, 5, 6, 7, 8), {"target": 100}),
+]
+# The only options whose default depends on another option: (engine, option) -> the options it
+# follows. A new one must be added here, with its line of the rules above.
+DEPENDENT = {("dominoes", "target"): {"variant", "players"}}
+
+
+@pytest.mark.parametrize(("name", "chosen", "counts", "expected"), RULES_DEFAULTS)
+def test_composing_a_config_fills_in_the_rules_defaults_for_the_options_chosen(
+    name, chosen, counts, expected
+):
+    for players in counts:
+        config = engines.compose(name, chosen, players)
+        assert {key: config[key] for key in expected} == expected, (chosen, players)
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_a_default_that_depends_on_another_option_follows_it(name):
+    """Each option value the samples use, chosen alone at each table size: composing it gives the
+    rules' default of every other option for that choice. Where that differs from starting from
+    ``default_config(players)`` (the trap of #23: Block's 100 carried into All Fives), the option
+    must be one of the known dependent defaults, and the composed value is the one that follows."""
+    engine = get(name)
+    samples = configs(name)
+    counts = sorted({c["players"] for c in samples})
+    values = {(k, json.dumps(v)) for c in samples for k, v in c.items() if k not in ("players", "deck")}
+    assert any(row[0] == name for row in RULES_DEFAULTS), "every engine states its rules' defaults"
+    followed: set[str] = set()
+    for players in counts:
+        for key, value in sorted(values):
+            chosen = {key: json.loads(value)}
+            try:
+                composed = engines.compose(engine, chosen, players)
+            except IllegalAction:
+                continue  # not a table (partnerships with three players, a dealer past the seats)
+            trap = engine.validate_config({**engine.default_config(players), **chosen})
+            for option in (k for k in composed if composed[k] != trap[k]):
+                assert (name, option) in DEPENDENT, f"{option} depends on {key} but is not declared"
+                assert key in DEPENDENT[(name, option)]
+                # What it follows: the same choice composed alone for each table size.
+                assert composed[option] == engine.validate_config({"players": players, **chosen})[option]
+                followed.add(option)
+    declared = {option for (engine_name, option) in DEPENDENT if engine_name == name}
+    assert followed == declared, "a declared dependent default does not depend on anything"
+
+
+def test_compose_refuses_what_is_not_a_set_of_options():
+    with pytest.raises(IllegalAction):
+        engines.compose("dominoes", ["variant"], 2)  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction):
+        engines.compose("dominoes", {"variant": "all_fives", "partnerships": True}, 3)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+TRAP = re.compile(r"\*\*\s*[\w.]*default_config\(|default_config\([^)]*\)\s*\|")
+
+
+def test_no_caller_starts_from_the_defaults_of_other_options():
+    """Every table, tournament game, command and test helper composes its config one way
+    (``games.engines.compose``): none spreads ``default_config(n)`` and overrides some options."""
+    found = []
+    for folder in ("games", "tournaments", "frontend", "replay", "infra", "tests"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if path == Path(__file__):
+                continue
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if TRAP.search(line):
+                    found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "\n".join(found)

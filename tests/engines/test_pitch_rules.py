@@ -424,9 +424,12 @@ def test_the_game_stops_at_the_hand_limit_and_the_highest_score_wins():
     }
 
 
-def test_the_default_hand_limit_is_100_and_none_means_no_limit():
-    assert pitch.default_config(4)["max_hands"] == 100
+def test_there_is_no_hand_limit_unless_the_table_sets_one():
+    # The rules page: "play continues until a pitcher ends a hand at or above the target".
+    assert pitch.default_config(4)["max_hands"] is None
+    assert pitch.validate_config({"players": 4})["max_hands"] is None
     assert pitch.validate_config({"players": 4, "max_hands": None})["max_hands"] is None
+    assert pitch.validate_config({"players": 4, "max_hands": 30})["max_hands"] == 30
     state = new_game(TWO, 2, max_hands=None)._replace(hand_no=500)
     state = play_two(pass_(bid(state, 1, 2), 0), [])
     assert state.phase == "bidding" and state.hand_no == 501
@@ -515,5 +518,5 @@ def test_default_config_follows_the_rules_page():
         "partnerships": False,
         "target": 7,
         "dealer": 0,
-        "max_hands": 100,
+        "max_hands": None,
     }

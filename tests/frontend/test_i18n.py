@@ -782,14 +782,16 @@ def test_the_table_says_rated_or_casual_in_the_players_language(client, language
 
 
 @pages_db
-def test_computer_seats_are_named_in_the_language_the_table_was_made_in(client):
+def test_computer_seats_are_kept_by_number_and_level_whatever_language_made_the_table(client):
     client.post(
         "/new/kazino/",
         {"players": "2", "match": "single", "seat0": "me", "seat1": "bot:greedy"},
         HTTP_ACCEPT_LANGUAGE="ht",
     )
-    names = [seat.display_name for seat in Game.objects.get().seats.order_by("number")]
-    assert names == ["Envite 1", "Òdinatè 2 (fasil)"]
+    seats = list(Game.objects.get().seats.order_by("number"))
+    assert [seat.display_name for seat in seats] == ["Envite 1", "Computer 2 (Easy)"]  # logs, exports
+    assert (seats[1].bot_level, seats[1].bot_number) == ("greedy", 2)
+    assert "Envite 1 · Computer 2 (madali)" in client.get("/", HTTP_ACCEPT_LANGUAGE="tl").content.decode()
 
 
 @pages_db

@@ -31,7 +31,7 @@ def test_every_column_that_copies_a_username_holds_one_whole():
     assert Seat._meta.get_field("display_name").max_length >= NAME_LENGTH
     assert Entry._meta.get_field("name").max_length >= NAME_LENGTH
     assert Rating._meta.get_field("name").max_length >= NAME_LENGTH
-    # A computer player's rating key is "bot:" and its seat's name.
+    # A computer player rated before computers were numbered kept "bot:" and its seat's name.
     assert Rating._meta.get_field("player").max_length >= len("bot:") + NAME_LENGTH
 
 
@@ -52,20 +52,21 @@ def test_tournament_entrants_keep_their_whole_names_at_their_tables(client):
     client.force_login(player)
     client.post(f"/tournaments/{row.pk}/act", {"action": "register"})
     client.force_login(organiser)
-    bot_name = "B" * NAME_LENGTH
-    client.post(f"/tournaments/{row.pk}/act", {"action": "add_bot", "name": bot_name, "level": "random"})
+    # A computer player has no name of its own: a name sent along is not used (games/computers.py).
+    client.post(f"/tournaments/{row.pk}/act", {"action": "add_bot", "name": "B" * 200, "level": "random"})
     client.post(f"/tournaments/{row.pk}/act", {"action": "start"})
     row = Tournament.objects.get(pk=row.pk)
     assert row.status == "running", list(Entry.objects.filter(tournament=row).values_list("name", flat=True))
-    assert set(Entry.objects.filter(tournament=row).values_list("name", flat=True)) == {LONGEST, bot_name}
+    computer = "Computer 2 (Beginner)"
+    assert set(Entry.objects.filter(tournament=row).values_list("name", flat=True)) == {LONGEST, computer}
     game = MatchGame.objects.get(match__tournament=row).game_id
     assert set(Seat.objects.filter(game_id=game).values_list("display_name", flat=True)) == {
         LONGEST,
-        bot_name,
+        computer,
     }
     too_long = "x" * (NAME_LENGTH + 1)
     with pytest.raises(tournaments.ServiceError) as refused:
-        tournaments.register(Tournament.objects.get(pk=row.pk), too_long, bot_level="random", by=organiser)
+        tournaments.register(Tournament.objects.get(pk=row.pk), too_long, by=organiser)
     assert refused.value.code == "bad_name"
     with pytest.raises(tournaments.ServiceError) as refused:
         tournaments.register(row, "Pair", members=["Ann", too_long], by=organiser)
@@ -77,8 +78,12 @@ def test_computer_players_with_the_longest_names_are_rated_and_their_game_export
     seats = [service.SeatSpec(name, bot_level="random") for name in names]
     game = service.create_game("kazino", {"players": 2}, seats, kind="rated")
     assert ratings.record(game.pk, {"places": [1, 2]})
-    assert set(Rating.objects.values_list("player", flat=True)) == {f"bot:{name}" for name in names}
-    assert set(Rating.objects.values_list("name", flat=True)) == set(names)
+    # Rated by number and level (games/computers.py); the seats keep their names for exports.
+    assert set(Rating.objects.values_list("player", flat=True)) == {"bot:random:1", "bot:random:2"}
+    assert set(Rating.objects.values_list("name", flat=True)) == {
+        "Computer 1 (Beginner)",
+        "Computer 2 (Beginner)",
+    }
 
     with transaction.atomic():  # played on "another server": rolled back once exported
         played = service.create_game("tiny", {"players": 2, "goal": 3}, seats)

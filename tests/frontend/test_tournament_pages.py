@@ -113,7 +113,7 @@ FORMULAS = ['=HYPERLINK("http://evil.example","x")', "+1+2", "-3+4", "@SUM(A1:A9
 def test_the_standings_export_keeps_names_from_running_as_spreadsheet_formulas(client):
     row = tournaments.create("Formula Cup", "kazino", "swiss", {})
     for name in [*FORMULAS, "Ann", "Ann = Bob"]:
-        tournaments.register(row, name, bot_level="random")
+        tournaments.register(row, name)
     lines = list(csv.reader(io.StringIO(client.get(f"/tournaments/{row.pk}/standings.csv").content.decode())))
     names = [line[1] for line in lines[1:]]
     assert sorted(names) == sorted([*[f"'{f}" for f in FORMULAS], "Ann", "Ann = Bob"])
@@ -130,7 +130,7 @@ def test_every_formula_sign_is_neutralised_and_nothing_else():
 def test_the_bracket_cuts_long_names_before_escaping_them():
     """A name cut after escaping could end inside an entity ("&am"): broken SVG on the page."""
     names = {1: "&" * 40, 2: "<b>" * 20, 3: 'Ann "the Ace" O\'Neil & co., a long name', 4: "Bo"}
-    entries = {number: SimpleNamespace(name=name) for number, name in names.items()}
+    entries = {number: SimpleNamespace(shown_name=name) for number, name in names.items()}
     svg = str(bracket_svg(Bracket([1, 2, 3, 4]), entries))
     root = ElementTree.fromstring(svg)  # well-formed XML, or this raises
     shown = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") != "section"]
@@ -152,8 +152,8 @@ def test_leaderboards_and_player_pages_follow_the_rated_games(client):
     row = simulate.setup("kazino", "round_robin", 3, {"game_config": {"match": "single"}}, "greedy")
     simulate.drive(row, timeout=300)
     board = client.get("/ratings/").content.decode()
-    assert "Bot 1 (greedy)" in board
-    player = client.get("/players/bot:Bot 1 (greedy)/")
+    assert "Computer 1 (Easy)" in board
+    player = client.get("/players/bot:greedy:1/")
     assert player.status_code == 200 and b"<polyline" in player.content
     assert client.get("/players/user:999/").status_code == 404
     assert client.get("/clubs/nowhere/").status_code == 404

@@ -21,8 +21,7 @@ def new_game(
 ) -> Game:
     """A table of computer seats (``random`` level), except the seats given in ``humans``
     (seat → user, or None for a guest)."""
-    engine = engines.get(engine_name)
-    config = {**engine.default_config(players), **(options or {})}
+    config = engines.compose(engine_name, options, players)
     humans = humans or {}
     seats = [
         service.SeatSpec(f"Human {n}", user=humans[n])

@@ -238,7 +238,7 @@ def test_rated_games_update_openskill_ratings_once():
     row = run("kazino", "round_robin", 3)
     rated_games = MatchGame.objects.filter(match__tournament=row).count()
     assert RatingHistory.objects.filter(rating__club__isnull=True).count() == 2 * rated_games
-    mine = Rating.objects.get(player="bot:Bot 1 (greedy)", game="kazino", club__isnull=True)
+    mine = Rating.objects.get(player="bot:greedy:1", game="kazino", club__isnull=True)
     played = [mg for mg in MatchGame.objects.filter(match__tournament=row) if 1 in mg.seats]
     assert mine.games == len(played) == 2  # a round robin of three: two matches each
     before = list(Rating.objects.values_list("player", "mu", "sigma").order_by("player"))
@@ -412,12 +412,12 @@ def test_seeding_by_rating_uses_openskill_ratings_then_registration_order():
     played = run("kazino", "round_robin", 3)
     ladder = {r.player: r.ordinal for r in Rating.objects.filter(game="kazino", club__isnull=True)}
     row = service.create("Seeded", "kazino", "swiss", {})
-    for n in (1, 2, 3):
-        service.register(row, f"Bot {n} (greedy)", bot_level="greedy")
-    service.register(row, "Newcomer", bot_level="greedy")
+    for _n in (1, 2, 3):
+        service.register(row, "", bot_level="greedy")  # Computer 1, 2, 3 (Easy): rated above
+    service.register(row, "", bot_level="greedy")  # Computer 4 (Easy): unrated
     service.seed(row, "rating")
     order = projection.load(row.stream_id).seeding
-    best_first = sorted((1, 2, 3), key=lambda n: -ladder[f"bot:Bot {n} (greedy)"])
+    best_first = sorted((1, 2, 3), key=lambda n: -ladder[f"bot:greedy:{n}"])
     assert order == [*best_first, 4]
     assert played.status == "finished"
 
@@ -430,3 +430,59 @@ def test_the_games_of_a_multi_player_match_rotate_the_first_seat_through_every_e
     assert len(seats) == 3
     a, b, c = match.entrants
     assert seats == [[a, b, c], [b, c, a], [c, a, b]], "each entrant acts first once in three games"
+
+
+# --- The games' configs: the rules' defaults for each table (#23) ---------------------------------
+
+
+def _configs(row: Tournament) -> list[dict]:
+    ids = MatchGame.objects.filter(match__tournament=row).values_list("game_id", flat=True)
+    return [g.config for g in Game.objects.filter(pk__in=list(ids))]
+
+
+@pytest.mark.parametrize(
+    ("options", "entrants", "players", "target"),
+    [
+        ({"table_size": 2}, 2, 2, 250),
+        ({"table_size": 3}, 3, 3, 200),
+        ({"partnerships": True}, 2, 4, 200),
+    ],
+)
+def test_an_all_fives_tournament_plays_to_the_rules_target_at_each_table(options, entrants, players, target):
+    row = service.create("Fives", "dominoes", "swiss", {**options, "game_config": {"variant": "all_fives"}})
+    for n in range(entrants):
+        members = [f"A{n}", f"B{n}"] if options.get("partnerships") else None
+        service.register(row, f"Player {n}", members=members)
+    service.start(row)
+    configs = _configs(row)
+    assert configs and all(c["variant"] == "all_fives" and c["players"] == players for c in configs)
+    assert {c["target"] for c in configs} == {target}
+
+
+def test_a_tournament_game_is_composed_for_its_table():
+    fives = {"game_config": {"variant": "all_fives"}}
+    assert service.game_config("dominoes", {"table_size": 2, **fives})["target"] == 250
+    assert service.game_config("dominoes", {"table_size": 4, **fives}, players=3)["target"] == 200
+    assert (
+        service.game_config("dominoes", {"table_size": 2, "game_config": {"variant": "block"}})["target"]
+        == 100
+    )
+
+
+def test_a_pitch_tournament_has_no_hand_limit_unless_the_organiser_sets_one():
+    for chosen, limit in (({}, None), ({"max_hands": 40}, 40)):
+        row = service.create("Pitch night", "pitch", "swiss", {"table_size": 4, "game_config": chosen})
+        for n in range(4):
+            service.register(row, f"Player {n}")
+        service.start(row)
+        assert {c["max_hands"] for c in _configs(row)} == {limit}
+
+
+@pytest.mark.parametrize("name", ["players", "partnerships", "deck"])
+def test_a_tournament_sets_the_players_and_the_deals_itself(name):
+    with pytest.raises(ServiceError) as refused:
+        service.create("Mine", "dominoes", "swiss", {"game_config": {name: 4}})
+    assert refused.value.code == "bad_options"
+    with pytest.raises(ServiceError) as refused:
+        service.create("Mine", "dominoes", "swiss", {"game_config": ["variant"]})
+    assert refused.value.code == "bad_options"

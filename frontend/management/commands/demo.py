@@ -32,12 +32,8 @@ class Command(BaseCommand):
             if Game.objects.filter(engine=name, is_demo=True).exists():
                 self.stdout.write(f"{name}: a demo table is already playing")
                 continue
-            engine = engines.get(name)
-            config = {**engine.default_config(players), **options_}
-            seats = [
-                service.SeatSpec(display_name=f"{LEVELS[n].title()} {n + 1}", bot_level=LEVELS[n])
-                for n in range(players)
-            ]
+            config = engines.compose(name, options_, players)
+            seats = [service.SeatSpec.computer(n + 1, LEVELS[n]) for n in range(players)]
             game = service.create_game(name, config, seats, is_demo=True)
             self.stdout.write(f"{name}: demo table {game.pk} created")
         # A game that ended while the server was down never sent its signal: catch up first.

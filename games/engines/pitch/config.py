@@ -7,7 +7,10 @@ from games.engines.pitch.cards import HAND_SIZE, SUIT_OF
 
 TARGETS = (7, 11, 15, 21)
 MIN_PLAYERS, MAX_PLAYERS = 2, 7
-DEFAULT_MAX_HANDS, MAX_MAX_HANDS = 100, 200
+# The rules page has no hand limit ("play continues until a pitcher ends a hand at or above the
+# target"): none by default; a table or tournament may set one (docs/games/pitch.md, "Hand limit").
+DEFAULT_MAX_HANDS: int | None = None
+MAX_MAX_HANDS = 200
 _CONFIG_KEYS = {"players", "partnerships", "target", "dealer", "max_hands", "deck"}
 
 
@@ -67,7 +70,7 @@ def sample_configs() -> list[Config]:
 
     Random play almost never ends Pitch by the target (random pitchers bid 4 and are set
     back, so every score drifts down), so these tables stop after a few hands; the default
-    limit (100 hands) is exercised by the tests of the hand limit.
+    (no limit) is exercised by the tests of the hand limit.
     """
     options: list[Config] = [{"players": n, "max_hands": 6} for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]
     options += [

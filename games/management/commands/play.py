@@ -26,10 +26,13 @@ class Command(BaseCommand):
         if any(level not in bots.LEVELS for level in levels):
             raise CommandError(f"each seat is one of {', '.join(bots.LEVELS)}")
         from games import engines
+        from games.engines.base import IllegalAction
 
-        engine = engines.get(options["game"])
-        config = {**engine.default_config(len(levels)), **parse_options(options["option"])}
-        seats = [service.SeatSpec(f"{level} {n}", bot_level=level) for n, level in enumerate(levels)]
+        try:
+            config = engines.compose(options["game"], parse_options(options["option"]), len(levels))
+        except IllegalAction as exc:
+            raise CommandError(exc.text) from None
+        seats = [service.SeatSpec.computer(n + 1, level) for n, level in enumerate(levels)]
         try:
             game = service.create_game(options["game"], config, seats, seed=options["seed"])
         except ServiceError as exc:

@@ -24,11 +24,12 @@ const log = [];
 
 const BOT_LEVELS = { random: () => gettext("Beginner"), greedy: () => gettext("Easy"), strong: () => gettext("Strong") };
 
-// Computer seats are named in the reader's language (the stored name is in the table maker's).
+// Computer seats are named by their number and level in the reader's language (games/computers.py):
+// a tournament's computer keeps its entrant's number at every table.
 function nameOf(seat) {
   if (!seat.bot) return seat.name;
   const level = BOT_LEVELS[seat.bot] ? BOT_LEVELS[seat.bot]() : seat.bot;
-  return interpolate(gettext("Computer %(n)s (%(level)s)"), { n: seat.number + 1, level }, true);
+  return interpolate(gettext("Computer %(n)s (%(level)s)"), { n: seat.computer ?? seat.number + 1, level }, true);
 }
 
 function names() {

@@ -1,0 +1,51 @@
+// The tournament form: only the chosen game's options are shown (the others are disabled, so they
+// are not sent either), number fields show the rules' default for the options chosen, and the
+// round's estimated length follows every change (GET the form's fields to data-estimate).
+// Without this script every game's options are shown and the server reads the chosen game's only.
+import { followDefaults } from "./options.js";
+
+const form = document.getElementById("new-tournament");
+const game = document.getElementById("tournament-game");
+const boxes = form.querySelectorAll("fieldset.game-options");
+const text = document.getElementById("estimate-text");
+const basis = document.getElementById("estimate-basis");
+let asked = 0;
+
+function players() {
+  return form.elements.partnerships.checked ? 4 : Number(form.elements.table_size.value || 2);
+}
+
+function showGame() {
+  boxes.forEach((box) => {
+    const mine = box.dataset.game === game.value;
+    box.hidden = !mine;
+    box.disabled = !mine;
+    if (mine) followDefaults(box, box.dataset.game, players());
+  });
+}
+
+async function estimate() {
+  const mine = ++asked;
+  const query = new URLSearchParams(new FormData(form));
+  query.delete("csrfmiddlewaretoken");
+  try {
+    const response = await fetch(`${form.dataset.estimate}?${query}`, { headers: { Accept: "application/json" } });
+    const body = await response.json();
+    if (mine !== asked) return; // a later change has asked again
+    text.textContent = body.error ? body.error.message : body.text;
+    basis.textContent = body.error ? "" : body.basis;
+  } catch {
+    // Offline or refused: the last estimate stays.
+  }
+}
+
+let timer = null;
+function changed() {
+  showGame();
+  clearTimeout(timer);
+  timer = setTimeout(estimate, 250);
+}
+
+form.addEventListener("change", changed);
+form.addEventListener("input", changed);
+showGame();
