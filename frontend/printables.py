@@ -32,7 +32,7 @@ from tournaments.models import Entry, Match, Tournament
 SHEETS = ("pairings", "tables", "standings", "bracket", "score-sheet")
 PAPERS = {"a4": "A4", "letter": "letter"}
 #: Lines of a blank score sheet: enough for a whole game at the default targets.
-SHEET_LINES = {"skyjo": 15, "dominoes": 16, "kazino": 1, "pitch": 20}
+SHEET_LINES = {"skyjo": 14, "dominoes": 14, "kazino": 1, "pitch": 16}
 KAZINO_MATCH_LINES = 10
 
 

@@ -62,12 +62,15 @@ def player(request: HttpRequest, key: str) -> HttpResponse:
     names = titles()
     for rating in ratings:
         history = list(RatingHistory.objects.filter(rating=rating))
+        shown = history[-20:][::-1]
+        # A game played with real cards is rated under its tournament's stream (tournaments.ratings).
+        board = {t.stream_id: t for t in Tournament.objects.filter(stream_id__in=[h.game_id for h in shown])}
         cards.append(
             {
                 "rating": rating,
                 "title": names.get(rating.game, rating.game),
                 "points": chart([h.mu - 3 * h.sigma for h in history]),
-                "history": history[-20:][::-1],
+                "history": [(h, board.get(h.game_id)) for h in shown],
             }
         )
     return render(
