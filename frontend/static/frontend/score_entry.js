@@ -4,7 +4,11 @@ const gettext = window.gettext || ((s) => s);
 
 const root = document.getElementById("score-entry");
 let dirty = false;
+let leaving = false;
+let socket = null;
 document.addEventListener("input", () => { dirty = true; });
+// A form being sent is the page's next state: no nudge may reload over it.
+document.addEventListener("submit", () => { leaving = true; socket?.close(); });
 
 // A minus sign for a Skyjo total: phones' number keyboards often have none.
 for (const input of document.querySelectorAll("input[data-sign]")) {
@@ -23,6 +27,7 @@ for (const input of document.querySelectorAll("input[data-sign]")) {
 }
 
 function changed() {
+  if (leaving) return;
   if (!dirty) { location.reload(); return; }
   if (document.querySelector(".changed")) return;
   const bar = document.createElement("p");
@@ -38,16 +43,28 @@ function changed() {
   root.append(bar);
 }
 
+async function lookAgain() {
+  const response = await fetch(location.href, { headers: { "X-Requested-With": "fetch" } });
+  if (!response.ok) return;
+  const fresh = new DOMParser().parseFromString(await response.text(), "text/html").getElementById("score-entry");
+  if (fresh && Number(fresh.dataset.seq) > Number(root.dataset.seq)) changed();
+}
+
 let backoff = 1000;
 function connect() {
-  if (!root) return;
+  if (!root || leaving) return;
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${root.dataset.id}/`);
-  socket.onopen = () => { backoff = 1000; };
+  socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${root.dataset.id}/`);
+  // A change made while this page loaded came before its socket listened: look once it does.
+  socket.onopen = () => { backoff = 1000; lookAgain(); };
   socket.onmessage = (message) => {
     const data = JSON.parse(message.data);
     if (data.seq > Number(root.dataset.seq)) changed();
   };
-  socket.onclose = () => { setTimeout(connect, backoff); backoff = Math.min(backoff * 2, 15000); };
+  socket.onclose = () => {
+    if (leaving) return;
+    setTimeout(connect, backoff);
+    backoff = Math.min(backoff * 2, 15000);
+  };
 }
 connect();
