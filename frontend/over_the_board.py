@@ -28,8 +28,6 @@ from tournaments.models import Entry, Match, Tournament
 
 SESSION_KEY = "board_tables"  # {tournament id: {table key: {"code": code, "entrant": n}}}
 CODE_RATE = "10/m"  # wrong or right, codes typed per address and minute
-#: What a line of the score sheet is called in each game (the form's headings).
-HAND_WORDS = {"skyjo": "round", "dominoes": "round", "kazino": "game", "pitch": "hand"}
 #: Rows the entry form starts with (a button adds more).
 FORM_ROWS = {"skyjo": 5, "dominoes": 6, "kazino": 1, "pitch": 8}
 
@@ -204,7 +202,6 @@ def _page(
         "correcting": correcting,
         "form_rows": form_rows(row.game, config, sides, hands_in_form, prefill),
         "form_count": hands_in_form,
-        "hand_word": HAND_WORDS.get(row.game, ""),
         "fives": config.get("variant") == "all_fives",
         "three": config.get("players") == 3 and not config.get("partnerships"),
         "bonus": bool(config.get("kings_aces_bonus")),

@@ -127,13 +127,13 @@ def _per_side(
 ) -> dict[int, Fraction]:
     values = hand.get(name)
     if not isinstance(values, dict) or set(values) != {str(s) for s in sides}:
-        raise IllegalAction("missing_number", _("Hand {hand}: write a number for every player."), hand=line)
+        raise IllegalAction("missing_number", _("Line {hand}: write a number for every player."), hand=line)
     out: dict[int, Fraction] = {}
     for side in sides:
         raw = values[str(side)]
         number = _number(raw) if halves else (None if _whole(raw) is None else Fraction(_whole(raw) or 0))
         if number is None:
-            raise IllegalAction("not_a_number", _("Hand {hand}: every score is a whole number."), hand=line)
+            raise IllegalAction("not_a_number", _("Line {hand}: every score is a whole number."), hand=line)
         out[side] = number
     return out
 
@@ -269,7 +269,7 @@ def _dominoes(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]])
             points = _per_side(hand, "points", sides, line)
             if any(v < 0 for v in points.values()):
                 raise IllegalAction(
-                    "not_a_number", _("Hand {hand}: every score is a whole number."), hand=line
+                    "not_a_number", _("Line {hand}: every score is a whole number."), hand=line
                 )
             if any(v and s not in won for s, v in points.items()):
                 raise IllegalAction(
@@ -305,7 +305,7 @@ def _dominoes_over_before(sheet: Sheet, target: int, line: int) -> None:
         raise IllegalAction(
             "after_the_end",
             _(
-                "The game was over after round {round} (someone had {target} points): remove the rounds after it."
+                "The game was over after round {round} (one side alone at {target} points or more): remove the rounds after it."
             ),
             round=line - 1,
             target=target,
