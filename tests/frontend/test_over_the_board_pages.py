@@ -4,6 +4,7 @@ filters."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -13,12 +14,14 @@ from django.test import Client
 
 from frontend.over_the_board import CODE_RATE, parse_hands
 from games import streams
+from tests.frontend.catalogues import english_on_page, english_only_phrases
 from tournaments import projection, service
 from tournaments.models import Club, Match, Tournament
 
 pytestmark = pytest.mark.django_db
 
 User = get_user_model()
+NAMES = ["Anaïs", "Bong", "Carmel", "Dado"]
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +38,7 @@ def setup(game="kazino", players=4, accounts=True, **options):
     people = [organiser]
     for n in range(players):
         user = User.objects.create_user(f"player{n + 1}", password="pw-board-1") if accounts else None
-        service.register(row, f"Player {n + 1}", user=user, by=organiser)
+        service.register(row, NAMES[n], user=user, by=organiser)
         people.append(user)
     service.set_over_the_board(row, True, by=organiser)
     service.seed(row, "manual", list(range(1, players + 1)), by=organiser)
@@ -63,7 +66,7 @@ def test_a_signed_in_player_goes_straight_to_their_table_and_enters_the_result()
     landing = phone.get(f"/tournaments/{row.pk}/score/")
     assert landing.status_code == 302 and landing["Location"] == f"/tournaments/{row.pk}/score/{match.key}/"
     page = phone.get(landing["Location"]).content.decode()
-    assert 'inputmode="numeric"' in page and 'id="enter"' in page and "Player" in page
+    assert 'inputmode="numeric"' in page and 'id="enter"' in page and NAMES[a - 1] in page
     answer = phone.post(landing["Location"], kazino_form(match, 30, 22), follow=True).content.decode()
     assert "The other players of the table confirm it" in answer and 'id="waiting"' in answer
     other = as_user(people[b]).get(landing["Location"]).content.decode()
@@ -93,7 +96,7 @@ def test_the_table_code_is_typed_into_a_form_kept_in_the_session_and_never_in_an
     assert "Who are you?" in who and code not in who
     phone.post(answer["Location"], {"action": "who", "entrant": match.entrants[1]})
     page = phone.get(answer["Location"]).content.decode()
-    assert 'id="speaking-for"' in page and "Player" in page
+    assert 'id="speaking-for"' in page and NAMES[match.entrants[1] - 1] in page
     phone.post(answer["Location"], kazino_form(match, 20, 32))
     event = streams.read(row.stream_id)[-1]
     assert event.type == "result.entered" and event.data["via"] == "code"
@@ -208,3 +211,21 @@ def test_the_list_filters_by_game_club_and_status_and_shows_a_repeating_tourname
     page = client.get("/tournaments/?status=running&game=pitch").content.decode()
     assert "No tournament matches these choices." in page
     assert client.get("/tournaments/?game=<script>&status=nonsense&club=x").status_code == 200
+
+
+@pytest.mark.parametrize("language", ["ht", "tl"])
+@pytest.mark.parametrize("game", ["skyjo", "dominoes", "kazino", "pitch"])
+def test_the_score_pages_speak_the_players_language(language, game):
+    options = {"table_size": 3} if game in ("skyjo", "pitch") else {}
+    row, people = setup(game=game, players=3 if options else 2, **options)
+    match = Match.objects.filter(tournament=row).first()
+    phrases = english_only_phrases(language)
+    for client, url in (
+        (as_user(people[match.entrants[0]]), f"/tournaments/{row.pk}/score/{match.key}/"),
+        (as_user(people[0]), f"/tournaments/{row.pk}/board/"),
+        (Client(), f"/tournaments/{row.pk}/score/"),
+    ):
+        page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        main = re.search(r"<main>(.*)</main>", page, re.S).group(1)
+        text = html.unescape(re.sub(r"<[^>]+>", " ", main))
+        assert not english_on_page(text, phrases), (url, english_on_page(text, phrases))

@@ -152,9 +152,12 @@ def test_a_blank_score_sheet_per_game_on_one_page(client, organiser, game, optio
 def test_the_sheets_follow_the_readers_language(client, organiser):
     row = tournament(organiser, game="pitch", table_size=4, game_config={})
     page = client.get(f"/tournaments/{row.pk}/print/score-sheet/", HTTP_ACCEPT_LANGUAGE="ht").content.decode()
-    assert 'lang="ht"' in page and "Fèy pwen" in page and "Score sheet" not in page
+    body = page.split("<body", 1)[1]
+    assert 'lang="ht"' in page and "Fèy pwen" in body and "Score sheet" not in body
+    assert "Lansè" in body and "Siyati jwè yo" in body
     page = client.get(f"/tournaments/{row.pk}/print/pairings/", HTTP_ACCEPT_LANGUAGE="tl").content.decode()
-    assert 'lang="tl"' in page and "Pairings" not in page
+    body = page.split("<body", 1)[1]
+    assert 'lang="tl"' in page and "Pagpapares" in body and "Pairings" not in body
 
 
 def test_letter_paper_on_request():
