@@ -20,6 +20,7 @@ from django.contrib.staticfiles import finders
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES, _criteria, _get, _organiser
@@ -224,8 +225,36 @@ def _bracket(request: HttpRequest, row: Tournament) -> dict[str, Any]:
     entries = _entries(row)
     drawn = bracket_of_rows(row, entries, list(Match.objects.filter(tournament=row)))
     context = _base(request, row, "bracket", _("Bracket"))
-    context.update({"bracket": drawn, "landscape": True})
+    context.update({"bracket": fit_to_page(drawn) if drawn else "", "landscape": True})
     return context
+
+
+#: Room for the bracket on a landscape page of A4 or Letter, below the sheet's heading (mm).
+BRACKET_BOX = (250.0, 150.0)
+PX_TO_MM = 25.4 / 96
+MOST_ENLARGED = 1.5
+
+
+def fit_to_page(svg: str) -> SafeString:
+    """The bracket's SVG sized in millimetres to fill the page's room, its proportions kept (a large
+    bracket shrinks to one page, a small one grows to be read across a table)."""
+    found = re.search(r'width="(\d+(?:\.\d+)?)" height="(\d+(?:\.\d+)?)"', svg)
+    if not found:
+        return mark_safe(svg)  # noqa: S308 - bracket_svg's own markup, every name escaped there
+    width, height = float(found.group(1)) * PX_TO_MM, float(found.group(2)) * PX_TO_MM
+    scale = min(BRACKET_BOX[0] / width, BRACKET_BOX[1] / height, MOST_ENLARGED)
+    sized = f'width="{width * scale:.1f}mm" height="{height * scale:.1f}mm"'
+    svg = svg[: found.start()] + sized + svg[found.end() :]
+    # Its own styles: a PDF renderer draws an inline SVG with the SVG's styles, not the page's.
+    opened = svg.index(">") + 1
+    return mark_safe(svg[:opened] + BRACKET_STYLE + svg[opened:])  # noqa: S308 - as above
+
+
+BRACKET_STYLE = (
+    "<style>rect{fill:#fff;stroke:#000;stroke-width:1.2}"
+    "text{font:12px 'DejaVu Sans',sans-serif;fill:#000}"
+    "text.section{font-weight:700;font-size:13px}text.won{font-weight:700}text.lost{fill:#666}</style>"
+)
 
 
 def _score_sheet(request: HttpRequest, row: Tournament) -> dict[str, Any]:

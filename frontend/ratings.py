@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from frontend.tournaments import _older_repeats
 from games.catalogue import titles
 from tournaments.models import Club, Rating, RatingHistory, Tournament
 
@@ -36,7 +37,9 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "boards": _boards(found),
         "club": found,
-        "tournaments": Tournament.objects.filter(club=found).order_by("-pk")[:30],
+        "tournaments": Tournament.objects.filter(club=found)
+        .exclude(pk__in=_older_repeats(Tournament.objects.filter(club=found)))
+        .order_by("-pk")[:30],
         "titles": titles(),
     }
     return render(request, "frontend/ratings/leaderboard.html", context)

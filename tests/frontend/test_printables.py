@@ -172,3 +172,13 @@ def test_a_sheet_fetches_nothing_from_outside():
     html = '<html><body><img src="http://127.0.0.1:9/x.png"><img src="file:///etc/passwd"><p>Wilner</p></body></html>'
     pages, text = pdf_text(render_pdf(html))
     assert pages == 1 and "Wilner" in text
+
+
+@pytest.mark.parametrize("entrants", [16, 32])
+def test_a_large_bracket_still_fits_one_page(client, organiser, entrants):
+    row = service.create("Big knockout", "kazino", "double_elimination", {}, by=organiser)
+    for n in range(entrants):
+        service.register(row, f"Player {n + 1:02d}", by=organiser)
+    service.seed(row, "manual", list(range(1, entrants + 1)), by=organiser)
+    html, pages, text = fetch(client, row, "bracket")
+    assert pages == 1 and "Player 01" in text
