@@ -391,7 +391,17 @@ def _summary(
 
 
 def _about(game: str, hand: dict[str, Any], names: dict[int, str]) -> str:
-    """A Pitch hand in words (the other games' hands are their numbers)."""
+    """What a hand's points were worked out from, when the points do not show it: a Kazino game's
+    counts, a Pitch hand's bid and awards."""
+    if game == "kazino":
+        counts = _("Cards captured: %(counts)s") % {
+            "counts": " · ".join(f"{names.get(int(s), s)} {n}" for s, n in hand.get("cards", {}).items())
+        }
+        if "kings" in hand:
+            kings = " · ".join(f"{names.get(int(s), s)} {n}" for s, n in hand["kings"].items())
+            aces = " · ".join(f"{names.get(int(s), s)} {n}" for s, n in hand.get("aces", {}).items())
+            counts += " — " + _("Kings: %(kings)s; Aces: %(aces)s") % {"kings": kings, "aces": aces}
+        return counts
     if game != "pitch":
         return ""
 

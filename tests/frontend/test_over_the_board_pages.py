@@ -71,6 +71,7 @@ def test_a_signed_in_player_goes_straight_to_their_table_and_enters_the_result()
     assert "The other players of the table confirm it" in answer and 'id="waiting"' in answer
     other = as_user(people[b]).get(landing["Location"]).content.decode()
     assert 'id="confirm"' in other and 'id="dispute"' in other
+    assert f"Cards captured: {NAMES[a - 1]} 30 · {NAMES[b - 1]} 22" in other  # what the points come from
     seen = re.search(r'name="seen" value="(\d+)"', other).group(1)
     done = as_user(people[b]).post(
         landing["Location"], {"action": "confirm", "game": 1, "seen": seen}, follow=True
