@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
+from frontend.tournaments import _older_repeats
 from games.catalogue import titles
 from tournaments.models import Club, Rating, RatingHistory, Tournament
 
@@ -36,7 +37,9 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
     context = {
         "boards": _boards(found),
         "club": found,
-        "tournaments": Tournament.objects.filter(club=found).order_by("-pk")[:30],
+        "tournaments": Tournament.objects.filter(club=found)
+        .exclude(pk__in=_older_repeats(Tournament.objects.filter(club=found)))
+        .order_by("-pk")[:30],
         "titles": titles(),
     }
     return render(request, "frontend/ratings/leaderboard.html", context)
@@ -62,12 +65,15 @@ def player(request: HttpRequest, key: str) -> HttpResponse:
     names = titles()
     for rating in ratings:
         history = list(RatingHistory.objects.filter(rating=rating))
+        shown = history[-20:][::-1]
+        # A game played with real cards is rated under its tournament's stream (tournaments.ratings).
+        board = {t.stream_id: t for t in Tournament.objects.filter(stream_id__in=[h.game_id for h in shown])}
         cards.append(
             {
                 "rating": rating,
                 "title": names.get(rating.game, rating.game),
                 "points": chart([h.mu - 3 * h.sigma for h in history]),
-                "history": history[-20:][::-1],
+                "history": [(h, board.get(h.game_id)) for h in shown],
             }
         )
     return render(

@@ -20,7 +20,7 @@ from games import service as games
 from games.catalogue import titles
 from games.errors import ServiceError
 from tournaments import deals, estimate, formats, log, service
-from tournaments.models import Entry, Match, Tournament
+from tournaments.models import Club, Entry, Match, Tournament
 from tournaments.standings import CRITERIA
 
 FORMAT_NAMES = {
@@ -69,13 +69,49 @@ CRITERION_HELP = {
 assert set(CRITERION_NAMES) == set(CRITERION_HELP)
 
 
+LIST_LENGTH = 100
+
+
+def _older_repeats(rows: Any) -> list[int]:
+    """Tournaments that start again when they end (``repeat``: the demo club's) are one series per
+    club, game and name: all but the newest of each series."""
+    newest: set[tuple[Any, ...]] = set()
+    older: list[int] = []
+    series = rows.filter(options__repeat=True).order_by("-pk").values_list("pk", "club_id", "game", "name")
+    for pk, club_id, game, name in series:
+        if (club_id, game, name) in newest:
+            older.append(pk)
+        else:
+            newest.add((club_id, game, name))
+    return older
+
+
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    rows = Tournament.objects.select_related("club").order_by("-pk")[:100]
-    return render(
-        request,
-        "frontend/tournaments/list.html",
-        {"tournaments": rows, "titles": titles(), "format_names": FORMAT_NAMES},
-    )
+    """Tournaments, newest first, filtered by game, club and status (GET parameters); a repeating
+    tournament is shown once, its newest."""
+    rows = Tournament.objects.select_related("club")
+    game, club, status = (request.GET.get(k, "") for k in ("game", "club", "status"))
+    names = titles()
+    if game in names:
+        rows = rows.filter(game=game)
+    clubs = list(Club.objects.filter(tournaments__isnull=False).distinct().order_by("name"))
+    if club == "none":
+        rows = rows.filter(club__isnull=True)
+    elif club:
+        rows = rows.filter(club__slug=club)
+    if status in Tournament.Status.values:
+        rows = rows.filter(status=status)
+    rows = rows.exclude(pk__in=_older_repeats(rows))
+    context = {
+        "tournaments": rows.order_by("-pk")[:LIST_LENGTH],
+        "titles": names,
+        "format_names": FORMAT_NAMES,
+        "clubs": clubs,
+        "statuses": Tournament.Status.choices,
+        "chosen": {"game": game, "club": club, "status": status},
+        "filtered": bool(game or club or status),
+    }
+    return render(request, "frontend/tournaments/list.html", context)
 
 
 # A cell starting with one of these is a formula to a spreadsheet (OWASP "CSV injection"): a name such

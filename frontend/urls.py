@@ -1,6 +1,6 @@
 from django.urls import path
 
-from frontend import ratings, tables, tournaments, views
+from frontend import over_the_board, printables, ratings, tables, tournaments, views
 from games import ids  # noqa: F401 - registers the <id:...> converter
 
 app_name = "frontend"
@@ -26,4 +26,9 @@ urlpatterns = [
     path("tournaments/<id:tournament_id>/act", tournaments.act, name="tournament_act"),
     path("tournaments/<id:tournament_id>/standings.csv", tournaments.standings_csv, name="tournament_csv"),
     path("tournaments/<id:tournament_id>/log.json", tournaments.log_json, name="tournament_log"),
+    path("tournaments/<id:tournament_id>/print/<str:sheet>/", printables.print_sheet, name="print"),
+    path("tournaments/<id:tournament_id>/print/<str:sheet>.pdf", printables.print_pdf, name="print_pdf"),
+    path("tournaments/<id:tournament_id>/score/", over_the_board.score_home, name="score_home"),
+    path("tournaments/<id:tournament_id>/score/<str:key>/", over_the_board.score_table, name="score_table"),
+    path("tournaments/<id:tournament_id>/board/", over_the_board.board_page, name="board"),
 ]

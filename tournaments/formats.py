@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
 
+from tournaments import board
 from tournaments import standings as ranking
 from tournaments.duplicate import matchpoints
 from tournaments.log import Result, Table, Tournament
@@ -490,15 +491,54 @@ def _table_elimination_places(t: Tournament) -> dict[int, int]:
     return places
 
 
+@dataclass(frozen=True)
+class Played:
+    """A finished game of a match, online or over the board: places and scores per entrant."""
+
+    places: dict[int, int]
+    scores: dict[int, Fraction]
+
+
+def played(table: Table) -> list[Played]:
+    """The match's finished games: those played online, then those recorded over the board (a round
+    is one or the other)."""
+    online = [Played(g.places, g.scores or {}) for g in table.games if g.places is not None]
+    return online + [Played(g.places, g.scores or {}) for g in table.board if g.places is not None]
+
+
+def board_game_open(t: Tournament, table: Table) -> int | None:
+    """The number of the game of an over-the-board match that takes an entry now, or None (the match
+    is decided, or not played over the board)."""
+    rnd = next((r for r in t.rounds if r.number == table.round), None)
+    if rnd is None or not rnd.over_the_board or not rnd.started or table.result is not None:
+        return None
+    return len(table.recorded_board()) + 1
+
+
+def board_seats(t: Tournament, table: Table, number: int) -> list[int]:
+    """Who sits where in game ``number`` of a match over the board: as online (``service._start_game``)
+    the first seat moves round the table from game to game."""
+    order = list(table.entrants)
+    turn = (number - 1) % len(order) if order else 0
+    return order[turn:] + order[:turn]
+
+
+def board_result(t: Tournament, table: Table, config: dict[str, Any], hands: list[dict[str, Any]]) -> Result:
+    """A game's places and scores from the hands entered over the board (checked by ``board.score``)."""
+    sheet = board.score(t.game, config, list(table.entrants), hands)
+    return Result(dict(sheet.places), dict(sheet.totals))
+
+
 def decide_match(t: Tournament, table: Table, elimination: bool) -> Result | None:
     """The match's result once its games settle it; None while another game is needed."""
     best_of = int(t.options.get("best_of", 1))
-    done = [g for g in table.games if g.places is not None]
-    if not done or table.live_game() is not None:
+    done = played(table)
+    waiting = any(g.hands is not None and g.places is None for g in table.board)
+    if not done or table.live_game() is not None or waiting:
         return None
     scores: dict[int, Fraction] = {e: Fraction(0) for e in table.entrants}
     for g in done:
-        for e, s in (g.scores or {}).items():
+        for e, s in g.scores.items():
             scores[e] += s
     if len(table.entrants) > 2:
         if len(done) < best_of:
@@ -506,7 +546,6 @@ def decide_match(t: Tournament, table: Table, elimination: bool) -> Result | Non
         # Placement points as the standings count them (ties share); every game has the whole table.
         points: dict[int, Fraction] = defaultdict(Fraction)
         for g in done:
-            assert g.places is not None
             for e, p in ranking.table_points(g.places).items():
                 points[e] += p
         sign = 1 if lower_wins(t) else -1
@@ -517,7 +556,6 @@ def decide_match(t: Tournament, table: Table, elimination: bool) -> Result | Non
     a, b = table.entrants
     wins = {a: 0, b: 0}
     for g in done:
-        assert g.places is not None
         if g.places[a] < g.places[b]:
             wins[a] += 1
         elif g.places[b] < g.places[a]:

@@ -58,6 +58,34 @@ class Result:
 
 
 @dataclass
+class BoardGame:
+    """A game played with real cards or tiles ("over the board"): the result as entered, who agreed.
+
+    An entry names the entrant who made it; every other entrant of the table confirms it, or
+    disputes it (the organiser then decides). ``result`` is set by ``result.recorded``, the event
+    the command that completes the confirmations (or the organiser's decision) appends with the
+    places and scores ``formats`` worked out from the entry."""
+
+    number: int  # 1, 2 … within the match
+    hands: list[dict[str, Any]] | None = None  # the entry waiting for confirmation (None: none yet)
+    entered_by: int | None = None  # the entrant who entered it
+    entered_seq: int = 0  # the entry's event: a confirmation names the entry its player saw
+    confirmed: set[int] = field(default_factory=set)  # entrants who agree with it (the enterer too)
+    disputes: list[dict[str, Any]] = field(default_factory=list)  # {entrant, reason} against it
+    seats: list[int] = field(default_factory=list)
+    places: dict[int, int] | None = None  # once recorded
+    scores: dict[int, Fraction] | None = None
+    recorded_hands: list[dict[str, Any]] | None = None  # the entry the result was worked out from
+    recorded_seq: int = 0  # the first result.recorded of this game: its rating is keyed by it
+    resolved_by: int | None = None  # the organiser (user) who decided it, if one did
+    reason: str = ""  # the organiser's reason
+
+    @property
+    def disputed(self) -> bool:
+        return bool(self.disputes) and self.places is None
+
+
+@dataclass
 class Table:
     """One pairing of a round: a two-player match, a multi-player table, or a bracket match."""
 
@@ -69,6 +97,7 @@ class Table:
     override: Result | None = None  # the organiser's correction; ``computed`` stays as it was
     override_reason: str = ""
     forfeit: list[int] = field(default_factory=list)
+    board: list[BoardGame] = field(default_factory=list)  # games played over the board
 
     @property
     def result(self) -> Result | None:
@@ -76,6 +105,19 @@ class Table:
 
     def live_game(self) -> GameRecord | None:
         return next((g for g in self.games if g.places is None), None)
+
+    def board_game(self, number: int) -> BoardGame:
+        """Game ``number`` played over the board (made when first named)."""
+        while len(self.board) < number:
+            self.board.append(BoardGame(len(self.board) + 1))
+        return self.board[number - 1]
+
+    def recorded_board(self) -> list[BoardGame]:
+        return [g for g in self.board if g.places is not None]
+
+    def started(self) -> bool:
+        """Whether anything was played (or entered) at this table."""
+        return bool(self.games) or any(g.hands is not None or g.places is not None for g in self.board)
 
 
 @dataclass
@@ -88,6 +130,7 @@ class Round:
     half_byes: list[int] = field(default_factory=list)  # requested: half a point
     locked: set[str] = field(default_factory=set)  # tables a re-pairing keeps as they are
     edits: list[dict[str, Any]] = field(default_factory=list)  # the organiser's changes, in order
+    over_the_board: bool = False  # played with real cards: results are entered, no online game
 
     def complete(self) -> bool:
         return self.started and all(t.result is not None for t in self.tables)
@@ -110,6 +153,16 @@ class Tournament:
     final_places: dict[int, int] = field(default_factory=dict)
     # The number of rounds announced at the start (Swiss); None in logs from before it was fixed.
     planned_rounds: int | None = None
+    # Played with real cards ("over the board"): every round not started yet, or these rounds.
+    over_the_board: bool = False
+    board_rounds: set[int] = field(default_factory=set)
+
+    def board_round(self, number: int) -> bool:
+        """Whether round ``number`` is (or will be, if it starts now) played over the board."""
+        for rnd in self.rounds:
+            if rnd.number == number and rnd.started:
+                return rnd.over_the_board
+        return self.over_the_board or number in self.board_rounds
 
     def active(self) -> list[int]:
         """Entrants still in: registered, checked in when check-in is asked, not withdrawn."""
@@ -256,6 +309,7 @@ def _round_started(t: Tournament, e: dict[str, Any]) -> None:
         raise LogError(f"round {e['round']} is not the current round")
     rnd.started = True
     rnd.secret_seed = e.get("secret_seed")
+    rnd.over_the_board = bool(e.get("over_the_board"))
 
 
 def _edited(t: Tournament, e: dict[str, Any]) -> None:
@@ -317,6 +371,61 @@ def _overridden(t: Tournament, e: dict[str, Any]) -> None:
     table.override_reason = e["reason"]
 
 
+def _over_the_board(t: Tournament, e: dict[str, Any]) -> None:
+    t.over_the_board = bool(e["on"])
+
+
+def _round_over_the_board(t: Tournament, e: dict[str, Any]) -> None:
+    if e["on"]:
+        t.board_rounds.add(int(e["round"]))
+    else:
+        t.board_rounds.discard(int(e["round"]))
+
+
+def _entered(t: Tournament, e: dict[str, Any]) -> None:
+    """An entrant's (or code holder's) entry of a game: it replaces one still waiting, and the
+    confirmations start again, the enterer's own included."""
+    game = t.table(e["table"]).board_game(int(e["game"]))
+    if game.places is not None:
+        raise LogError(f"game {e['game']} of {e['table']} is recorded already")
+    game.hands = list(e["hands"])
+    game.entered_seq = t.seq + 1
+    game.entered_by = int(e["entrant"])
+    game.confirmed = {int(e["entrant"])}
+    game.disputes = []
+
+
+def _confirmed(t: Tournament, e: dict[str, Any]) -> None:
+    t.table(e["table"]).board_game(int(e["game"])).confirmed.add(int(e["entrant"]))
+
+
+def _disputed(t: Tournament, e: dict[str, Any]) -> None:
+    game = t.table(e["table"]).board_game(int(e["game"]))
+    game.confirmed.discard(int(e["entrant"]))
+    game.disputes.append({"entrant": int(e["entrant"]), "reason": e.get("reason", "")})
+
+
+def _resolved(t: Tournament, e: dict[str, Any]) -> None:
+    """The organiser's decision: the hands that count (entered or corrected), with a reason."""
+    game = t.table(e["table"]).board_game(int(e["game"]))
+    game.hands = list(e["hands"])
+    game.resolved_by = e.get("by")
+    game.reason = e.get("reason", "")
+
+
+def _recorded(t: Tournament, e: dict[str, Any]) -> None:
+    """The game's result, worked out from the hands that were agreed (or decided). A correction of a
+    recorded game of a decided match comes with the match's new result (``match.decided``)."""
+    game = t.table(e["table"]).board_game(int(e["game"]))
+    result = _result(e)
+    if game.places is None:
+        game.recorded_seq = t.seq + 1  # this event's seq in the stream
+    game.places, game.scores = result.places, result.scores
+    game.seats = list(e.get("seats", []))
+    game.recorded_hands = game.hands
+    game.hands = None
+
+
 def _paused(t: Tournament, e: dict[str, Any]) -> None:
     t.status = PAUSED
 
@@ -348,6 +457,13 @@ _HANDLERS = {
     "match.decided": _match_decided,
     "result.forfeited": _forfeited,
     "result.overridden": _overridden,
+    "tournament.over_the_board": _over_the_board,
+    "round.over_the_board": _round_over_the_board,
+    "result.entered": _entered,
+    "result.confirmed": _confirmed,
+    "result.disputed": _disputed,
+    "result.resolved": _resolved,
+    "result.recorded": _recorded,
     "tournament.paused": _paused,
     "tournament.resumed": _resumed,
     "tournament.finished": _finished,

@@ -45,6 +45,9 @@ class Tournament(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     seq = models.PositiveIntegerField(default=0)  # the last event folded
+    # Played with real cards ("over the board"): every round not started yet; or these rounds.
+    over_the_board = models.BooleanField(default=False)
+    board_rounds = models.JSONField(default=list)
 
     def __str__(self) -> str:
         return self.name
@@ -90,6 +93,7 @@ class Round(models.Model):
     byes = models.JSONField(default=list)
     half_byes = models.JSONField(default=list)
     locked = models.JSONField(default=list)  # tables a re-pairing keeps
+    over_the_board = models.BooleanField(default=False)  # started as a round played with real cards
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")]
@@ -110,6 +114,9 @@ class Match(models.Model):
     computed = models.JSONField(null=True)  # from the games; differs from result after an override
     override_reason = models.TextField(blank=True, default="")
     forfeit = models.JSONField(default=list)
+    # Over the board: each game's entry, who confirmed or disputed it, its result once recorded
+    # (projection.board_json); empty for a table that plays online.
+    board = models.JSONField(default=list)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "key"], name="match_key_unique")]

@@ -50,6 +50,8 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
             "planned_rounds": formats.swiss_rounds(t) if t.format == "swiss" else None,
             "created_by_id": t.created_by,
             "seq": t.seq,
+            "over_the_board": t.over_the_board,
+            "board_rounds": sorted(t.board_rounds),
         },
     )
     row.entries.all().delete()
@@ -89,6 +91,7 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
             byes=r.byes,
             half_byes=r.half_byes,
             locked=sorted(r.locked),
+            over_the_board=r.over_the_board,
         )
         for r in t.rounds
     )
@@ -103,6 +106,7 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
                 computed=result_json(table.computed),
                 override_reason=table.override_reason,
                 forfeit=table.forfeit,
+                board=board_json(table),
             )
             MatchGame.objects.bulk_create(
                 MatchGame(
@@ -115,6 +119,27 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
                 for g in table.games
             )
     return row
+
+
+def board_json(table: log.Table) -> list[dict[str, Any]]:
+    """A table's games over the board as its pages read them."""
+    return [
+        {
+            "number": g.number,
+            "hands": g.hands,
+            "entered_by": g.entered_by,
+            "entered_seq": g.entered_seq,
+            "confirmed": sorted(g.confirmed),
+            "disputes": g.disputes,
+            "seats": g.seats,
+            "places": None if g.places is None else {str(e): p for e, p in g.places.items()},
+            "scores": None if g.scores is None else _text({str(e): s for e, s in g.scores.items()}),
+            "recorded_hands": g.recorded_hands,
+            "resolved_by": g.resolved_by,
+            "reason": g.reason,
+        }
+        for g in table.board
+    ]
 
 
 def release_deals(t: log.Tournament, rounds: int | None = 2) -> list[int]:

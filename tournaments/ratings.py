@@ -11,15 +11,18 @@ rated once: its ``RatingHistory`` rows are the proof.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games import computers
+from games import computers, streams
 from games import service as games
 from games.models import Game
+from tournaments import log
 from tournaments.models import Club, MatchGame, Rating, RatingHistory
 
 MODEL = PlackettLuce()
@@ -104,6 +107,7 @@ def _rate(
     teams: list[list[str]],
     ranks: list[float],
     names: dict[str, str],
+    at: datetime | None = None,
 ) -> None:
     game_id, number = played
     rows = {}
@@ -121,7 +125,7 @@ def _rate(
         [[MODEL.rating(mu=rows[k].mu, sigma=rows[k].sigma, name=k) for k in team] for team in teams],
         ranks=ranks,
     )
-    now = timezone.now()
+    now = at or timezone.now()
     for team, new in zip(teams, rated, strict=True):
         for key, value in zip(team, new, strict=True):
             row = rows[key]
@@ -132,12 +136,102 @@ def _rate(
             )
 
 
+@dataclass(frozen=True)
+class BoardPlayed:
+    """A game played over the board, as its tournament's log recorded it first (``result.recorded``).
+
+    It has no table of its own: its rating is keyed by the tournament's stream and that event's seq
+    (``RatingHistory.game_id`` and ``number``), so it is rated once, with the result it was first
+    recorded with; a later correction changes the standings, not the ratings (as the organiser's
+    correction of an online match does)."""
+
+    stream_id: int
+    seq: int
+    game: str
+    club_id: int | None
+    players: list[tuple[str | None, str]]  # (player key or None, name) per entrant of the table
+    places: list[int]
+    finished_at: datetime
+
+
+def board_players(t: log.Tournament, entrants: list[int]) -> list[tuple[str | None, str]]:
+    """Rated as online: players signed in to an account; a name typed in (a guest) or a partnership
+    (two people, one entrant) is not."""
+    out: list[tuple[str | None, str]] = []
+    for number in entrants:
+        e = t.entrants[number]
+        key = f"user:{e.user_id}" if e.user_id and not e.members else None
+        out.append((key, e.name))
+    return out
+
+
+def record_board(played: BoardPlayed) -> bool:
+    """Rate a game played over the board, once; whether it was rated now."""
+    keys = [k for k, _name in played.players]
+    if not keys or any(k is None for k in keys) or len(set(keys)) != len(keys):
+        return False
+    names = {k: name for k, name in played.players if k is not None}
+    teams = [[k] for k in keys if k is not None]
+    with transaction.atomic():
+        for club_id in [None, played.club_id] if played.club_id else [None]:
+            _rate(
+                (played.stream_id, played.seq),
+                played.game,
+                club_id,
+                teams,
+                [float(p) for p in played.places],
+                names,
+                at=played.finished_at,
+            )
+    return True
+
+
+def board_played(stream_id: int | None = None) -> list[BoardPlayed]:
+    """Every game recorded over the board (in one tournament, or in all), as first recorded."""
+    from tournaments import projection
+
+    found: list[BoardPlayed] = []
+    for sid in [stream_id] if stream_id is not None else streams.ids(projection.STREAM):
+        stored = streams.read(sid)
+        if not any(event.type == "result.recorded" for event in stored):
+            continue
+        t = log.fold([e.as_dict() for e in stored])
+        seen: set[tuple[str, int]] = set()
+        for event in stored:
+            if event.type != "result.recorded":
+                continue
+            about = (event.data["table"], int(event.data["game"]))
+            if about in seen:
+                continue
+            seen.add(about)
+            entrants = [int(e) for e in event.data["places"]]
+            found.append(
+                BoardPlayed(
+                    sid,
+                    event.seq,
+                    t.game,
+                    t.club_id,
+                    board_players(t, entrants),
+                    [int(event.data["places"][str(e)]) for e in entrants],
+                    event.created_at,
+                )
+            )
+    return found
+
+
+def record_board_game(stream_id: int, seq: int) -> bool:
+    """Rate the game over the board first recorded by event ``seq`` of a tournament (after commit)."""
+    return any(record_board(p) for p in board_played(stream_id) if p.seq == seq)
+
+
 def rebuild() -> int:
     """Rate every finished game again from scratch, in the order they finished: the same games, with
-    the same numbers, that ``record`` rated as they ended."""
+    the same numbers, that ``record`` rated as they ended, and the games played over the board."""
     Rating.objects.all().delete()
     rated = 0
-    for played in games.played_games(RATED_KINDS):
-        if record(played.game_id, played.outcome, played.number):
-            rated += 1
+    online: list[tuple[datetime, int, Any]] = [(p.finished_at, 0, p) for p in games.played_games(RATED_KINDS)]
+    board: list[tuple[datetime, int, Any]] = [(p.finished_at, 1, p) for p in board_played()]
+    for _at, kind, played in sorted(online + board, key=lambda x: (x[0], x[1])):
+        done = record_board(played) if kind else record(played.game_id, played.outcome, played.number)
+        rated += int(done)
     return rated

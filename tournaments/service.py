@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import hmac
 import logging
 import secrets
 from collections.abc import Callable
@@ -31,7 +32,7 @@ from games import service as games
 from games.engines.base import IllegalAction
 from games.errors import Conflict, NotFound, ServiceError
 from games.models import NAME_LENGTH
-from tournaments import deals, formats, log, projection, publish, ratings
+from tournaments import board, deals, formats, log, projection, publish, ratings
 from tournaments.log import FINISHED, PAUSED, REGISTRATION, RUNNING
 from tournaments.models import MatchGame, Tournament
 from tournaments.standings import CRITERIA
@@ -78,6 +79,9 @@ def _on_commit(stream_id: int, tournament_id: int, t: log.Tournament, events: li
     transaction.on_commit(partial(publish.changed, tournament_id, t.seq))
     wait = float(t.options.get("no_show_after") or 0)
     for event in events:
+        if event["type"] == "result.recorded" and not event.get("correction"):
+            seq = t.table(event["table"]).board_game(int(event["game"])).recorded_seq
+            transaction.on_commit(partial(ratings.record_board_game, stream_id, seq))
         if wait and event["type"] == "game.started" and _has_humans(t, event["seats"]):
             transaction.on_commit(partial(_watch_for_no_show, stream_id, event["game_id"], wait))
         if event["type"] == "tournament.finished" and t.options.get("repeat"):
@@ -296,6 +300,8 @@ def register(
             raise ServiceError("already_registered", _("You are already registered."))
         if t.options.get("partnerships") and not bot_level and len(members) != 2:
             raise ServiceError("bad_members", _("A partnership is two players: give both names."))
+        if bot_level and _board_ahead(t):
+            raise ServiceError("board_no_bots", _("Computer players cannot sit at tables with real cards."))
         if missed not in ("zero", "half"):
             raise ServiceError(
                 "bad_missed", _("A late entrant scores nothing or half a point for each missed round.")
@@ -825,7 +831,10 @@ def _paired(p: formats.Pairing) -> dict[str, Any]:
 def _round_started(t: log.Tournament) -> dict[str, Any]:
     assert t.current is not None
     event: dict[str, Any] = {"type": "round.started", "round": t.current.number}
-    if t.options.get("duplicate"):
+    if t.board_round(t.current.number):
+        # Played with real cards: results are entered, no online game is made (and no deal derived).
+        event["over_the_board"] = True
+    elif t.options.get("duplicate"):
         event["secret_seed"] = deals.derive(t.secret_seed, f"round:{t.current.number}")
     return event
 
@@ -908,16 +917,18 @@ def _next_steps(t: log.Tournament) -> list[dict[str, Any]]:
         if table.result is not None or table.live_game() is not None:
             continue
         gone = [e for e in table.entrants if t.entrants[e].withdrawn]
-        if gone and len(gone) < len(table.entrants) and not table.games:
+        if gone and len(gone) < len(table.entrants) and not table.started():
             events.append(_forfeit_event(table, gone, "withdrawn"))
             continue
-        result = formats.decide_match(t, table, elimination) if table.games else None
+        result = formats.decide_match(t, table, elimination) if formats.played(table) else None
         if result is not None:
             events.append(
                 {"type": "match.decided", "table": table.key, **(projection.result_json(result) or {})}
             )
-        elif not paused:
-            events.append(_start_game(t, table))  # the first game, or one more the match needs
+        elif not paused and not rnd.over_the_board:
+            # The first game, or one more the match needs. Over the board the players enter each
+            # game's result instead (enter_result), and a match that needs more asks for more.
+            events.append(_start_game(t, table))
     return events
 
 
@@ -1008,3 +1019,321 @@ def check_no_show(stream_id: int, game_id: int) -> str:
         games.abandon(game_id, f"no-show-{game_id}", reason="no-show", by="tournament")
     advance(stream_id)
     return "forfeited"
+
+
+# --- Over the board --------------------------------------------------------------------------------
+#
+# A round played with real cards and tiles at physical tables: paired and seated as usual, but no
+# online game is made. The players enter each game's result on their phones (signed in as the
+# entrant, or holding the table's code from its table card), the other players of the table confirm
+# it or dispute it, the organiser decides a dispute and can enter or correct any result. Every step
+# is an event; the result is worked out by ``formats.board_result`` (``board.score``'s checks), so
+# matches, standings, tie-breaks and ratings come out as for online games (docs/tournaments.md).
+
+
+def _board_ahead(t: log.Tournament) -> bool:
+    """Whether a round still to start is to be played over the board."""
+    started = sum(1 for rnd in t.rounds if rnd.started)
+    return t.over_the_board or any(n > started for n in t.board_rounds)
+
+
+def _check_board_possible(t: log.Tournament) -> None:
+    if t.status == FINISHED:
+        raise ServiceError("finished", _("This tournament is over."))
+    if t.game not in board.GAMES:
+        raise ServiceError("no_board_game", _("This game cannot be entered by hand."))
+    if any(e.bot_level and not e.withdrawn for e in t.entrants.values()):
+        raise ServiceError("board_no_bots", _("Computer players cannot sit at tables with real cards."))
+
+
+def set_over_the_board(row: Tournament, on: bool, *, by: Any = None) -> None:
+    """Every round that has not started is played with real cards (``on``), or online again."""
+    check_organiser(row, by)
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        if on:
+            _check_board_possible(t)
+        if t.over_the_board == bool(on):
+            return []
+        return [{"type": "tournament.over_the_board", "on": bool(on), "by": getattr(by, "pk", None)}]
+
+    _run(row.stream_id, f"board-{secrets.token_hex(8)}", _actor(by), build)
+    advance(row.stream_id)
+
+
+def set_round_over_the_board(row: Tournament, round_: Any, on: bool, *, by: Any = None) -> None:
+    """One round (not started yet) played with real cards (``on``), or online after all."""
+    check_organiser(row, by)
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        if on:
+            _check_board_possible(t)
+        started = sum(1 for rnd in t.rounds if rnd.started)
+        if isinstance(round_, bool) or not isinstance(round_, int) or not started < round_ <= 64:
+            raise ServiceError("bad_round", _("Choose a round that has not started."))
+        if (round_ in t.board_rounds) == bool(on):
+            return []
+        return [
+            {"type": "round.over_the_board", "round": round_, "on": bool(on), "by": getattr(by, "pk", None)}
+        ]
+
+    _run(row.stream_id, f"board-round-{secrets.token_hex(8)}", _actor(by), build)
+    advance(row.stream_id)
+
+
+def table_code(t: log.Tournament, key: str) -> str:
+    """The code on table ``key``'s card (``board.table_code``): only the organiser's pages show it."""
+    return board.table_code(t.secret_seed, key)
+
+
+def code_table(t: log.Tournament, code: str) -> str | None:
+    """The table of the current round played over the board whose code this is, if any."""
+    typed = board.normal_code(code)
+    rnd = t.current
+    if rnd is None or not rnd.over_the_board or len(typed) != board.CODE_LENGTH:
+        return None
+    found = None
+    for table in rnd.tables:
+        if hmac.compare_digest(typed.encode(), table_code(t, table.key).encode()):
+            found = table.key
+    return found
+
+
+def _board_table(t: log.Tournament, key: str) -> log.Table:
+    try:
+        table = t.table(key)
+    except log.LogError:
+        raise ServiceError("unknown_match", _("There is no such match.")) from None
+    rnd = next(r for r in t.rounds if r.number == table.round)
+    if not rnd.over_the_board:
+        raise ServiceError("not_board", _("This table plays online: its results come from its games."))
+    return table
+
+
+def _player_at(t: log.Tournament, table: log.Table, entrant: Any, user: Any, code: str | None) -> str:
+    """How ``entrant`` acts at this table: ``account`` (signed in as that entrant) or ``code`` (holding
+    the table's code: it proves a seat at the table, and the phone says which entrant it is)."""
+    if isinstance(entrant, bool) or entrant not in table.entrants:
+        raise ServiceError("not_at_table", _("Only the players of this table can do this."))
+    if code is not None:
+        if not hmac.compare_digest(board.normal_code(code).encode(), table_code(t, table.key).encode()):
+            raise ServiceError("bad_code", _("That is not this table's code."))
+        return "code"
+    if user is not None and getattr(user, "pk", None) and t.entrants[entrant].user_id == user.pk:
+        return "account"
+    raise ServiceError("not_at_table", _("Only the players of this table can do this."))
+
+
+def _board_config(t: log.Tournament, table: log.Table) -> dict[str, Any]:
+    players = 4 if t.options.get("partnerships") else len(table.entrants)
+    return game_config(t.game, t.options, players)
+
+
+def _checked(t: log.Tournament, table: log.Table, hands: Any) -> log.Result:
+    try:
+        return formats.board_result(t, table, _board_config(t, table), hands)
+    except IllegalAction as exc:
+        raise ServiceError.from_illegal(exc) from None
+
+
+def _open_game(t: log.Tournament, table: log.Table, game: Any) -> log.BoardGame:
+    number = formats.board_game_open(t, table)
+    if number is None:
+        raise ServiceError("no_entry_now", _("This table takes no result now."))
+    if game != number:
+        raise ServiceError("stale", _("This page was out of date: here is the table as it is now."))
+    return table.board_game(number)
+
+
+def _recorded_event(t: log.Tournament, key: str, number: int, correction: bool = False) -> dict[str, Any]:
+    table = t.table(key)
+    game = table.board_game(number)
+    assert game.hands is not None
+    result = _checked(t, table, game.hands)
+    event: dict[str, Any] = {
+        "type": "result.recorded",
+        "table": key,
+        "game": number,
+        "seats": formats.board_seats(t, table, number),
+        **(projection.result_json(result) or {}),
+    }
+    if correction:
+        event["correction"] = True
+    return event
+
+
+def _if_agreed(
+    t: log.Tournament, events: list[dict[str, Any]], key: str, number: int
+) -> list[dict[str, Any]]:
+    """``events``, and the result once every entrant of the table agrees with the entry."""
+    after = copy.deepcopy(t)
+    for event in events:
+        log.apply(after, event)
+    table = after.table(key)
+    if set(table.entrants) <= table.board_game(number).confirmed:
+        return [*events, _recorded_event(after, key, number)]
+    return events
+
+
+def _board_command(row: Tournament, name: str, by: Any, build: Build) -> None:
+    _run(row.stream_id, f"{name}-{secrets.token_hex(8)}", _actor(by) if by else "table-code", build)
+    advance(row.stream_id)
+
+
+def enter_result(
+    row: Tournament,
+    key: str,
+    game: Any,
+    hands: Any,
+    *,
+    entrant: Any,
+    user: Any = None,
+    code: str | None = None,
+) -> None:
+    """A player's entry of game ``game`` of table ``key`` (every hand, as on the score sheet). It is
+    checked against the rules; the other players of the table then confirm or dispute it. A new entry
+    replaces one still waiting (the confirmations start again)."""
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        table = _board_table(t, key)
+        via = _player_at(t, table, entrant, user, code)
+        number = _open_game(t, table, game).number
+        _checked(t, table, hands)
+        event = {
+            "type": "result.entered",
+            "table": key,
+            "game": number,
+            "hands": hands,
+            "entrant": entrant,
+            "by": getattr(user, "pk", None) if via == "account" else None,
+            "via": via,
+        }
+        return _if_agreed(t, [event], key, number)
+
+    _board_command(row, "enter", user, build)
+
+
+def _answer(
+    row: Tournament,
+    kind: str,
+    key: str,
+    game: Any,
+    seen: Any,
+    entrant: Any,
+    user: Any,
+    code: str | None,
+    reason: str = "",
+) -> None:
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        table = _board_table(t, key)
+        via = _player_at(t, table, entrant, user, code)
+        current = _open_game(t, table, game)
+        if current.hands is None:
+            raise ServiceError("nothing_to_confirm", _("There is no result to confirm yet."))
+        if seen != current.entered_seq:
+            raise ServiceError("stale", _("This page was out of date: here is the table as it is now."))
+        if kind == "result.confirmed" and entrant in current.confirmed:
+            return []
+        event: dict[str, Any] = {
+            "type": kind,
+            "table": key,
+            "game": current.number,
+            "entrant": entrant,
+            "by": getattr(user, "pk", None) if via == "account" else None,
+            "via": via,
+        }
+        if kind == "result.disputed":
+            event["reason"] = reason.strip()[:300]
+            return [event]
+        return _if_agreed(t, [event], key, current.number)
+
+    _board_command(row, kind.split(".")[1], user, build)
+
+
+def confirm_result(
+    row: Tournament,
+    key: str,
+    game: Any,
+    seen: Any,
+    *,
+    entrant: Any,
+    user: Any = None,
+    code: str | None = None,
+) -> None:
+    """Another player of the table agrees with the entry it was shown (``seen``: the entry's seq).
+    The last confirmation records the game's result."""
+    _answer(row, "result.confirmed", key, game, seen, entrant, user, code)
+
+
+def dispute_result(
+    row: Tournament,
+    key: str,
+    game: Any,
+    seen: Any,
+    reason: str = "",
+    *,
+    entrant: Any,
+    user: Any = None,
+    code: str | None = None,
+) -> None:
+    """A player of the table disagrees with the entry: the organiser decides (``resolve_result``),
+    or the players enter it again and all confirm."""
+    _answer(row, "result.disputed", key, game, seen, entrant, user, code, reason)
+
+
+def resolve_result(
+    row: Tournament, key: str, game: Any, hands: Any = None, reason: str = "", *, by: Any = None
+) -> None:
+    """The organiser enters, decides or corrects game ``game`` of table ``key``: ``hands`` (or, when
+    None, the entry waiting for confirmation, as it is). A correction of a recorded game needs a
+    reason; when its match was decided, the match is decided again from the corrected games."""
+    check_organiser(row, by)
+    reason = (reason or "").strip()
+
+    def build(t: log.Tournament) -> list[dict[str, Any]]:
+        table = _board_table(t, key)
+        recorded = len(table.recorded_board())
+        correcting = isinstance(game, int) and not isinstance(game, bool) and 1 <= game <= recorded
+        if correcting:
+            if not reason:
+                raise ServiceError("no_reason", _("A correction needs a reason."))
+            knockout = t.format in ("single_elimination", "double_elimination", "table_elimination")
+            if knockout and (t.current is None or table.round != t.current.number):
+                raise ServiceError(
+                    "too_late", _("In a knockout, only a result of the current round can be corrected.")
+                )
+            number = int(game)
+        else:
+            number = _open_game(t, table, game).number
+        given = hands if hands is not None else table.board_game(number).hands
+        if given is None:
+            raise ServiceError("nothing_to_confirm", _("There is no result to confirm yet."))
+        _checked(t, table, given)
+        events: list[dict[str, Any]] = [
+            {
+                "type": "result.resolved",
+                "table": key,
+                "game": number,
+                "hands": given,
+                "reason": reason,
+                "by": getattr(by, "pk", None),
+            }
+        ]
+        after = copy.deepcopy(t)
+        log.apply(after, events[0])
+        events.append(_recorded_event(after, key, number, correction=correcting))
+        if correcting and table.computed is not None and not table.forfeit:
+            log.apply(after, events[-1])
+            elimination = t.format in ("single_elimination", "double_elimination", "table_elimination")
+            decided = formats.decide_match(after, after.table(key), elimination)
+            if decided is None:
+                raise ServiceError(
+                    "undecided",
+                    _(
+                        "After this correction the match would need another game: correct the match's result instead."
+                    ),
+                )
+            events.append({"type": "match.decided", "table": key, **(projection.result_json(decided) or {})})
+        return events
+
+    _board_command(row, "resolve", by, build)

@@ -15,7 +15,7 @@ from games import service as games
 from games import store
 from games.models import Game, Seat
 from replay.models import Annotation, Room, RoomMember
-from tournaments.models import Entry
+from tournaments.models import Entry, Match, Tournament
 
 from .world import ROLES, World, api_headers
 
@@ -308,6 +308,63 @@ ENDPOINTS: list[Endpoint] = [
     ),
     Endpoint(
         "frontend:tournament_log", "GET", lambda w: f"/tournaments/{w.tournament.pk}/log.json", cells(OK)
+    ),
+    # --- Printable sheets (frontend/printables.py): public; table codes only on the organiser's ------------
+    Endpoint(
+        "frontend:print", "GET", lambda w: f"/tournaments/{w.tournament.pk}/print/standings/", cells(OK)
+    ),
+    Endpoint(
+        "frontend:print_pdf",
+        "GET",
+        lambda w: f"/tournaments/{w.tournament.pk}/print/standings.pdf",
+        cells(OK),
+    ),
+    # --- Tables with real cards (frontend/over_the_board.py) -----------------------------------------------
+    Endpoint(
+        "frontend:score_home",
+        "GET",
+        lambda w: f"/tournaments/{w.board_cup().pk}/score/",
+        cells(OK, owner=FOUND, opponent=FOUND),
+    ),
+    Endpoint(
+        "frontend:score_home",
+        "POST",
+        lambda w: f"/tournaments/{w.board_cup().pk}/score/",
+        cells(Expect(302, changes=False)),
+        label="a wrong table code",
+        data=lambda w: {"code": "ZZZZZZ"},
+        effect=lambda w: w.board_cup().seq,
+    ),
+    Endpoint(
+        "frontend:score_table",
+        "GET",
+        lambda w: f"/tournaments/{w.board_cup().pk}/score/R1-T1/",
+        # The table's players and the organiser see it; anyone else is sent to type the table's code.
+        cells(FOUND, owner=OK, opponent=OK, organiser=OK, staff=OK),
+    ),
+    Endpoint(
+        "frontend:score_table",
+        "POST",
+        lambda w: f"/tournaments/{w.board_cup().pk}/score/R1-T1/",
+        cells(Expect(302, changes=False), owner=FOUND, opponent=FOUND, organiser=FOUND, staff=FOUND),
+        label="enter a result",
+        data=lambda w: {"action": "enter", "game": "1", "count": "1", "h0-cards-1": "30", "h0-cards-2": "22"},
+        effect=lambda w: Match.objects.get(tournament=w.board_cup(), key="R1-T1").board,
+    ),
+    Endpoint(
+        "frontend:board",
+        "GET",
+        lambda w: f"/tournaments/{w.board_cup().pk}/board/",
+        cells(NOT_FOUND, organiser=OK, staff=OK),
+    ),
+    Endpoint(
+        "frontend:board",
+        "POST",
+        lambda w: f"/tournaments/{w.tournament.pk}/board/",
+        cells(NOT_FOUND, organiser=FOUND, staff=FOUND),
+        label="a round with real cards",
+        data=lambda w: {"action": "round", "round": "2", "on": "1"},
+        effect=lambda w: Tournament.objects.get(pk=w.tournament.pk).board_rounds,
     ),
     # --- Ratings (frontend/ratings.py) --------------------------------------------------------------------
     Endpoint("frontend:leaderboard", "GET", lambda w: "/ratings/", cells(OK)),

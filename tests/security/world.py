@@ -49,6 +49,7 @@ class World:
     tokens: dict[int, dict[int, str]] = field(default_factory=dict)  # game id -> seat -> token
     last_moment: dict[int, int] = field(default_factory=dict)  # game id -> seq of its last moment
     running: Any = None  # made when a row asks for it (held_cup)
+    played_by_hand: Any = None  # made when a row asks for it (board_cup)
 
     def token(self, game: Game, seat: int) -> str:
         return self.tokens[game.pk][seat]
@@ -65,6 +66,22 @@ class World:
             tournaments.seed(self.running, "manual", [1, 2], by=organiser)
             tournaments.start(self.running, by=organiser)
         return self.running
+
+    def board_cup(self) -> Any:
+        """A running tournament of the organiser's played with real cards, the owner against the
+        opponent at table R1-T1 (made on first use)."""
+        if self.played_by_hand is None:
+            organiser = self.users["organiser"]
+            options = {"game_config": {"match": "single"}}
+            self.played_by_hand = tournaments.create(
+                "Card Room Cup", "kazino", "swiss", options, by=organiser
+            )
+            for role in ("owner", "opponent"):
+                tournaments.register(self.played_by_hand, role, user=self.users[role])
+            tournaments.set_over_the_board(self.played_by_hand, True, by=organiser)
+            tournaments.seed(self.played_by_hand, "manual", [1, 2], by=organiser)
+            tournaments.start(self.played_by_hand, by=organiser)
+        return self.played_by_hand
 
     def running_game(self) -> int:
         """The held cup's live game."""

@@ -1,0 +1,555 @@
+"""Tables played with real cards ("over the board", issue #20 item 5): the phones' score entry and the
+organiser's page.
+
+A player reaches their table's score entry signed in (their entrant sits at it) or with the table's
+code, typed into a form (never in an address: the access log would keep it) and kept in the session
+with the entrant the phone speaks for. Every entry, confirmation, dispute and decision goes through
+``tournaments.service`` as an event of the tournament's log; the pages read the projection rows
+(``Match.board``), and fold the log only where a table's code is checked or shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django_ratelimit.core import get_usage
+
+from frontend.printables import table_label
+from frontend.tournaments import _get, _int, _organiser
+from games import engines
+from games.engines.base import IllegalAction
+from games.errors import ServiceError
+from tournaments import board, projection, service
+from tournaments.models import Entry, Match, Tournament
+
+SESSION_KEY = "board_tables"  # {tournament id: {table key: {"code": code, "entrant": n}}}
+CODE_RATE = "10/m"  # wrong or right, codes typed per address and minute
+#: Rows the entry form starts with (a button adds more).
+FORM_ROWS = {"skyjo": 5, "dominoes": 6, "kazino": 1, "pitch": 8}
+
+
+# --- Who is at which table -----------------------------------------------------------------------
+
+
+def _held(request: HttpRequest, row: Tournament) -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = request.session.get(SESSION_KEY, {}).get(str(row.pk), {})
+    return found
+
+
+def _hold(request: HttpRequest, row: Tournament, key: str, **values: Any) -> None:
+    tables = request.session.get(SESSION_KEY, {})
+    mine = tables.setdefault(str(row.pk), {})
+    mine.setdefault(key, {}).update(values)
+    request.session[SESSION_KEY] = tables
+
+
+def _my_entrant(request: HttpRequest, row: Tournament, match: Match) -> int | None:
+    """The entrant a signed-in player is at this table."""
+    user: Any = request.user
+    if not user.is_authenticated:
+        return None
+    found = Entry.objects.filter(tournament=row, user=user, number__in=match.entrants).first()
+    return found.number if found else None
+
+
+def _current_board_matches(row: Tournament) -> list[Match]:
+    rnd = row.rounds.filter(number=row.round).first()
+    if rnd is None or not rnd.over_the_board or not rnd.started:
+        return []
+    return list(Match.objects.filter(tournament=row, round=row.round))
+
+
+def board_config(row: Tournament, match: Match) -> dict[str, Any]:
+    players = 4 if row.options.get("partnerships") else len(match.entrants)
+    try:
+        return service.game_config(row.game, row.options, players)
+    except ServiceError:
+        return engines.get(row.game).default_config(players)
+
+
+# --- The landing page: a player's table, or the code form ----------------------------------------
+
+
+def score_home(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    row = _get(tournament_id)
+    matches = _current_board_matches(row)
+    if request.method == "POST":
+        return _typed_code(request, row)
+    mine = []
+    held = _held(request, row)
+    for match in matches:
+        if _my_entrant(request, row, match) is not None or match.key in held:
+            mine.append(match)
+    if len(mine) == 1 and not request.GET.get("all"):
+        return redirect("frontend:score_table", row.pk, mine[0].key)
+    names = {e.number: e.name for e in Entry.objects.filter(tournament=row)}
+    context = {
+        "t": row,
+        "playing": bool(matches),
+        "mine": [(m, table_label(m.key), [names.get(e, "") for e in m.entrants]) for m in mine],
+        "organiser": _organiser(request, row),
+    }
+    return render(request, "frontend/tournaments/score_home.html", context)
+
+
+def _typed_code(request: HttpRequest, row: Tournament) -> HttpResponse:
+    """A table's code typed on a phone: checked (a few tries a minute per address), then kept in the
+    session; the address it leads to names the table, never the code."""
+    usage = get_usage(request, group="tournaments.table_code", key="ip", rate=CODE_RATE, increment=True)
+    if usage is not None and usage["should_limit"]:
+        messages.error(request, _("Too many codes tried: wait a minute, then try again."))
+        return redirect("frontend:score_home", row.pk)
+    typed = board.normal_code(request.POST.get("code", ""))
+    key = service.code_table(projection.load(row.stream_id), typed) if typed else None
+    if key is None:
+        messages.error(request, _("That is not the code of a table of this round."))
+        return redirect("frontend:score_home", row.pk)
+    _hold(request, row, key, code=typed)
+    return redirect("frontend:score_table", row.pk, key)
+
+
+# --- One table's score entry ---------------------------------------------------------------------
+
+
+def _access(request: HttpRequest, row: Tournament, match: Match) -> tuple[int | None, str | None, bool]:
+    """(the entrant this browser speaks for, the table code it holds when it speaks by the code,
+    whether it is the organiser's)."""
+    organiser = _organiser(request, row)
+    mine = _my_entrant(request, row, match)
+    if mine is not None:
+        return mine, None, organiser
+    held = _held(request, row).get(match.key)
+    if held:
+        chosen = held.get("entrant")
+        return (chosen if chosen in match.entrants else None), held.get("code"), organiser
+    return None, None, organiser
+
+
+def score_table(request: HttpRequest, tournament_id: int, key: str) -> HttpResponse:
+    row = _get(tournament_id)
+    match = Match.objects.filter(tournament=row, key=key).first()
+    rnd = row.rounds.filter(number=match.round).first() if match else None
+    if match is None or rnd is None or not rnd.over_the_board:
+        raise Http404(_("There is no such table played with real cards."))
+    entrant, code, organiser = _access(request, row, match)
+    held = _held(request, row).get(key)
+    if entrant is None and not organiser and not held:
+        messages.info(request, _("Type the code on your table card, or sign in."))
+        return redirect("frontend:score_home", row.pk)
+    if request.method == "POST":
+        return _act(request, row, match, entrant, code, organiser)
+    return _page(request, row, match, entrant, organiser, needs_who=bool(held) and entrant is None)
+
+
+def _page(
+    request: HttpRequest,
+    row: Tournament,
+    match: Match,
+    entrant: int | None,
+    organiser: bool,
+    *,
+    needs_who: bool,
+    rows: int | None = None,
+    values: Any = None,
+) -> HttpResponse:
+    entries = {e.number: e for e in Entry.objects.filter(tournament=row, number__in=match.entrants)}
+    sides = [{"number": n, "name": entries[n].name if n in entries else str(n)} for n in match.entrants]
+    config = board_config(row, match)
+    games = list(match.board)
+    recorded = [g for g in games if g.get("places")]
+    number = len(recorded) + 1
+    current = games[number - 1] if len(games) >= number else None
+    pending = current if current and current.get("hands") is not None else None
+    decided = match.result is not None
+    best_of = int(row.options.get("best_of", 1))
+    correcting = _int(request.GET.get("correct"), 0) if organiser else 0
+    if correcting and not 1 <= correcting <= len(recorded):
+        correcting = 0
+    prefill = values
+    if prefill is None and correcting:
+        prefill = _as_form(row.game, recorded[correcting - 1].get("recorded_hands") or [])
+    elif prefill is None and pending and (entrant == pending.get("entered_by") or organiser):
+        prefill = _as_form(row.game, pending["hands"])
+    hands_in_form = rows or max(FORM_ROWS.get(row.game, 4), _rows_in(prefill))
+    if row.game == "kazino" and config.get("match") == "single":
+        hands_in_form = 1
+    context = {
+        "t": row,
+        "match": match,
+        "label": table_label(match.key),
+        "sides": sides,
+        "me": next((s["name"] for s in sides if s["number"] == entrant), ""),
+        "entered_by": next(
+            (s["name"] for s in sides if pending and s["number"] == pending.get("entered_by")), ""
+        ),
+        "entrant": entrant,
+        "organiser": organiser,
+        "needs_who": needs_who,
+        "game": row.game,
+        "config": config,
+        "number": number,
+        "best_of": best_of,
+        "decided": decided,
+        "pending": _summary(row, match, config, pending["hands"]) if pending else None,
+        "pending_game": pending,
+        "confirmed": set(pending.get("confirmed", [])) if pending else set(),
+        "waiting_for": [s for s in sides if pending and s["number"] not in pending.get("confirmed", [])],
+        "recorded": [(g, _summary(row, match, config, g.get("recorded_hands") or [])) for g in recorded],
+        "correcting": correcting,
+        "form_rows": form_rows(row.game, config, sides, hands_in_form, prefill),
+        "form_count": hands_in_form,
+        "fives": config.get("variant") == "all_fives",
+        "three": config.get("players") == 3 and not config.get("partnerships"),
+        "bonus": bool(config.get("kings_aces_bonus")),
+        "open": not decided and row.status != "finished",
+        "seq": row.seq,
+    }
+    return render(request, "frontend/tournaments/score_entry.html", context)
+
+
+def _act(
+    request: HttpRequest,
+    row: Tournament,
+    match: Match,
+    entrant: int | None,
+    code: str | None,
+    organiser: bool,
+) -> HttpResponse:
+    post = request.POST
+    action = post.get("action", "")
+    user: Any = request.user if request.user.is_authenticated else None
+    game = _int(post.get("game"), 0)
+    back = redirect("frontend:score_table", row.pk, match.key)
+    try:
+        if action == "who":
+            chosen = _int(post.get("entrant"), 0)
+            if chosen not in match.entrants or match.key not in _held(request, row):
+                raise ServiceError("not_at_table", _("Only the players of this table can do this."))
+            _hold(request, row, match.key, entrant=chosen)
+            return back
+        if action == "more":
+            count = min(_int(post.get("count"), 1) + 1, board.MAX_HANDS)
+            return _page(request, row, match, entrant, organiser, needs_who=False, rows=count, values=post)
+        if action in ("enter", "resolve"):
+            hands = parse_hands(row.game, board_config(row, match), match.entrants, post)
+            if action == "resolve" or (organiser and entrant is None):
+                service.resolve_result(row, match.key, game, hands, post.get("reason", ""), by=user)
+            else:
+                service.enter_result(row, match.key, game, hands, entrant=entrant, user=user, code=code)
+        elif action == "accept":
+            service.resolve_result(row, match.key, game, None, post.get("reason", ""), by=user)
+        elif action in ("confirm", "dispute"):
+            seen = _int(post.get("seen"), 0)
+            if action == "confirm":
+                service.confirm_result(row, match.key, game, seen, entrant=entrant, user=user, code=code)
+            else:
+                service.dispute_result(
+                    row, match.key, game, seen, post.get("reason", ""), entrant=entrant, user=user, code=code
+                )
+        else:
+            raise ServiceError("unknown_action", _("Unknown action."))
+    except ServiceError as exc:
+        messages.error(request, exc.localized()["message"])
+        if action in ("enter", "resolve"):  # the form again, as it was typed
+            count = _int(post.get("count"), 1)
+            return _page(request, row, match, entrant, organiser, needs_who=False, rows=count, values=post)
+    else:
+        messages.success(request, _done(action))
+    return back
+
+
+def _done(action: str) -> str:
+    return {
+        "enter": _("Entered. The other players of the table confirm it on their phones."),
+        "confirm": _("Confirmed."),
+        "dispute": _("Your disagreement goes to the organiser."),
+        "resolve": _("Recorded."),
+        "accept": _("Recorded."),
+    }.get(action, "")
+
+
+# --- The form ------------------------------------------------------------------------------------
+
+
+FIELDS = {
+    "skyjo": ("total",),
+    "dominoes": ("points",),
+    "kazino": ("cards", "kings", "aces"),
+}
+
+
+def parse_hands(game: str, config: dict[str, Any], sides: list[int], post: Any) -> list[dict[str, Any]]:
+    """The hands of the entry form, in the shape ``board.score`` checks; empty rows are left out."""
+    count = min(_int(post.get("count"), 0), board.MAX_HANDS)
+    hands: list[dict[str, Any]] = []
+    for i in range(count):
+        fields = _row_fields(game, config, sides, i)
+        if not any(str(post.get(name, "")).strip() for name in fields):
+            continue
+        hands.append(_hand(game, config, sides, i, post))
+    return hands
+
+
+def _row_fields(game: str, config: dict[str, Any], sides: list[int], i: int) -> list[str]:
+    if game == "pitch":
+        return [f"h{i}-{n}" for n in ("pitcher", "bid", "high", "low", "jack", "game")]
+    if game == "dominoes" and config.get("variant") == "all_fives":
+        names = ["play", "bonus"]
+    elif game == "kazino":
+        names = ["cards", "kings", "aces"] if config.get("kings_aces_bonus") else ["cards"]
+    else:
+        names = list(FIELDS.get(game, ()))
+    return [f"h{i}-{n}-{s}" for n in names for s in sides]
+
+
+def _value(post: Any, name: str) -> Any:
+    text = str(post.get(name, "")).strip().replace("−", "-")
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return text
+
+
+def _hand(game: str, config: dict[str, Any], sides: list[int], i: int, post: Any) -> dict[str, Any]:
+    def per(name: str) -> dict[str, Any]:
+        return {str(s): _value(post, f"h{i}-{name}-{s}") for s in sides}
+
+    if game == "skyjo":
+        return {"totals": per("total"), "closer": _value(post, f"h{i}-closer")}
+    if game == "dominoes":
+        winner = str(post.get(f"h{i}-winner", "")).strip()
+        winners = [_value({"w": w}, "w") for w in winner.split(",") if w]
+        if config.get("variant") == "all_fives":
+            return {"play": per("play"), "bonus": per("bonus"), "winners": winners}
+        return {"points": per("points"), "winners": winners}
+    if game == "kazino":
+        hand = {"cards": per("cards")}
+        if config.get("kings_aces_bonus"):
+            hand |= {"kings": per("kings"), "aces": per("aces")}
+        return hand
+    out: dict[str, Any] = {}
+    for name in ("pitcher", "bid", "high", "low", "jack", "game"):
+        value = _value(post, f"h{i}-{name}")
+        out[name] = None if value == "" else value
+    return out
+
+
+def _as_form(game: str, hands: list[dict[str, Any]]) -> dict[str, str]:
+    """Hands as the form's values (to correct an entry, or to see one's own again)."""
+    values: dict[str, str] = {}
+    for i, hand in enumerate(hands):
+        for name, value in hand.items():
+            field = {"totals": "total"}.get(name, name)
+            if isinstance(value, dict):
+                for side, v in value.items():
+                    values[f"h{i}-{field}-{side}"] = str(v)
+            elif name == "winners":
+                values[f"h{i}-winner"] = ",".join(str(w) for w in value)
+            elif value is not None:
+                values[f"h{i}-{field}"] = str(value)
+    values["count"] = str(len(hands))
+    return values
+
+
+def _rows_in(values: Any) -> int:
+    return _int(values.get("count"), 0) if values else 0
+
+
+def _summary(
+    row: Tournament, match: Match, config: dict[str, Any], hands: list[dict[str, Any]]
+) -> dict[str, Any] | None:
+    """An entry as the table sees it before confirming: the points of each hand as the rules count
+    them (the closer doubled, the pitcher set back…), the totals and the places."""
+    try:
+        sheet = board.score(row.game, config, list(match.entrants), hands)
+    except IllegalAction:
+        return None
+    names = {e.number: e.name for e in Entry.objects.filter(tournament=row, number__in=match.entrants)}
+    lines = []
+    for i, (points, mark) in enumerate(zip(sheet.rows, sheet.marks, strict=True)):
+        cells = []
+        for side in sheet.sides:
+            note = ""
+            if mark.get("doubled") == side:
+                note = _("closed: doubled")
+            elif mark.get("closer") == side:
+                note = _("closed")
+            elif mark.get("set_back") == side:
+                note = _("set back")
+            elif side in mark.get("winners", []):
+                note = _("won the round")
+            cells.append({"points": points[side], "note": note})
+        lines.append({"number": i + 1, "cells": cells, "about": _about(row.game, hands[i], names)})
+    return {
+        "lines": lines,
+        "totals": [sheet.totals[s] for s in sheet.sides],
+        "places": [sheet.places[s] for s in sheet.sides],
+    }
+
+
+def _about(game: str, hand: dict[str, Any], names: dict[int, str]) -> str:
+    """What a hand's points were worked out from, when the points do not show it: a Kazino game's
+    counts, a Pitch hand's bid and awards."""
+    if game == "kazino":
+        counts = _("Cards captured: %(counts)s") % {
+            "counts": " · ".join(f"{names.get(int(s), s)} {n}" for s, n in hand.get("cards", {}).items())
+        }
+        if "kings" in hand:
+            kings = " · ".join(f"{names.get(int(s), s)} {n}" for s, n in hand["kings"].items())
+            aces = " · ".join(f"{names.get(int(s), s)} {n}" for s, n in hand.get("aces", {}).items())
+            counts += " — " + _("Kings: %(kings)s; Aces: %(aces)s") % {"kings": kings, "aces": aces}
+        return counts
+    if game != "pitch":
+        return ""
+
+    def who(value: Any) -> str:
+        return names.get(value, "–") if value not in (None, "") else "–"
+
+    return _("%(pitcher)s bid %(bid)s · High %(high)s · Low %(low)s · Jack %(jack)s · Game %(game)s") % {
+        "pitcher": who(hand.get("pitcher")),
+        "bid": hand.get("bid"),
+        "high": who(hand.get("high")),
+        "low": who(hand.get("low")),
+        "jack": who(hand.get("jack")),
+        "game": who(hand.get("game")),
+    }
+
+
+def form_rows(
+    game: str, config: dict[str, Any], sides: list[dict[str, Any]], count: int, values: Any
+) -> list[dict[str, Any]]:
+    """The entry form's rows (hands), each field with its name, label, keyboard and value."""
+    values = values or {}
+    fives = config.get("variant") == "all_fives"
+    three = config.get("players") == 3 and not config.get("partnerships")
+
+    def field(name: str, label: str, mode: str = "numeric", sign: bool = False) -> dict[str, Any]:
+        return {"name": name, "label": label, "mode": mode, "value": values.get(name, ""), "sign": sign}
+
+    def choice(name: str, label: str, options: list[tuple[str, str]]) -> dict[str, Any]:
+        return {"name": name, "label": label, "options": options, "value": str(values.get(name, ""))}
+
+    people = [(str(s["number"]), s["name"]) for s in sides]
+    nobody = [("", _("nobody"))]
+    pick = [("", "–")]
+    rows = []
+    for i in range(count):
+        players = []
+        for s in sides:
+            n = s["number"]
+            if game == "skyjo":
+                inputs = [field(f"h{i}-total-{n}", _("card total"), sign=True)]
+            elif game == "dominoes" and fives:
+                inputs = [
+                    field(f"h{i}-play-{n}", _("in play")),
+                    field(f"h{i}-bonus-{n}", _("bonus"), "decimal" if three else "numeric"),
+                ]
+            elif game == "dominoes":
+                inputs = [field(f"h{i}-points-{n}", _("points"))]
+            elif game == "kazino":
+                inputs = [field(f"h{i}-cards-{n}", _("cards"))]
+                if config.get("kings_aces_bonus"):
+                    inputs += [field(f"h{i}-kings-{n}", _("Kings")), field(f"h{i}-aces-{n}", _("Aces"))]
+            else:
+                inputs = []
+            players.append({"number": n, "name": s["name"], "inputs": inputs})
+        choices = []
+        if game == "skyjo":
+            choices.append(choice(f"h{i}-closer", _("Who closed the round?"), pick + people))
+        elif game == "dominoes":
+            options = [("", _("nobody (blocked, tied)")), *people]
+            if fives and three:
+                options += [
+                    (f"{a},{b}", _("%(a)s and %(b)s (tied)") % {"a": x, "b": y})
+                    for k, (a, x) in enumerate(people)
+                    for b, y in people[k + 1 :]
+                ]
+            choices.append(choice(f"h{i}-winner", _("Round winner"), options))
+        elif game == "pitch":
+            choices += [
+                choice(f"h{i}-pitcher", _("Pitcher"), pick + people),
+                choice(f"h{i}-bid", _("Bid"), pick + [(str(b), str(b)) for b in (1, 2, 3, 4)]),
+                choice(f"h{i}-high", _("High"), pick + people),
+                choice(f"h{i}-low", _("Low"), pick + people),
+                choice(f"h{i}-jack", _("Jack"), nobody + people),
+                choice(f"h{i}-game", _("Game"), nobody + people),
+            ]
+        rows.append({"number": i + 1, "players": players, "choices": choices})
+    return rows
+
+
+# --- The organiser's page ------------------------------------------------------------------------
+
+
+def board_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    row = _get(tournament_id)
+    if not _organiser(request, row):
+        raise Http404(_("There is no such page."))
+    user: Any = request.user
+    if request.method == "POST":
+        post = request.POST
+        action = post.get("action", "")
+        try:
+            if action == "tournament":
+                service.set_over_the_board(row, post.get("on") == "1", by=user)
+            elif action == "round":
+                service.set_round_over_the_board(
+                    row, _int(post.get("round"), 0), post.get("on") == "1", by=user
+                )
+            elif action == "add_player":
+                service.register(row, post.get("name", ""), by=user)
+            else:
+                raise ServiceError("unknown_action", _("Unknown action."))
+        except ServiceError as exc:
+            messages.error(request, exc.localized()["message"])
+        return redirect("frontend:board", row.pk)
+    row.refresh_from_db()
+    t = projection.load(row.stream_id)
+    names = {e.number: e.name for e in Entry.objects.filter(tournament=row)}
+    tables = []
+    for match in _current_board_matches(row):
+        games = match.board
+        recorded = [g for g in games if g.get("places")]
+        current = games[len(recorded)] if len(games) > len(recorded) else None
+        if match.result is not None:
+            state = "decided"
+        elif current and current.get("disputes"):
+            state = "disputed"
+        elif current and current.get("hands") is not None:
+            state = "entered"
+        else:
+            state = "waiting"
+        tables.append(
+            {
+                "match": match,
+                "label": table_label(match.key),
+                "names": [names.get(e, str(e)) for e in match.entrants],
+                "code": service.table_code(t, match.key),
+                "state": state,
+                "disputes": [
+                    (names.get(d["entrant"], ""), d.get("reason", ""))
+                    for d in (current or {}).get("disputes", [])
+                ],
+                "waiting_for": [
+                    names.get(e, str(e))
+                    for e in match.entrants
+                    if current and e not in current.get("confirmed", [])
+                ],
+                "places": [(match.result or {}).get("places", {}).get(str(e)) for e in match.entrants],
+            }
+        )
+    started = sum(1 for r in t.rounds if r.started)
+    context = {
+        "t": row,
+        "tables": tables,
+        "board_rounds": sorted(row.board_rounds),
+        "next_rounds": range(started + 1, started + 1 + (row.planned_rounds or 3) + 1),
+        "can_add": row.status == "registration"
+        or (row.options.get("late_entry") and row.status != "finished"),
+        "current_round": row.rounds.filter(number=row.round).first(),
+        "seq": row.seq,
+    }
+    return render(request, "frontend/tournaments/board.html", context)
