@@ -267,6 +267,13 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("frontend:rules", "GET", lambda w: "/rules/kazino/", cells(OK)),
     # --- Tournaments (frontend/tournaments.py) ---------------------------------------------------------
     Endpoint("frontend:tournaments", "GET", lambda w: "/tournaments/", cells(OK)),
+    # The tournament form's round-length estimate: public figures, nothing stored.
+    Endpoint(
+        "frontend:tournament_estimate",
+        "GET",
+        lambda w: "/tournaments/estimate?game=kazino&format=swiss&best_of=3",
+        cells(OK),
+    ),
     Endpoint(
         "frontend:new_tournament",
         "GET",

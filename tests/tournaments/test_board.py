@@ -15,8 +15,7 @@ A, B, C, D = 1, 2, 3, 4
 
 
 def config(game: str, players: int, **options) -> dict:
-    engine = engines.get(game)
-    return engine.validate_config({**engine.default_config(players), **options})
+    return engines.compose(game, options, players)
 
 
 def refused(code: str, game: str, cfg: dict, sides: list[int], hands) -> IllegalAction:
