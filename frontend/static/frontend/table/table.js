@@ -26,6 +26,10 @@ const log = [];
 // chosen from: Cancel goes back to it, a move played goes on to the next legal card beside it.
 let keyboardUser = false;
 let anchor = null;
+let handKey = null; // the last card or tile of the hand that had focus
+let cancelled = false;
+let userEvent = false; // this redraw comes from the player's own key or tap (not from the socket)
+let drawnPending = null; // the preview as last drawn (choose() sets ``pending`` before it redraws)
 
 const BOT_LEVELS = { random: () => gettext("Beginner"), greedy: () => gettext("Easy"), strong: () => gettext("Strong") };
 
@@ -145,6 +149,7 @@ function confirm() {
 }
 
 function cancel() {
+  cancelled = true;
   pending = null;
   resendAfterResync = false;
   if (renderer.reset) renderer.reset();
@@ -163,6 +168,7 @@ function update() {
   const focus = focusBefore();
   draw();
   focusAfter(focus);
+  drawnPending = pending;
 }
 
 function draw() {
@@ -291,14 +297,15 @@ function focusBefore() {
   const board = $("board");
   const keys = handItems().map((n) => n.dataset.key);
   const key = active && active !== board && board.contains(active) ? keyOf(active) : null;
+  if (key !== null && keys.includes(key)) handKey = key;
   return {
     key,
     inBoard: !!active && board.contains(active),
     inHand: key !== null && keys.includes(key),
     onPreview: !!active && $("preview").contains(active),
-    index: keys.indexOf(key ?? anchor),
+    index: keys.indexOf(key !== null && keys.includes(key) ? key : handKey),
     options: !!board.querySelector("[data-options] [data-key]"),
-    pending,
+    pending: drawnPending,
   };
 }
 
@@ -317,6 +324,8 @@ function focusOn(node, scroll) {
 }
 
 function focusAfter(before) {
+  const wasCancel = cancelled;
+  cancelled = false;
   const board = $("board");
   const scroll = keyboardUser;
   if (curtainFor !== null) {
@@ -325,22 +334,23 @@ function focusAfter(before) {
   }
   const fromHere = before.inBoard || before.onPreview;
   // A new move previewed from the keyboard: Confirm is next (Esc comes back to the card).
-  if (pending && pending !== before.pending && keyboardUser && fromHere && !$("preview").hidden) {
+  if (pending && pending !== before.pending && keyboardUser && userEvent && fromHere && !$("preview").hidden) {
     if (before.key !== null) anchor = before.key;
     focusOn($("confirm"), scroll);
     return;
   }
   if (before.onPreview && $("preview").hidden) {
-    // Cancelled (back to the card) or played (on to the next legal card beside it).
-    const back = byKey(anchor);
-    focusOn(usable(back) ? back : nextInHand(Math.max(0, before.index)) || board, scroll);
+    // Cancelled: back to where the move was chosen (the option, else its card). Played, or taken
+    // away by another seat's move: on to the next legal card beside it.
+    const back = wasCancel ? [byKey(anchor), byKey(handKey)].find(usable) : null;
+    focusOn(back || nextInHand(Math.max(0, before.index)) || board, scroll);
     anchor = null;
     return;
   }
   if (!before.inBoard) return;
   const options = [...board.querySelectorAll("[data-options] [data-key]")].filter(usable);
-  if (options.length && !before.options && before.inHand) {
-    focusOn(options[0], scroll); // a card with several moves: its first move
+  if (options.length && !before.options && before.inHand && userEvent) {
+    focusOn(options[0], scroll); // a card with several moves, just selected: its first move
     return;
   }
   const same = byKey(before.key);
@@ -440,6 +450,10 @@ async function main() {
   // Focus follows the keyboard only when the keyboard is in use (a tap does not jump to Confirm).
   document.addEventListener("keydown", (event) => { if (!event.ctrlKey && !event.metaKey && !event.altKey) keyboardUser = true; }, true);
   document.addEventListener("pointerdown", () => { keyboardUser = false; }, true);
+  // What a key or a tap redraws (in the same task) may move focus; a picture from the socket may not.
+  for (const type of ["keydown", "click"]) {
+    document.addEventListener(type, () => { userEvent = true; setTimeout(() => { userEvent = false; }, 0); }, true);
+  }
   if ($("skip-link")) $("skip-link").addEventListener("click", skipToHand);
   connect(shownSeat);
   // For tests and the curious: the live connection and the picture it holds.
