@@ -57,7 +57,9 @@ def site() -> dict[str, Any]:
     """A finished round robin (leaderboards, a player, a tournament page), a finished game of each kind
     for the replays, and a signed-in player."""
     get_user_model().objects.create_user("ana", password=PASSWORD)
-    row = simulate.setup("kazino", "round_robin", 3, {"game_config": {"match": "single"}}, "greedy", name="Club night")
+    row = simulate.setup(
+        "kazino", "round_robin", 3, {"game_config": {"match": "single"}}, "greedy", name="Club night"
+    )
     row = simulate.drive(row, timeout=300)
     options = {
         "skyjo": {"target": 40},
@@ -112,13 +114,21 @@ class Audit:
         ]
 
     def counts(self) -> dict[str, Any]:
+        """Per page: the elements in violation (each counted once, however many of the page's states
+        showed it), per rule, and the text whose contrast axe could not measure."""
         out = {}
         for name, entry in self.found.items():
-            rules: dict[str, int] = {}
+            rules: dict[str, set[str]] = {}
             for rule in entry["violations"]:
-                rules[rule["id"]] = rules.get(rule["id"], 0) + len(rule["nodes"])
-            contrast = sum(len(r["nodes"]) for r in entry["incomplete"] if r["id"] == "color-contrast")
-            out[name] = {"violations": count(entry["violations"]), "rules": rules, "contrast_unmeasured": contrast}
+                rules.setdefault(rule["id"], set()).update(node["target"] for node in rule["nodes"])
+            unmeasured = {
+                n["target"] for r in entry["incomplete"] if r["id"] == "color-contrast" for n in r["nodes"]
+            }
+            out[name] = {
+                "violations": sum(len(targets) for targets in rules.values()),
+                "rules": {rule: len(targets) for rule, targets in rules.items()},
+                "contrast_unmeasured": len(unmeasured),
+            }
         return out
 
 
@@ -129,11 +139,15 @@ def visit(page: Any, path: str, ready: str | None = None) -> None:
 
 
 def static_pages(site: dict[str, Any]) -> list[tuple[str, str, str | None]]:
-    pages: list[tuple[str, str, str | None]] = [("lobby", "/", None), ("new table: choose a game", "/new/", None)]
+    pages: list[tuple[str, str, str | None]] = [
+        ("lobby", "/", None),
+        ("new table: choose a game", "/new/", None),
+    ]
     pages += [(f"new table: {game}", f"/new/{game}/", None) for game in GAMES]
     pages += [(f"rules: {game}", f"/rules/{game}/", None) for game in GAMES]
     pages += [
-        (f"replay: {game}", f"/games/{pk}/replay/?at={seq}", REPLAY_DRAWN) for game, (pk, seq) in site["replays"].items()
+        (f"replay: {game}", f"/games/{pk}/replay/?at={seq}", REPLAY_DRAWN)
+        for game, (pk, seq) in site["replays"].items()
     ]
     pages += [
         ("tournament list", "/tournaments/", None),
@@ -221,4 +235,3 @@ def test_no_axe_violation_on_any_page(site: dict[str, Any], browser: Any, server
         (Path(target) / f"axe-{language}.json").write_text(json.dumps(data, indent=1, ensure_ascii=False))
     failures = [f for a in audits for f in a.failures()]
     assert not failures, "axe-core found WCAG 2.1 A/AA violations:\n\n" + "\n\n".join(failures)
-

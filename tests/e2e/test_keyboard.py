@@ -31,7 +31,9 @@ PLAYABLE = """(status) => {
   return !!a.dataset.key && !!a.closest('[data-hand-area]') && a.getAttribute('aria-disabled') !== 'true'
     && (!status || a.dataset.status === status);
 }"""
-ON_CONFIRM_OR_OPTION = "() => document.activeElement.id === 'confirm' || !!document.activeElement.closest('[data-options]')"
+ON_CONFIRM_OR_OPTION = (
+    "() => document.activeElement.id === 'confirm' || !!document.activeElement.closest('[data-options]')"
+)
 HAND_IS_EMPTY = "() => !document.querySelector('[data-hand-area] [data-key]')"
 SNAP = "() => window.tableClient && window.tableClient.snap"
 
@@ -124,6 +126,7 @@ def select_and_confirm(page: Any, first_option: bool = True) -> None:
     page.wait_for_function(ON_CONFIRM_OR_OPTION)
     if where(page) != "#confirm":
         assert first_option, "a choice is offered"
+        no_violation(page, "a card's choices")
         page.keyboard.press("Enter")
         page.wait_for_function("() => document.activeElement.id === 'confirm'")
     assert page.is_visible("#preview") and page.inner_text("#preview-text")
@@ -163,7 +166,9 @@ def said_aloud(page: Any, name: str) -> None:
 
 def test_a_kazino_deal_with_the_keyboard_alone(page):
     start(page, "kazino", {"match": "single"})
-    assert page.get_attribute(".kz-hand-card", "aria-label").split(", ")[1].count(" of ") == 1  # "A♠, ace of spades"
+    # A card's name starts with what it shows, then says it in words: "A♠, ace of spades".
+    shown, words = page.get_attribute(".kz-hand-card", "aria-label").split(", ")
+    assert shown == page.inner_text(".kz-hand-card .kz-corner") and " of " in words
 
     def move(page: Any, n: int) -> None:
         assert to_playable(page)
@@ -177,7 +182,9 @@ def test_a_kazino_deal_with_the_keyboard_alone(page):
                 page.wait_for_function("() => document.activeElement.id === 'confirm'")
             page.keyboard.press("Escape")
             page.wait_for_function("() => document.querySelector('#preview').hidden")
-            assert where(page) in (f"key:{key}", "key:option:0"), "Escape goes back to where the move was chosen"
+            assert where(page) in (f"key:{key}", "key:option:0"), (
+                "Escape goes back to where the move was chosen"
+            )
             if where(page) != f"key:{key}":
                 press(page, "Escape")
                 tab_until(page, IN_HAND, key="Shift+Tab")
@@ -210,9 +217,8 @@ def test_a_pitch_hand_with_the_keyboard_alone(page):
                 key="Shift+Tab",
             )
         else:
-            if view["trick"]:
-                # The cards on the table, in words: "six of hearts, played by …, winning the trick".
-                tricks_read.extend(page.locator(".pt-trick[data-trick=current] li .sr-only").all_inner_texts())
+            # The cards on the table, in words: "six of hearts, played by …, winning the trick".
+            tricks_read.extend(page.locator(".pt-trick li .sr-only").all_inner_texts())
             assert to_playable(page)
         select_and_confirm(page)
 
@@ -220,13 +226,18 @@ def test_a_pitch_hand_with_the_keyboard_alone(page):
     play_hand(page, f"(snap) => snap.view.hand > {hand}", move, {2, 4})
     said_aloud(page, "Computer 2")
     focus_kept(page, "after the hand")
-    assert tricks_read and all(" of " in t and "played by Computer 2" in t for t in tricks_read), tricks_read
+    # The hand's last trick stays on the felt beside the result, its winner said in words.
+    tricks_read.extend(page.locator(".pt-trick[data-trick=previous-hand] li .sr-only").all_inner_texts())
+    assert tricks_read and all(" of " in t and ", played by " in t for t in tricks_read), tricks_read
+    assert any(t.endswith(("winning the trick", "won the trick")) for t in tricks_read), tricks_read
     screenshot(page, "keyboard-pitch")
 
 
 def test_a_dominoes_round_with_the_keyboard_alone(page):
     start(page, "dominoes", {"variant": "draw"})
-    assert page.evaluate("() => [...document.querySelectorAll('.dom-placed[role=img]')].every((t) => t.getAttribute('aria-label'))")
+    assert page.evaluate(
+        "() => [...document.querySelectorAll('.dom-placed[role=img]')].every((t) => t.getAttribute('aria-label'))"
+    )
 
     def move(page: Any, n: int) -> None:
         if to_playable(page):
@@ -241,7 +252,9 @@ def test_a_dominoes_round_with_the_keyboard_alone(page):
     hand = page.evaluate(f"() => ({SNAP})().view.hand")
     play_hand(page, f"(snap) => snap.view.phase !== 'play' || snap.view.hand > {hand}", move, {2, 5})
     said_aloud(page, "Computer 2")
-    tiles = page.eval_on_selector_all(".dom-placed[role=img]", "els => els.map((e) => e.getAttribute('aria-label'))")
+    tiles = page.eval_on_selector_all(
+        ".dom-placed[role=img]", "els => els.map((e) => e.getAttribute('aria-label'))"
+    )
     assert tiles and all("played by" in t for t in tiles), "every tile of the line is read one by one"
     no_violation(page, "the end of the round")
     screenshot(page, "keyboard-dominoes")
@@ -279,3 +292,36 @@ def test_a_skyjo_round_with_the_keyboard_alone(page):
     focus_kept(page, "after the round")
     no_violation(page, "the end of the round")
     screenshot(page, "keyboard-skyjo")
+
+
+def test_pass_and_play_hands_over_with_the_keyboard(page):
+    """Two players on one device: after a move the curtain's button has focus; Enter shows the next
+    player's hand with focus on its first card."""
+    page.goto("/new/kazino/")
+    page.select_option("select[name=match]", "single")
+    page.select_option("select[name=seat1]", "local")
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_selector("#status[data-status=open]")
+    page.wait_for_function(
+        "() => !!document.querySelector('#board').firstElementChild || !document.querySelector('#curtain').hidden"
+    )
+    page.keyboard.press("Tab")
+    assert where(page) == "#skip-link"
+    page.keyboard.press("Enter")
+    for turn in range(3):
+        if where(page) == "#curtain-show":
+            page.keyboard.press("Enter")
+            page.wait_for_function(IN_HAND)
+        assert to_playable(page), f"turn {turn}"
+        before = page.evaluate(f"() => ({SNAP})().seq")
+        page.keyboard.press("Enter")
+        page.wait_for_function(ON_CONFIRM_OR_OPTION)
+        if where(page) != "#confirm":
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => document.activeElement.id === 'confirm'")
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => ({SNAP})().seq > {before}")
+        page.wait_for_function("() => document.activeElement.id === 'curtain-show'")
+        assert page.is_visible("#curtain")
+    no_violation(page, "the curtain")

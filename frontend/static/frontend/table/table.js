@@ -302,7 +302,10 @@ function focusBefore() {
     key,
     inBoard: !!active && board.contains(active),
     inHand: key !== null && keys.includes(key),
+    inOptions: key !== null && !!active.closest("[data-options]"),
     onPreview: !!active && $("preview").contains(active),
+    // "Show my cards" is hidden once they are shown; after a move the curtain itself came up.
+    onCurtain: active === $("curtain-show") || (active === document.body && !$("curtain").hidden),
     index: keys.indexOf(key !== null && keys.includes(key) ? key : handKey),
     options: !!board.querySelector("[data-options] [data-key]"),
     pending: drawnPending,
@@ -332,6 +335,11 @@ function focusAfter(before) {
     if (before.inBoard || before.onPreview) focusOn($("curtain-show"), scroll);
     return;
   }
+  if (before.onCurtain && $("curtain").hidden) {
+    const first = nextInHand(0);
+    if (first) focusOn(first, scroll); // the next player's hand, from its first card
+    return;
+  }
   const fromHere = before.inBoard || before.onPreview;
   // A new move previewed from the keyboard: Confirm is next (Esc comes back to the card).
   if (pending && pending !== before.pending && keyboardUser && userEvent && fromHere && !$("preview").hidden) {
@@ -355,8 +363,8 @@ function focusAfter(before) {
   }
   const same = byKey(before.key);
   if (usable(same)) focusOn(same, false);
-  else if (options.length && !before.inHand) focusOn(options[0], scroll);
-  else focusOn(nextInHand(Math.max(0, before.index)) || board, scroll);
+  else if (options.length && before.inOptions) focusOn(options[0], scroll);
+  else focusOn(nextInHand(Math.max(0, before.index)) || options[0] || board, scroll);
 }
 
 function skipToHand(event) {
