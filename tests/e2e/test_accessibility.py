@@ -33,6 +33,7 @@ LANGUAGES = ["en", "ht", "tl"]
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 GAMES = ["skyjo", "dominoes", "kazino", "pitch"]
 PASSWORD = "pw-axe-audit-1"
+TIMEOUT = 60_000  # ms for a page or a table to be ready: the audit runs many, on a shared machine
 
 # What to tap on each table to select something (a card, a tile, a bid), at the seat's turn.
 SELECTABLE = {
@@ -135,7 +136,7 @@ class Audit:
 def visit(page: Any, path: str, ready: str | None = None) -> None:
     page.goto(path)
     if ready:
-        page.wait_for_function(ready, timeout=20000)
+        page.wait_for_function(ready)
 
 
 def static_pages(site: dict[str, Any]) -> list[tuple[str, str, str | None]]:
@@ -167,6 +168,7 @@ def audit_tables(
     and pass-and-play. ``tables`` keeps the tables and the guest's session for the next size."""
     for game in GAMES:
         context = browser.new_context(viewport=viewport, base_url=server, storage_state=tables.get("state"))
+        context.set_default_timeout(TIMEOUT)
         context.add_cookies([{"name": "django_language", "value": language, "url": server}])
         page = context.new_page()
         if game not in tables:
@@ -174,7 +176,7 @@ def audit_tables(
             tables[f"{game}/local"] = new_table(page, game, pass_and_play=True)
             tables["state"] = context.storage_state()
         visit(page, tables[game], DRAWN)
-        page.wait_for_function(MY_TURN, timeout=30000)
+        page.wait_for_function(MY_TURN)
         audit.check(page, f"table: {game}, seat")
         page.locator(SELECTABLE[game]).first.click()
         page.wait_for_function(SELECTED)
@@ -196,6 +198,7 @@ def audit_tables(
         context.close()
 
         watcher = browser.new_context(viewport=viewport, base_url=server)
+        watcher.set_default_timeout(TIMEOUT)
         watcher.add_cookies([{"name": "django_language", "value": language, "url": server}])
         spectator = watcher.new_page()
         visit(spectator, tables[game], DRAWN)
@@ -211,6 +214,7 @@ def test_no_axe_violation_on_any_page(site: dict[str, Any], browser: Any, server
         audit = Audit(language, size)
         audits.append(audit)
         context = browser.new_context(viewport=viewport, base_url=server)
+        context.set_default_timeout(TIMEOUT)
         context.add_cookies([{"name": "django_language", "value": language, "url": server}])
         page = context.new_page()
         for name, path, ready in static_pages(site):

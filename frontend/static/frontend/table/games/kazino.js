@@ -427,6 +427,8 @@ function pileNode(pile, state, ctx, onTap) {
     const hit = button("kz-pile-hit", named(shown.join(" "), words), onTap, { "data-key": `pile:${first}`, "aria-pressed": state.target ? "true" : "false" });
     hit.append(fan);
     node.append(hit);
+    // The whole pile (its badge too) answers a tap, as before; the button is what the keyboard uses.
+    node.addEventListener("click", (event) => { if (!hit.contains(event.target)) onTap(); });
   } else {
     node.append(fan);
   }
