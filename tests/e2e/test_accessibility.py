@@ -36,10 +36,11 @@ PASSWORD = "pw-axe-audit-1"
 TIMEOUT = 60_000  # ms for a page or a table to be ready: the audit runs many, on a shared machine
 
 # What to tap on each table to select something (a card, a tile, a bid), at the seat's turn.
+ENABLED = ":not([disabled]):not([aria-disabled=true])"
 SELECTABLE = {
-    "kazino": ".kz-hand-card:not([disabled])",
-    "pitch": ".pt-bid:not([disabled]), .pt-hand-card:not([disabled])",
-    "dominoes": ".dom-tile:not([disabled])",
+    "kazino": f".kz-hand-card{ENABLED}",
+    "pitch": f".pt-bid{ENABLED}, .pt-hand-card{ENABLED}",
+    "dominoes": f".dom-tile{ENABLED}",
     "skyjo": "button.sk-target",
 }
 # Extra choices on the new-table form, so that the table shows more of what it can show.
