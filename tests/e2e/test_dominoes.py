@@ -75,7 +75,7 @@ def preview_a_move(page, touch: bool = False) -> str:
     if page.locator("[data-action=next_round]").count():
         press(page, "[data-action=next_round]", touch)
         return "next_round"
-    playable = page.locator(".dom-hand [data-tile]:not([disabled])")
+    playable = page.locator(".dom-hand [data-tile]:not([aria-disabled=true])")
     if playable.count():
         press(page, playable, touch)  # a tap only selects
         assert page.locator("#preview").is_hidden()

@@ -105,7 +105,7 @@ def test_kazino_in_kreyol_chosen_by_the_browser(browser, server):
 
     moves = 0
     while moves < MOVES and wait_my_turn(page):
-        cards = page.locator(".kz-hand-card:not([disabled])")
+        cards = page.locator(".kz-hand-card:not([aria-disabled=true])")
         cards.nth(moves % cards.count()).click()
         if page.locator("#preview").is_hidden():
             page.wait_for_selector(".kz-options [data-kind]")
@@ -154,8 +154,8 @@ def test_dominoes_in_tagalog_chosen_with_the_switcher(page):
     while moves < MOVES and wait_my_turn(page):
         if page.locator("[data-action=next_round]").count():
             page.click("[data-action=next_round]")
-        elif page.locator(".dom-hand [data-tile]:not([disabled])").count():
-            page.locator(".dom-hand [data-tile]:not([disabled])").first.click()
+        elif page.locator(".dom-hand [data-tile]:not([aria-disabled=true])").count():
+            page.locator(".dom-hand [data-tile]:not([aria-disabled=true])").first.click()
             page.wait_for_selector(".dom-ends [data-end]")
             no_english(page, phrases, "where to play")
             ends = page.locator(".dom-ends [data-end]")

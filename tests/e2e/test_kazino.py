@@ -38,7 +38,7 @@ def wait_my_turn_or_end(page) -> bool:
         """() => {
             const t = document.querySelector('#turn').textContent;
             return t.includes('The game is over.')
-                || document.querySelector('.kz-hand-card:not([disabled])') !== null;
+                || document.querySelector('.kz-hand-card:not([aria-disabled=true])') !== null;
         }""",
         timeout=30000,
     )
@@ -61,10 +61,10 @@ def play_one_move(
 ) -> str:
     """Select a card, pick among its moves if asked, check the preview, confirm. Returns the sentence."""
     before = seq(page)
-    cards = page.locator(".kz-hand-card:not([disabled])")
+    cards = page.locator(".kz-hand-card:not([aria-disabled=true])")
     # Vary the card, and take a capture whenever one is offered, so every kind of move shows up.
     index = turn % cards.count()
-    press(page, f".kz-hand-card:not([disabled]) >> nth={index}", touch)
+    press(page, f".kz-hand-card:not([aria-disabled=true]) >> nth={index}", touch)
     assert seq(page) == before, "a tap on a card must only select it"
     if page.locator("#preview").is_hidden():
         page.wait_for_selector(".kz-options [data-option]")

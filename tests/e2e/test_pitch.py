@@ -96,7 +96,7 @@ def bid(page, pitch_first: bool, touch: bool = False, shot: str | None = None) -
 
 def play_card(page, touch: bool = False) -> str:
     before = seq(page)
-    press(page, ".pt-hand-card:not([disabled])", touch)
+    press(page, ".pt-hand-card:not([aria-disabled=true])", touch)
     sentence = page.inner_text("#preview-text")
     assert sentence.startswith("Play "), sentence
     assert seq(page) == before, "a tap on a card only selects it"
@@ -198,7 +198,7 @@ def test_opening_the_score_sheet_pauses_the_computer_players(page):
             play_card(page)
     screenshot(page, "pitch-teams")
     # Select my card (the preview is up), then open the score sheet before confirming it.
-    press(page, ".pt-hand-card:not([disabled])")
+    press(page, ".pt-hand-card:not([aria-disabled=true])")
     page.wait_for_selector("#preview:not([hidden])")
     page.click("#show-scores")
     page.wait_for_function("window.tableClient.snap.paused === true")

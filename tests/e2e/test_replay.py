@@ -236,3 +236,19 @@ def test_the_review_is_asked_for_and_shown_beside_the_replay(page: Any, django_u
     page.wait_for_selector("#review-body .review-here")
     assert "Better:" in page.inner_text("#review-body .review-here")
     screenshot(page, "replay-review")
+
+
+def test_a_skyjo_replay_opens_on_the_moment_before_the_deal(page: Any) -> None:
+    """The first moment of a Skyjo game has no grids yet: the renderer says so instead of failing
+    (which left the replay loading for ever)."""
+    game = new_game("skyjo", 2, options={"target": 40})
+    play(game)
+    page.goto(f"/games/{game.pk}/replay/")
+    page.wait_for_function(
+        """() => { const r = document.querySelector('#replay');
+          return r.dataset.index === '0' && !r.dataset.loading && document.querySelector('#board .sk-table'); }"""
+    )
+    assert page.inner_text("#board") == "The cards are about to be dealt."
+    page.click("#forward")
+    page.wait_for_function("() => document.querySelector('#replay').dataset.index === '1'")
+    page.wait_for_selector("#board .sk-grid")

@@ -21,6 +21,15 @@ let sentCommand = null; // the command id of the confirmed move, until its ack o
 let resendAfterResync = false;
 let pausedByMe = false;
 const log = [];
+// Keyboard focus across redraws (docs/accessibility.md): the renderers draw the board from scratch,
+// so focus follows each card or tile by its data-key. ``anchor`` is the card the previewed move was
+// chosen from: Cancel goes back to it, a move played goes on to the next legal card beside it.
+let keyboardUser = false;
+let anchor = null;
+let handKey = null; // the last card or tile of the hand that had focus
+let cancelled = false;
+let userEvent = false; // this redraw comes from the player's own key or tap (not from the socket)
+let drawnPending = null; // the preview as last drawn (choose() sets ``pending`` before it redraws)
 
 const BOT_LEVELS = { random: () => gettext("Beginner"), greedy: () => gettext("Easy"), strong: () => gettext("Strong") };
 
@@ -111,8 +120,10 @@ function addToLog(current) {
   const first = move.events[0] || {};
   if (TABLE_EVENTS[first.type]) {
     const by = String(first.by || "");
-    const who = by.startsWith("seat:") ? seatName(Number(by.split(":")[1])) : gettext("The table");
+    const bySeat = by.startsWith("seat:") ? Number(by.split(":")[1]) : null;
+    const who = bySeat !== null ? seatName(bySeat) : gettext("The table");
     log.unshift(`${who}: ${TABLE_EVENTS[first.type]()}`);
+    if (bySeat !== current.seat) announce(log[0]);
     return;
   }
   if (move.actor === "system") return;
@@ -120,6 +131,15 @@ function addToLog(current) {
   const text = renderer.describeMove ? renderer.describeMove(move, current, seatName) : move.events.map((e) => e.type.replaceAll("_", " ")).join(", ");
   log.unshift(`${seatName(seat)}: ${text}`);
   log.length = Math.min(log.length, 200);
+  // Another seat's move is said aloud, in the move log's words; one's own move is not.
+  if (seat !== current.seat) announce(log[0]);
+}
+
+function announce(text) {
+  const region = $("announce");
+  if (!region) return;
+  region.textContent = "";
+  region.textContent = text;
 }
 
 function choose(action, label) {
@@ -134,6 +154,7 @@ function confirm() {
 }
 
 function cancel() {
+  cancelled = true;
   pending = null;
   resendAfterResync = false;
   if (renderer.reset) renderer.reset();
@@ -149,6 +170,13 @@ function needsCurtain() {
 
 function update() {
   if (!snap) return;
+  const focus = focusBefore();
+  draw();
+  focusAfter(focus);
+  drawnPending = pending;
+}
+
+function draw() {
   curtainFor = needsCurtain();
   const curtain = $("curtain");
   const board = $("board");
@@ -254,6 +282,103 @@ function renderLog() {
   list.replaceChildren(...log.slice(0, 50).map((line) => Object.assign(document.createElement("li"), { textContent: line })));
 }
 
+// ---- Keyboard focus across redraws ------------------------------------------------------------
+// The renderers mark what can take focus on the board with a stable data-key ("card:10H", "tile:6-4",
+// "cell:5", "option:2"…), the player's own cards or tiles with data-hand-area, and the choices of a
+// selected card with data-options.
+
+const keyOf = (node) => (node && node.closest ? node.closest("[data-key]") : null)?.dataset.key ?? null;
+const handItems = () => [...$("board").querySelectorAll("[data-hand-area] [data-key]")];
+const usable = (node) => !!node && !node.disabled && !node.hidden && node.getClientRects().length > 0;
+const playable = (node) => usable(node) && node.getAttribute("aria-disabled") !== "true";
+
+function byKey(key) {
+  if (key === null) return null;
+  return [...$("board").querySelectorAll("[data-key]")].find((n) => n.dataset.key === key) || null;
+}
+
+function focusBefore() {
+  const active = document.activeElement;
+  const board = $("board");
+  const keys = handItems().map((n) => n.dataset.key);
+  const key = active && active !== board && board.contains(active) ? keyOf(active) : null;
+  if (key !== null && keys.includes(key)) handKey = key;
+  return {
+    key,
+    inBoard: !!active && board.contains(active),
+    inHand: key !== null && keys.includes(key),
+    inOptions: key !== null && !!active.closest("[data-options]"),
+    onPreview: !!active && $("preview").contains(active),
+    // "Show my cards" is hidden once they are shown; after a move the curtain itself came up.
+    onCurtain: active === $("curtain-show") || (active === document.body && !$("curtain").hidden),
+    index: keys.indexOf(key !== null && keys.includes(key) ? key : handKey),
+    options: !!board.querySelector("[data-options] [data-key]"),
+    pending: drawnPending,
+  };
+}
+
+/** The card or tile to go on with: a legal one at (or after, or before) ``index``, else any. */
+function nextInHand(index) {
+  const items = handItems().filter(usable);
+  if (!items.length) return null;
+  const at = Math.max(0, Math.min(index, items.length - 1));
+  const order = [...items.slice(at), ...items.slice(0, at).reverse()];
+  return order.find(playable) || items[at];
+}
+
+function focusOn(node, scroll) {
+  if (!node || node === document.activeElement) return;
+  node.focus({ preventScroll: !scroll });
+}
+
+function focusAfter(before) {
+  const wasCancel = cancelled;
+  cancelled = false;
+  const board = $("board");
+  const scroll = keyboardUser;
+  if (curtainFor !== null) {
+    if (before.inBoard || before.onPreview) focusOn($("curtain-show"), scroll);
+    return;
+  }
+  if (before.onCurtain && $("curtain").hidden) {
+    const first = nextInHand(0);
+    if (first) focusOn(first, scroll); // the next player's hand, from its first card
+    return;
+  }
+  const fromHere = before.inBoard || before.onPreview;
+  // A new move previewed from the keyboard: Confirm is next (Esc comes back to the card).
+  if (pending && pending !== before.pending && keyboardUser && userEvent && fromHere && !$("preview").hidden) {
+    if (before.key !== null) anchor = before.key;
+    focusOn($("confirm"), scroll);
+    return;
+  }
+  if (before.onPreview && $("preview").hidden) {
+    // Cancelled: back to where the move was chosen (the option, else its card). Played, or taken
+    // away by another seat's move: on to the next legal card beside it.
+    const back = wasCancel ? [byKey(anchor), byKey(handKey)].find(usable) : null;
+    focusOn(back || nextInHand(Math.max(0, before.index)) || board, scroll);
+    anchor = null;
+    return;
+  }
+  if (!before.inBoard) return;
+  const options = [...board.querySelectorAll("[data-options] [data-key]")].filter(usable);
+  if (options.length && !before.options && before.inHand && userEvent) {
+    focusOn(options[0], scroll); // a card with several moves, just selected: its first move
+    return;
+  }
+  const same = byKey(before.key);
+  if (usable(same)) focusOn(same, false);
+  else if (options.length && before.inOptions) focusOn(options[0], scroll);
+  else focusOn(nextInHand(Math.max(0, before.index)) || options[0] || board, scroll);
+}
+
+function skipToHand(event) {
+  event.preventDefault();
+  const target = curtainFor !== null ? $("curtain-show") : nextInHand(0) || $("board");
+  keyboardUser = true;
+  target.focus();
+}
+
 async function hint() {
   const response = await fetch(`${config.hint}?seat=${snap.seat}`, { credentials: "same-origin" });
   const body = await response.json();
@@ -335,6 +460,14 @@ async function main() {
   for (const id of ["rules-dialog", "score-dialog"]) $(id).addEventListener("close", closed);
   $("curtain-show").addEventListener("click", () => connect(curtainFor));
   document.addEventListener("keydown", keyboard);
+  // Focus follows the keyboard only when the keyboard is in use (a tap does not jump to Confirm).
+  document.addEventListener("keydown", (event) => { if (!event.ctrlKey && !event.metaKey && !event.altKey) keyboardUser = true; }, true);
+  document.addEventListener("pointerdown", () => { keyboardUser = false; }, true);
+  // What a key or a tap redraws (in the same task) may move focus; a picture from the socket may not.
+  for (const type of ["keydown", "click"]) {
+    document.addEventListener(type, () => { userEvent = true; setTimeout(() => { userEvent = false; }, 0); }, true);
+  }
+  if ($("skip-link")) $("skip-link").addEventListener("click", skipToHand);
   connect(shownSeat);
   // For tests and the curious: the live connection and the picture it holds.
   window.tableClient = { get connection() { return connection; }, get snap() { return snap; } };

@@ -6,6 +6,7 @@
 // only) previews the move through ctx.choose; nothing is played until the page's Confirm.
 // Scores are kept in half-points (score_scale 2): "7½", grouped per language (numbers.js).
 import { points } from "../numbers.js";
+import { named, tileWords } from "../words.js";
 
 const gettext = window.gettext || ((s) => s);
 const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
@@ -492,7 +493,11 @@ function drawLayout(board, view, ctx, plays) {
   for (const p of placed) {
     if (p.link) group.append(svg("line", { x1: p.link[0][0], y1: p.link[0][1], x2: p.link[1][0], y2: p.link[1][1], class: "dom-link" }));
   }
-  for (const p of placed) {
+  // The line of play read one tile at a time, from the left end to the right end, then the
+  // spinner's branches: each tile is an image named in words ("six-four, played by Ana").
+  const armRank = { left: 0, center: 1, right: 2, up: 3, down: 4 };
+  const lineOrder = [...placed].sort((a, b) => armRank[a.arm] - armRank[b.arm] || (a.arm === "left" ? b.index - a.index : a.index - b.index));
+  for (const p of lineOrder) {
     const classes = ["dom-placed"];
     if (p.spinner) classes.push("dom-spinner");
     if (p.order === lastOrder) classes.push("dom-last");
@@ -505,10 +510,11 @@ function drawLayout(board, view, ctx, plays) {
       "data-spinner": p.spinner ? "true" : null,
     });
     const who = p.by !== undefined && p.by !== null ? ctx.seatName(p.by) : "";
-    const title = p.spinner
-      ? fmt(gettext("%(tile)s, the spinner, played by %(name)s"), { tile: p.tile, name: who })
-      : fmt(gettext("%(tile)s, played by %(name)s"), { tile: p.tile, name: who });
-    shape.prepend(svg("title", {}, title));
+    const words = p.spinner
+      ? fmt(gettext("%(tile)s, the spinner, played by %(name)s"), { tile: tileWords(p.tile), name: who })
+      : fmt(gettext("%(tile)s, played by %(name)s"), { tile: tileWords(p.tile), name: who });
+    shape.setAttribute("role", "img");
+    shape.setAttribute("aria-label", words);
     if (p.spinner) {
       const c = [(p.centers[0][0] + p.centers[1][0]) / 2, (p.centers[0][1] + p.centers[1][1]) / 2];
       shape.append(svg("circle", { cx: c[0], cy: c[1], r: 0.28, class: "dom-spinner-dot" }));
@@ -520,7 +526,7 @@ function drawLayout(board, view, ctx, plays) {
   if (pending) {
     const g = ghostGeometry(pending, view, arms, placed, bound);
     if (g) {
-      group.append(tileShape(g.centers, g.nums, { class: "dom-ghost", "data-ghost": pending.tile, "data-ghost-end": pending.end }));
+      group.append(tileShape(g.centers, g.nums, { class: "dom-ghost", "data-ghost": pending.tile, "data-ghost-end": pending.end, "aria-hidden": "true" }));
       extents.push(rectOf(g.centers));
     }
   }
@@ -541,10 +547,9 @@ function drawLayout(board, view, ctx, plays) {
   for (const mark of marks) {
     if (pending && pending.end === mark.end) continue; // the ghost tile stands there
     const [x, y] = mark.at;
-    const attrs = { class: "dom-end" + (mark.action ? " dom-end-fits" : ""), "data-end-spot": mark.end };
-    if (mark.action) {
-      Object.assign(attrs, { role: "button", tabindex: "0", "aria-label": describe(mark.action, { view }) });
-    }
+    // The ends on the drawing are for the eye and the finger; the keyboard and screen readers use the
+    // same choices as buttons under the layout (endButtons), and the layout's name says every end.
+    const attrs = { class: "dom-end" + (mark.action ? " dom-end-fits" : ""), "data-end-spot": mark.end, "aria-hidden": "true" };
     const node = svg("g", attrs);
     node.append(svg("circle", { cx: x, cy: y, r: 2.1, class: "dom-hit" }));
     node.append(svg("rect", { x: x - 0.95, y: y - 0.95, width: 1.9, height: 1.9, rx: 0.35, class: "dom-end-box" }));
@@ -560,13 +565,6 @@ function drawLayout(board, view, ctx, plays) {
     if (mark.action) {
       const act = mark.action;
       node.addEventListener("click", () => ctx.choose(act));
-      node.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          event.stopPropagation();
-          ctx.choose(act);
-        }
-      });
     }
     extents.push({ x0: x - 1.2, x1: x + 1.2, y0: y - 1.2, y1: y + 1.2 });
     group.append(node);
@@ -595,7 +593,7 @@ function drawLayout(board, view, ctx, plays) {
       viewBox: `${box.x0} ${box.y0} ${w} ${h}`,
       width: Math.round(w * unit * zoom),
       height: Math.round(h * unit * zoom),
-      role: "img",
+      role: "group",
       "aria-label": summary,
       class: "dom-svg",
       "data-tiles": placed.length,
@@ -627,16 +625,19 @@ function seatPanel(view, snap, ctx, seat) {
   const scale = view.score_scale || 1;
   const count = view.hand_sizes[seat];
   const shown = view.hands[seat];
-  const acting = (snap.to_act || []).includes(seat);
+  const acting = (snap.to_act || []).includes(seat) && !snap.finished;
   const partner = view.teams && snap.seat !== null && snap.seat !== seat && view.teams.some((t) => t.includes(seat) && t.includes(snap.seat));
+  // The seat to play says so in words too (not by its border alone) and is the current one.
   const panel = html("section", {
     class: "dom-seat" + (acting ? " acting" : ""),
     "data-seat": seat,
     "data-count": count,
     "aria-label": fmt(gettext("%(name)s: %(tiles)s"), { name: ctx.seatName(seat), tiles: tilesWord(count) }),
+    "aria-current": acting ? "true" : null,
   });
   const head = html("div", { class: "dom-seat-head" },
     html("strong", {}, ctx.seatName(seat)),
+    acting ? html("span", { class: "dom-tag dom-to-play" }, gettext("to play")) : null,
     partner ? html("span", { class: "dom-tag" }, gettext("partner")) : null,
     html("span", { class: "dom-seat-score" }, fmt(gettext("%(points)s pts"), { points: points(view.scores[seat], scale) })),
     html("span", { class: "dom-seat-count" }, tilesWord(count)),
@@ -644,7 +645,7 @@ function seatPanel(view, snap, ctx, seat) {
   panel.append(head);
   const row = html("div", { class: "dom-seat-tiles" });
   if (shown && seat !== snap.seat) {
-    for (const tile of shown) row.append(html("span", { class: "dom-shown", "data-shown": tile, title: tile }, tileIcon(tile, { lying: true })));
+    for (const tile of shown) row.append(html("span", { class: "dom-shown", "data-shown": tile, title: tile, role: "img", "aria-label": tileWords(tile) }, tileIcon(tile, { lying: true })));
     const total = shown.reduce((a, t) => a + pipsOf(t), 0);
     row.append(html("span", { class: "dom-pips" }, fmt(ngettext("%(n)s pip", "%(n)s pips", total), { n: total })));
   } else if (seat !== snap.seat) {
@@ -697,9 +698,10 @@ function resultPanel(view, snap, ctx) {
       const names = side.members.map(ctx.seatName).join(" & ");
       const pips = side.members.reduce((a, s) => a + (last.pips[s] || 0), 0);
       const bonus = last.bonus[side.index] || 0;
+      const left = fmt(ngettext("%(n)s pip left", "%(n)s pips left", pips), { n: pips });
       return html("li", {}, bonus
-        ? fmt(gettext("%(names)s: %(pips)s pips left, bonus %(bonus)s"), { names, pips, bonus: points(bonus, scale) })
-        : fmt(gettext("%(names)s: %(pips)s pips left"), { names, pips }));
+        ? fmt(gettext("%(names)s: %(left)s, bonus %(bonus)s"), { names, left, bonus: points(bonus, scale) })
+        : fmt(gettext("%(names)s: %(left)s"), { names, left }));
     });
     panel.append(html("ul", {}, ...lines));
     if (!last.winners.length) panel.append(html("p", {}, gettext("A tie for the lowest hand: nobody scores a bonus.")));
@@ -722,7 +724,8 @@ function actionButton(action, ctx, label, name) {
     type: "button",
     class: "dom-button" + (ctx.isPending(action) ? " selected" : ""),
     "data-action": name,
-    "aria-label": describe(action, null),
+    "data-key": `action:${name}`,
+    "aria-label": named(label, describe(action, null)),
     "aria-pressed": ctx.isPending(action) ? "true" : "false",
   }, label);
   button.addEventListener("click", () => {
@@ -748,18 +751,21 @@ function handSection(view, snap, ctx, plays) {
     html("strong", {}, fmt(gettext("Your tiles (%(n)s)"), { n: hand.length })),
     html("span", { class: "dom-seat-score" }, fmt(gettext("%(points)s pts"), { points: points(view.scores[seat], scale) })),
   ));
-  const row = html("div", { class: "dom-hand-tiles", role: "group", "aria-label": gettext("Your tiles") });
+  const row = html("div", { class: "dom-hand-tiles", role: "group", "aria-label": gettext("Your tiles"), "data-hand-area": "" });
   for (const tile of hand) {
     const can = playable.has(tile);
     const isSel = selected === tile;
     const pendingHere = ctx.pending && ctx.pending.type === "play" && ctx.pending.tile === tile;
+    // A tile that does not fit keeps its place in the tab order (aria-disabled, not disabled), so that
+    // focus stays on the hand while the others play.
     const button = html("button", {
       type: "button",
       class: "dom-tile" + (can ? " playable" : "") + (isSel ? " selected" : "") + (pendingHere ? " pending" : ""),
       "data-tile": tile,
-      "aria-label": can ? fmt(gettext("Tile %(tile)s"), { tile }) : fmt(gettext("Tile %(tile)s (does not fit)"), { tile }),
+      "data-key": `tile:${tile}`,
+      "aria-label": can ? fmt(gettext("Tile %(tile)s"), { tile: tileWords(tile) }) : fmt(gettext("Tile %(tile)s (does not fit)"), { tile: tileWords(tile) }),
       "aria-pressed": isSel ? "true" : "false",
-      disabled: !can,
+      "aria-disabled": can ? null : "true",
     }, tileIcon(tile));
     button.addEventListener("click", () => pickTile(tile, ctx, plays));
     row.append(button);
@@ -785,7 +791,7 @@ function pickTile(tile, ctx, plays) {
 }
 
 function endButtons(view, ctx, plays) {
-  const box = html("div", { class: "dom-ends", role: "group", "aria-label": gettext("Where to play it") });
+  const box = html("div", { class: "dom-ends", role: "group", "aria-label": gettext("Where to play it"), "data-options": "" });
   const options = plays.filter((a) => a.tile === selected);
   box.append(html("span", { class: "dom-prompt" },
     options.length === 1 ? fmt(gettext("%(tile)s fits one place: tap it again or tap the end."), { tile: selected }) : fmt(gettext("Where does %(tile)s go?"), { tile: selected })));
@@ -799,7 +805,8 @@ function endButtons(view, ctx, plays) {
       type: "button",
       class: "dom-button" + (ctx.isPending(action) ? " selected" : ""),
       "data-end": action.end,
-      "aria-label": describe(action, { view }),
+      "data-key": `end:${action.end}`,
+      "aria-label": named(label, describe(action, { view })),
       "aria-pressed": ctx.isPending(action) ? "true" : "false",
     }, label);
     button.addEventListener("click", () => ctx.choose(action));

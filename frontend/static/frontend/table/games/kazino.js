@@ -3,8 +3,10 @@
 // a hand card only selects it; when the card allows several moves the player narrows them by tapping
 // a table pile or picks one in a short list; the page shows the sentence with Confirm / Cancel.
 import { number } from "../numbers.js";
+import { cardWords, named } from "../words.js";
 
 const gettext = window.gettext || ((s) => s);
+const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
 const pgettext = window.pgettext || ((context, s) => s);
 const interpolate = window.interpolate || ((f, o) => f.replace(/%\((\w+)\)s/g, (_, k) => o[k]));
 
@@ -42,19 +44,14 @@ export function cardText(card) {
   return rankOf(card) + SUIT_SIGN[suitOf(card)];
 }
 
-function rankName(rank) {
-  const names = { A: gettext("Ace"), J: gettext("Jack"), Q: gettext("Queen"), K: gettext("King") };
-  return names[rank] || rank;
-}
-
 function rankPlural(rank) {
   const names = { A: gettext("Aces"), J: gettext("Jacks"), Q: gettext("Queens"), K: gettext("Kings") };
   return names[rank] || interpolate(gettext("%(rank)ss"), { rank }, true);
 }
 
-function spoken(card) {
-  const suits = { S: gettext("spades"), H: gettext("hearts"), D: gettext("diamonds"), C: gettext("clubs") };
-  return interpolate(gettext("%(rank)s of %(suit)s"), { rank: rankName(rankOf(card)), suit: suits[suitOf(card)] }, true);
+/** Cards in words, for names: "four of clubs and five of hearts". */
+function cardsWords(cards) {
+  return listText(cards.map(cardWords));
 }
 
 function listText(parts) {
@@ -314,13 +311,15 @@ function button(className, label, onClick, attrs = {}) {
   return node;
 }
 
-/** The face of a card (a div; the hand wraps it in a button). */
+/** The face of a card (a span; the hand wraps it in a button). Its one label is the corner ("10♥");
+ * the big pip and the upside-down rank are drawn by the style sheet, so that what the eye reads is
+ * what the accessible name starts with (WCAG 2.5.3). The name in words is on the card's container. */
 function face(card, extra = "") {
-  const node = el("span", `kz-card ${RED.has(suitOf(card)) ? "kz-red" : "kz-black"} ${extra}`.trim(), { "data-card": card, title: spoken(card) });
+  const node = el("span", `kz-card ${RED.has(suitOf(card)) ? "kz-red" : "kz-black"} ${extra}`.trim(), { "data-card": card });
   node.append(
     el("span", "kz-corner", { text: cardText(card), "aria-hidden": "true" }),
-    el("span", "kz-pip", { text: SUIT_SIGN[suitOf(card)], "aria-hidden": "true" }),
-    el("span", "kz-rank", { text: rankOf(card), "aria-hidden": "true" }),
+    el("span", "kz-pip", { "data-sign": SUIT_SIGN[suitOf(card)], "aria-hidden": "true" }),
+    el("span", "kz-rank", { "data-rank": rankOf(card), "aria-hidden": "true" }),
   );
   return node;
 }
@@ -351,24 +350,28 @@ function clearPending(ctx) {
 }
 
 function seatPanel(view, seat, snap, ctx, me) {
-  const panel = el("section", `kz-seat${me ? " kz-me" : ""}${snap.to_act.includes(seat) ? " kz-acting" : ""}`, { "data-seat-panel": seat });
+  // The seat to play says so in words too (not by its border alone) and is the current one.
+  const acting = snap.to_act.includes(seat) && !snap.finished;
+  const panel = el("section", `kz-seat${me ? " kz-me" : ""}${acting ? " kz-acting" : ""}`, { "data-seat-panel": seat, "aria-current": acting ? "true" : null });
   const name = el("span", "kz-name", { text: ctx.seatName(seat) });
   panel.append(name);
+  if (acting) panel.append(el("span", "kz-tag kz-to-play", { text: gettext("to play") }));
   if (view.dealer === seat) panel.append(el("span", "kz-tag", { text: gettext("Dealer") }));
   if (view.last_capturer === seat) panel.append(el("span", "kz-tag kz-last", { text: gettext("Last capture"), "data-last-capturer": seat }));
   if (!me || view.my_cards === null) {
     const n = view.hand_counts[seat];
-    panel.append(backs(n, interpolate(gettext("%(n)s cards in hand"), { n }, true)));
+    panel.append(backs(n, interpolate(ngettext("%(n)s card in hand", "%(n)s cards in hand", n), { n }, true)));
   }
   // The count always shows; the cards themselves (public: every capture happened face up) on request.
   const count = view.captured_counts[seat];
   const details = el("details", "kz-captured-box");
   details.open = openCaptured.has(seat);
   details.addEventListener("toggle", () => (details.open ? openCaptured.add(seat) : openCaptured.delete(seat)));
-  const summary = el("summary", "kz-captured", { "data-captured": count, "aria-label": interpolate(gettext("%(n)s cards captured: show them"), { n: count }, true) });
+  // Named by what it shows ("Captured: 3"); a summary says itself whether it is open.
+  const summary = el("summary", "kz-captured", { "data-captured": count });
   summary.append(el("span", "kz-stack", { "aria-hidden": "true" }), el("span", "", { text: interpolate(gettext("Captured: %(n)s"), { n: count }, true) }));
   const list = el("span", "kz-captured-cards");
-  for (const card of view.captured[seat] || []) list.append(el("span", `kz-mini ${RED.has(suitOf(card)) ? "kz-red" : "kz-black"}`, { text: cardText(card) }));
+  for (const card of view.captured[seat] || []) list.append(el("span", `kz-mini ${RED.has(suitOf(card)) ? "kz-red" : "kz-black"}`, { text: cardText(card), role: "img", "aria-label": cardWords(card) }));
   if (!count) list.append(el("span", "kz-none", { text: gettext("No cards yet.") }));
   details.append(summary, list);
   panel.append(details);
@@ -381,6 +384,16 @@ function pileLabel(pile, ctx) {
   return "";
 }
 
+/** A pile in words: "six of hearts"; "Build 9, Ana: four of clubs and five of hearts"; and what the
+ * previewed move does with it. */
+function pileWords(pile, state, ctx) {
+  const label = pileLabel(pile, ctx);
+  let words = label ? `${label}, ${ctx.seatName(pile.owner)}: ${cardsWords(pile.cards)}` : cardsWords(pile.cards);
+  if (state.taken) words += ` (${gettext("taken by this move")})`;
+  if (state.ghost) words += ` (${interpolate(gettext("your %(card)s goes here"), { card: cardWords(state.ghost) }, true)})`;
+  return words;
+}
+
 function pileNode(pile, state, ctx, onTap) {
   const first = pile.cards[0];
   const classes = ["kz-pile", `kz-k-${pile.kind}`];
@@ -388,24 +401,37 @@ function pileNode(pile, state, ctx, onTap) {
   if (state.onto) classes.push("kz-onto");
   if (state.candidate) classes.push("kz-candidate");
   if (state.target) classes.push("kz-target");
-  let words = pile.cards.map(cardText).join(" ");
   const label = pileLabel(pile, ctx);
-  if (label) words = `${label}: ${words}, ${ctx.seatName(pile.owner)}`;
+  const words = pileWords(pile, state, ctx);
   const attrs = { "data-pile": first, "data-kind": pile.kind, "data-value": pile.value, "data-owner": pile.owner === null ? null : pile.owner };
-  const node = state.candidate ? button(classes.join(" "), words, onTap, attrs) : el("div", classes.join(" "), { ...attrs, role: "group", "aria-label": words });
+  // A pile one may tap is a button around its cards (named by their corners, then in words); one
+  // that only shows is an image with its name in words.
+  const node = el("div", classes.join(" "), state.candidate ? attrs : { ...attrs, role: "img", "aria-label": words });
   const fan = el("span", "kz-fan");
+  const shown = [];
   pile.cards.forEach((card, i) => {
     const c = face(card);
     c.style.setProperty("--i", i);
+    if (i) fan.append(" ");
     fan.append(c);
+    shown.push(cardText(card));
   });
   if (state.ghost) {
     const c = face(state.ghost, "kz-ghost");
     c.style.setProperty("--i", pile.cards.length);
     c.removeAttribute("data-card");
-    fan.append(c);
+    fan.append(" ", c);
+    shown.push(cardText(state.ghost));
   }
-  node.append(fan);
+  if (state.candidate) {
+    const hit = button("kz-pile-hit", named(shown.join(" "), words), onTap, { "data-key": `pile:${first}`, "aria-pressed": state.target ? "true" : "false" });
+    hit.append(fan);
+    node.append(hit);
+    // The whole pile (its badge too) answers a tap, as before; the button is what the keyboard uses.
+    node.addEventListener("click", (event) => { if (!hit.contains(event.target)) onTap(); });
+  } else {
+    node.append(fan);
+  }
   if (label) {
     const badge = el("span", "kz-badge");
     badge.append(el("strong", "", { text: label }), el("span", "kz-owner", { text: ctx.seatName(pile.owner) }));
@@ -459,7 +485,8 @@ export function render(board, snap, ctx) {
     piles.append(pileNode(pile, state, ctx, () => tapPile(first, ctx)));
   }
   if (ctx.pending && ctx.pending.type === "trail") {
-    const ghost = el("div", "kz-pile kz-k-card kz-trailing");
+    // The card about to be trailed (the preview's sentence says it in words).
+    const ghost = el("div", "kz-pile kz-k-card kz-trailing", { "aria-hidden": "true" });
     const fan = el("span", "kz-fan");
     const c = face(ctx.pending.card, "kz-ghost");
     c.removeAttribute("data-card");
@@ -486,13 +513,20 @@ export function render(board, snap, ctx) {
   root.append(seatPanel(view, bottom, snap, ctx, snap.seat !== null));
 
   if (snap.seat !== null) {
-    const handBox = el("div", "kz-hand", { role: "group", "aria-label": gettext("Your cards") });
+    const handBox = el("div", "kz-hand", { role: "group", "aria-label": gettext("Your cards"), "data-hand-area": "" });
     for (const card of sortedHand(hand)) {
       const count = ctx.legal.filter((a) => a.card === card).length;
       const classes = ["kz-hand-card"];
       if (card === selected) classes.push("kz-selected");
       if (ctx.pending && ctx.pending.card === card) classes.push("kz-playing");
-      const b = button(classes.join(" "), spoken(card), () => tapCard(card, ctx), { "data-card": card, "aria-pressed": card === selected ? "true" : "false", disabled: !mine || !count });
+      // A card that cannot be played now keeps its place in the tab order (aria-disabled, not
+      // disabled), so that focus stays on the hand while the others play.
+      const b = button(classes.join(" "), named(cardText(card), cardWords(card)), () => { if (mine && count) tapCard(card, ctx); }, {
+        "data-card": card,
+        "data-key": `card:${card}`,
+        "aria-pressed": card === selected ? "true" : "false",
+        "aria-disabled": !mine || !count ? "true" : null,
+      });
       b.append(face(card));
       b.firstChild.removeAttribute("data-card");
       handBox.append(b);
@@ -502,7 +536,7 @@ export function render(board, snap, ctx) {
   }
 
   if (selected && choices.length > 1) {
-    const box = el("div", "kz-options", { role: "group", "aria-label": gettext("What your card does") });
+    const box = el("div", "kz-options", { role: "group", "aria-label": gettext("What your card does"), "data-options": "" });
     box.append(el("p", "kz-prompt", { text: interpolate(gettext("Choose what your %(card)s does, or tap a highlighted table card."), { card: cardText(selected) }, true) }));
     const list = el("div", "kz-option-list");
     shown.forEach((action) => {
@@ -510,6 +544,7 @@ export function render(board, snap, ctx) {
       const label = optionLabel(action, snap);
       const b = button(`kz-option kz-opt-${action.type}${ctx.isPending(action) ? " kz-chosen" : ""}`, label, () => ctx.choose(action), {
         "data-option": index,
+        "data-key": `option:${index}`,
         "data-kind": action.type,
         "aria-pressed": ctx.isPending(action) ? "true" : "false",
       });
@@ -517,7 +552,7 @@ export function render(board, snap, ctx) {
       list.append(b);
     });
     box.append(list);
-    if (target) box.append(button("kz-option kz-show-all", gettext("Show every move of this card"), () => { clearPending(ctx); target = null; ctx.rerender(); }, { "data-option": "all", text: gettext("Show every move of this card") }));
+    if (target) box.append(button("kz-option kz-show-all", gettext("Show every move of this card"), () => { clearPending(ctx); target = null; ctx.rerender(); }, { "data-option": "all", "data-key": "option:all", text: gettext("Show every move of this card") }));
     root.append(box);
   }
 
@@ -532,7 +567,9 @@ function resultPanel(view, ctx) {
   const list = el("ul");
   for (const seat of [0, 1]) {
     const cards = last ? last.captured[seat] : view.captured_counts[seat];
-    list.append(el("li", "", { text: interpolate(gettext("%(name)s: %(cards)s cards, %(points)s points"), { name: ctx.seatName(seat), cards, points: number(view.scores[seat]) }, true) }));
+    const cardCount = interpolate(ngettext("%(n)s card", "%(n)s cards", cards), { n: cards }, true);
+    const pointCount = interpolate(ngettext("%(n)s point", "%(n)s points", Math.abs(view.scores[seat])), { n: number(view.scores[seat]) }, true);
+    list.append(el("li", "", { text: interpolate(gettext("%(name)s: %(cards)s, %(points)s"), { name: ctx.seatName(seat), cards: cardCount, points: pointCount }, true) }));
   }
   box.append(list);
   return box;

@@ -5,6 +5,7 @@
 // names exactly one legal action the page shows the sentence with Confirm / Cancel. During the
 // bidding a tap on a card of the hand selects "bid 4 by pitching this card".
 import { number } from "../numbers.js";
+import { cardWords, named } from "../words.js";
 
 const gettext = window.gettext || ((s) => s);
 const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
@@ -45,13 +46,6 @@ function suitName(suit) {
   return { S: gettext("spades"), H: gettext("hearts"), D: gettext("diamonds"), C: gettext("clubs") }[suit] || suit;
 }
 
-function rankName(rank) {
-  return { A: gettext("Ace"), K: gettext("King"), Q: gettext("Queen"), J: gettext("Jack") }[rank] || rank;
-}
-
-function spoken(card) {
-  return interpolate(gettext("%(rank)s of %(suit)s"), { rank: rankName(rankOf(card)), suit: suitName(suitOf(card)) }, true);
-}
 
 function gamePoints(cards) {
   return cards.reduce((sum, card) => sum + (GAME_POINTS[rankOf(card)] || 0), 0);
@@ -310,12 +304,13 @@ function button(className, label, onClick, attrs = {}) {
   return node;
 }
 
-/** The face of a card. */
+/** The face of a card: its one label is the corner ("10♥"); the big pip is drawn by the style sheet.
+ * The name in words is given by the card's container (a button, or the words beside it). */
 function face(card, extra = "") {
-  const node = el("span", `pt-card ${RED.has(suitOf(card)) ? "pt-red" : "pt-black"} ${extra}`.trim(), { "data-card": card, title: spoken(card) });
+  const node = el("span", `pt-card ${RED.has(suitOf(card)) ? "pt-red" : "pt-black"} ${extra}`.trim(), { "data-card": card });
   node.append(
     el("span", "pt-corner", { text: cardText(card), "aria-hidden": "true" }),
-    el("span", "pt-pip", { text: SUIT_SIGN[suitOf(card)], "aria-hidden": "true" }),
+    el("span", "pt-pip", { "data-sign": SUIT_SIGN[suitOf(card)], "aria-hidden": "true" }),
   );
   return node;
 }
@@ -363,9 +358,11 @@ function seatPanel(view, seat, snap, ctx, me) {
   if (me) classes.push("pt-me");
   if (acting) classes.push("pt-acting");
   if (team !== null) classes.push(`pt-team-${team}`);
-  const panel = el("section", classes.join(" "), { "data-seat-panel": seat, "aria-label": ctx.seatName(seat) });
+  // The seat to play says so in words too (not by its border alone) and is the current one.
+  const panel = el("section", classes.join(" "), { "data-seat-panel": seat, "aria-label": ctx.seatName(seat), "aria-current": acting ? "true" : null });
   const top = el("div", "pt-seat-top");
   top.append(el("span", "pt-name", { text: ctx.seatName(seat) }));
+  if (acting && view.phase !== "bidding") top.append(el("span", "pt-tag pt-to-play", { text: gettext("to play") }));
   if (team !== null) top.append(el("span", "pt-tag pt-team-tag", { text: teamLabel(team) }));
   if (view.dealer === seat) top.append(el("span", "pt-tag", { text: gettext("Dealer") }));
   if (view.pitcher === seat) top.append(el("span", "pt-tag pt-pitcher-tag", { text: gettext("Pitcher") }));
@@ -387,7 +384,7 @@ function seatPanel(view, seat, snap, ctx, me) {
     const trumps = view.trump ? captured.filter((c) => suitOf(c) === view.trump).sort((a, b) => rankIndex(b) - rankIndex(a)) : [];
     const box = el("span", "pt-won", { "aria-label": interpolate(gettext("Won: %(cards)s"), { cards: captured.map(cardText).join(" ") }, true), title: captured.map(cardText).join(" ") });
     box.append(el("span", "", { text: interpolate(gettext("game points %(n)s"), { n: gamePoints(captured) }, true) }));
-    for (const card of trumps) box.append(el("span", `pt-mini ${RED.has(suitOf(card)) ? "pt-red" : "pt-black"}`, { text: cardText(card), "data-won": card }));
+    for (const card of trumps) box.append(el("span", `pt-mini ${RED.has(suitOf(card)) ? "pt-red" : "pt-black"}`, { text: cardText(card), "data-won": card, role: "img", "aria-label": cardWords(card) }));
     bottom.append(box);
   }
   const voids = (view.voids && view.voids[seat]) || [];
@@ -439,21 +436,29 @@ function winningPlay(trick, trump) {
   return best;
 }
 
+/** A trick as a list: each card with who played it, in words for screen readers ("six of hearts,
+ * played by Ana, winning the trick"), and the winning card marked in words as well as in gold. */
 function trickNode(plays, view, ctx, { ghost = null, done = null, small = false } = {}) {
-  const row = el("div", `pt-trick${done ? " pt-done" : ""}${small ? " pt-small" : ""}`, { "data-trick": small ? "previous-hand" : done ? "last" : "current" });
+  const row = el("ul", `pt-trick${done ? " pt-done" : ""}${small ? " pt-small" : ""}`, { "data-trick": small ? "previous-hand" : done ? "last" : "current" });
   const trump = view.trump || (plays[0] ? suitOf(plays[0].card) : null);
   const best = plays.length > 1 ? winningPlay(plays, trump) : null;
   for (const play of plays) {
-    const spot = el("div", "pt-spot", { "data-played-by": play.seat });
+    const spot = el("li", "pt-spot", { "data-played-by": play.seat });
     const card = face(play.card, best === play ? "pt-winning" : "");
-    spot.append(card, el("span", "pt-by", { text: ctx.seatName(play.seat) }));
+    card.setAttribute("aria-hidden", "true");
+    let words = interpolate(gettext("%(card)s, played by %(name)s"), { card: cardWords(play.card), name: ctx.seatName(play.seat) }, true);
+    if (best === play) words += `, ${done ? gettext("won the trick") : gettext("winning the trick")}`;
+    spot.append(card, el("span", "pt-by", { text: ctx.seatName(play.seat), "aria-hidden": "true" }));
+    if (best === play) spot.append(el("span", "pt-win-tag", { text: done ? gettext("won") : gettext("winning"), "aria-hidden": "true" }));
+    spot.append(el("span", "sr-only", { text: words }));
     row.append(spot);
   }
   if (ghost) {
-    const spot = el("div", "pt-spot pt-ghost-spot");
+    const spot = el("li", "pt-spot pt-ghost-spot");
     const card = face(ghost.card, "pt-ghost");
     card.removeAttribute("data-card");
-    spot.append(card, el("span", "pt-by", { text: ghost.label }));
+    card.setAttribute("aria-hidden", "true");
+    spot.append(card, el("span", "pt-by", { text: ghost.label, "aria-hidden": "true" }), el("span", "sr-only", { text: `${ghost.label}: ${cardWords(ghost.card)}` }));
     row.append(spot);
   }
   return row;
@@ -516,7 +521,7 @@ function feltNode(view, snap, ctx) {
 }
 
 function bidControls(view, snap, ctx) {
-  const box = el("div", "pt-bids", { role: "group", "aria-label": gettext("Your bid") });
+  const box = el("div", "pt-bids", { role: "group", "aria-label": gettext("Your bid"), "data-options": "" });
   const isDealer = snap.seat === view.dealer;
   let prompt = gettext("Your bid: you have one chance.");
   if (isDealer && view.high_bid === 0) prompt = gettext("Everybody passed: as the dealer you must bid 2 or 3, or pitch a card.");
@@ -535,6 +540,7 @@ function bidControls(view, snap, ctx) {
     const chosen = option.action && ctx.isPending(option.action);
     const b = button(`pt-bid${chosen ? " pt-chosen" : ""}`, option.label, () => tapBid(option.action, ctx), {
       "data-bid": option.key,
+      "data-key": `bid:${option.key}`,
       "aria-pressed": chosen ? "true" : "false",
       disabled: !option.action,
       text: option.label,
@@ -546,6 +552,7 @@ function bidControls(view, snap, ctx) {
   const pitchLabel = gettext("Bid 4 by pitching a card");
   const pitch = button(`pt-bid pt-bid-pitch${pitching || pitchChosen ? " pt-chosen" : ""}`, pitchLabel, () => tapPitch(ctx), {
     "data-bid": "4",
+    "data-key": "bid:4",
     "aria-pressed": pitching || pitchChosen ? "true" : "false",
     disabled: !canPitch,
     text: pitchLabel,
@@ -600,19 +607,22 @@ export function render(board, snap, ctx) {
     } else if (mine && view.phase === "play") {
       root.append(el("p", "pt-hand-prompt", { text: view.trick.length ? gettext("Your turn: tap a card to play it.") : gettext("Your lead: tap a card to play it.") }));
     }
-    const handBox = el("div", `pt-hand${bidding && pitching ? " pt-pitching" : ""}`, { role: "group", "aria-label": gettext("Your cards") });
+    const handBox = el("div", `pt-hand${bidding && pitching ? " pt-pitching" : ""}`, { role: "group", "aria-label": gettext("Your cards"), "data-hand-area": "" });
     for (const card of hand) {
       const action = ctx.legal.find((a) => (a.type === "play" || a.type === "pitch") && a.card === card);
       const classes = ["pt-hand-card"];
       if (card === selected) classes.push("pt-selected");
       if (action && ctx.isPending(action)) classes.push("pt-playing");
       if (view.trump && suitOf(card) === view.trump) classes.push("pt-is-trump");
-      const label = action && action.type === "pitch" ? interpolate(gettext("Bid 4 by pitching %(card)s"), { card: cardText(card) }, true) : spoken(card);
-      const b = button(classes.join(" "), label, () => tapCard(card, ctx), {
+      const words = action && action.type === "pitch" ? interpolate(gettext("Bid 4 by pitching %(card)s"), { card: cardWords(card) }, true) : cardWords(card);
+      // A card that cannot be played now keeps its place in the tab order (aria-disabled, not
+      // disabled), so that focus stays on the hand while the others play.
+      const b = button(classes.join(" "), named(cardText(card), words), () => { if (action) tapCard(card, ctx); }, {
         "data-card": card,
+        "data-key": `card:${card}`,
         "data-action": action ? action.type : null,
         "aria-pressed": card === selected ? "true" : "false",
-        disabled: !action,
+        "aria-disabled": action ? null : "true",
       });
       b.append(face(card));
       b.firstChild.removeAttribute("data-card");

@@ -158,7 +158,7 @@ let arriving = false; // animate the fresh cells on the first drawing of a move 
 
 function freshCells(before, after) {
   const cells = new Set();
-  if (!before || before.hand !== after.hand) return cells;
+  if (!before || before.hand !== after.hand || !after.grids) return cells;
   after.grids.forEach((grid, seat) => grid.forEach((spot, cell) => {
     const was = before.grids[seat] && before.grids[seat][cell];
     if (spot.status !== "hidden" && JSON.stringify(spot) !== JSON.stringify(was)) cells.add(`${seat}:${cell}`);
@@ -325,7 +325,11 @@ function seatPanel(snap, ctx, seat, mine) {
   const grid = view.grids[seat];
   const panel = el("section", "sk-seat" + (mine ? " sk-mine" : " sk-other"));
   panel.dataset.seat = seat;
-  if (!view.finished && view.to_act.includes(seat)) panel.classList.add("sk-turn");
+  if (!view.finished && view.to_act.includes(seat)) {
+    // The seat to play is marked in words (its badge) and as the current one, not by its border alone.
+    panel.classList.add("sk-turn");
+    panel.setAttribute("aria-current", "true");
+  }
   const head = el("header", "sk-seat-head");
   head.append(el("strong", "sk-name", ctx.seatName(seat)));
   for (const [className, text] of seatBadges(view, seat)) head.append(el("span", className, text));
@@ -337,27 +341,42 @@ function seatPanel(snap, ctx, seat, mine) {
   const board = el("div", "sk-grid");
   board.setAttribute("role", "group");
   board.setAttribute("aria-label", interpolate(gettext("%(name)s's grid"), { name: ctx.seatName(seat) }, true));
+  // My own grid is always made of buttons, each with its key, so that focus stays on a card while the
+  // others play; a card that cannot be chosen now is aria-disabled (it stays in the tab order).
+  if (mine && snap.seat !== null) board.dataset.handArea = "";
   const interactive = mine && ctx.legal.length > 0;
+  if (interactive) board.classList.add("sk-choosing");
   const holding = view.drawn && "card" in view.drawn && view.drawn.seat === seat ? view.drawn.card : null;
   grid.forEach((spot, cell) => {
     const action = interactive ? actionForCell(ctx, cell) : null;
     let node;
-    if (interactive) {
+    if (mine && snap.seat !== null) {
+      // A tap on a card that needs a source first explains what to pick (nudge).
+      const explains = interactive && !(spot.status === "wiped" || source === "throw" || view.phase === "opening");
       node = button("sk-cell", cellLabel(cell, spot), () => {
-        const chosen = actionForCell(ctx, cell);
-        nudge = !chosen;
-        if (chosen) ctx.choose(chosen);
-        else ctx.rerender();
-      }, { cell: String(cell) });
+        const chosen = interactive ? actionForCell(ctx, cell) : null;
+        if (chosen) {
+          nudge = false;
+          ctx.choose(chosen);
+        } else if (explains) {
+          nudge = true;
+          ctx.rerender();
+        }
+      }, { cell: String(cell), key: `cell:${cell}` });
       if (action) node.classList.add("sk-target");
-      else if (spot.status === "wiped" || source === "throw" || view.phase === "opening") node.disabled = true;
-      else node.setAttribute("aria-disabled", "true"); // a tap explains what to pick first
+      else node.setAttribute("aria-disabled", "true");
       if (action && ctx.isPending(action)) {
         node.classList.add("sk-pending");
         node.setAttribute("aria-pressed", "true");
-        // Show the card that would land here.
+        // Show the card that would land here (drawn by the style sheet; the name says it in words).
         const incoming = action.type === "take_discard" ? view.discard[0] : action.type === "place" ? holding : null;
-        if (incoming !== null && incoming !== undefined) node.append(cardFace(el("span", "sk-incoming"), incoming));
+        if (incoming !== null && incoming !== undefined) {
+          const badge = el("span", "sk-incoming");
+          badge.dataset.value = cardWord(incoming);
+          badge.classList.add("sk-card", "sk-up", `sk-${tone(incoming)}`);
+          node.append(badge);
+          node.setAttribute("aria-label", interpolate(gettext("%(where)s; the %(card)s comes here"), { where: cellLabel(cell, spot), card: cardWord(incoming) }, true));
+        }
       }
     } else {
       node = el("div", "sk-cell");
@@ -391,7 +410,7 @@ function centre(snap, ctx) {
   const drawAction = findAction(ctx.legal, "draw");
   const drawLabel = interpolate(ngettext("Draw pile: %(count)s card", "Draw pile: %(count)s cards", view.draw_pile), { count: view.draw_pile }, true);
   const draw = drawAction
-    ? button("sk-pile sk-target", drawLabel, () => { source = null; ctx.choose(drawAction); }, { action: "draw" })
+    ? button("sk-pile sk-target", drawLabel, () => { source = null; ctx.choose(drawAction); }, { action: "draw", key: "pile:draw" })
     : Object.assign(el("div", "sk-pile"), { role: "img" });
   if (!drawAction) draw.setAttribute("aria-label", drawLabel);
   if (drawAction && ctx.isPending(drawAction)) draw.classList.add("sk-pending");
@@ -415,7 +434,7 @@ function centre(snap, ctx) {
       source = source === wanted ? null : wanted;
       nudge = false;
       ctx.rerender();
-    }, { action: canThrow ? "throw" : "take-discard" });
+    }, { action: canThrow ? "throw" : "take-discard", key: "pile:discard" });
     const viaPending = ctx.pending && ctx.pending.type === (canThrow ? "discard" : "take_discard");
     if (source === wanted || viaPending) { discard.classList.add("sk-selected"); discard.setAttribute("aria-pressed", "true"); }
   } else {
@@ -474,6 +493,7 @@ function history(view) {
   box.addEventListener("toggle", () => { historyOpen = box.open; });
   const summary = el("summary", null, interpolate(ngettext("Discard pile: %(count)s card, newest first", "Discard pile: %(count)s cards, newest first", view.discard.length), { count: view.discard.length }, true));
   summary.dataset.action = "history";
+  summary.dataset.key = "history";
   box.append(summary);
   const list = el("ol", "sk-history-list");
   list.setAttribute("aria-label", gettext("Discard pile, newest first"));
@@ -550,9 +570,18 @@ export function render(board, snap, ctx) {
     nudge = false;
   }
   if (!ctx.legal.length) source = null;
-  const focusKey = document.activeElement && board.contains(document.activeElement) ? keyOf(document.activeElement) : null;
 
   const view = snap.view;
+  if (!view.grids || view.grids.length < view.players) {
+    // The moment before the first deal (a replay's first step): nothing on the table yet.
+    const root = el("div", "sk-table");
+    root.dataset.phase = view.phase;
+    root.dataset.seq = snap.seq;
+    root.append(el("p", "sk-prompt", gettext("The cards are about to be dealt.")));
+    board.replaceChildren(root);
+    shown = { seq: snap.seq, view };
+    return;
+  }
   arriving = !shown || shown.seq !== snap.seq;
   if (arriving) fresh = freshCells(shown && shown.view, view);
   const root = el("div", "sk-table");
@@ -572,15 +601,5 @@ export function render(board, snap, ctx) {
   root.append(history(view));
   board.replaceChildren(root);
   shown = { seq: snap.seq, view };
-
-  if (focusKey) {
-    const again = board.querySelector(focusKey);
-    if (again) again.focus();
-  }
-}
-
-function keyOf(node) {
-  if (node.dataset.cell !== undefined) return `button[data-cell="${node.dataset.cell}"]`;
-  if (node.dataset.action) return `[data-action="${node.dataset.action}"]`;
-  return null;
+  // Focus comes back to the same card by its data-key (table.js).
 }
