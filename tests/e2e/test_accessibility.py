@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from games import computers
 from replay import frames
 from tests.replay.play import new_game, play
 from tournaments import simulate
@@ -67,7 +68,7 @@ def site() -> dict[str, Any]:
         "skyjo": {"target": 40},
         "dominoes": {"variant": "all_fives", "target": 30},
         "kazino": {"match": "single"},
-        "pitch": {"target": 7},
+        "pitch": {"target": 7, "max_hands": 12},
     }
     replays = {}
     for game in GAMES:
@@ -75,7 +76,7 @@ def site() -> dict[str, Any]:
         play(finished)
         moments = frames.load(finished.pk).moments
         replays[game] = (finished.pk, moments[len(moments) // 2].seq)  # a moment in the middle
-    return {"tournament": row.pk, "player": "bot:Bot 1 (greedy)", "replays": replays}
+    return {"tournament": row.pk, "player": computers.rating_key("greedy", 1), "replays": replays}
 
 
 def new_table(page: Any, game: str, pass_and_play: bool) -> str:
