@@ -1,23 +1,27 @@
 """What each audience is sent: its view computed once per change, then fanned out by group.
 
-Spectators of a table with a spectator delay see the table as it was that many moves ago.
+Registered as an after-commit hook (games.hooks): the service hands over the table it built for the
+command, and nothing is loaded again. Spectators of a table with a spectator delay see the table as it
+was that many moves ago.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+import os
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from games import hooks
 from games.groups import public_group, seat_group
+from games.tables import Table, command_ends, load_table, moves_back, spectator_cut
 from games.timeline import FAIR_PREFIX, TABLE_EVENTS
-
-if TYPE_CHECKING:
-    from games.models import Event
-    from games.service import Table
 
 log = logging.getLogger(__name__)
 
@@ -66,41 +70,10 @@ def last_move(table: Table) -> dict[str, Any] | None:
     return {"actor": last.actor, "seq": last.seq, "events": events}
 
 
-def _command_ends(events: list[Event]) -> list[int]:
-    """The seq that ends each command, in order."""
-    ends: list[int] = []
-    for index, event in enumerate(events):
-        if index + 1 == len(events) or events[index + 1].command_id != event.command_id:
-            ends.append(event.seq)
-    return ends
-
-
-def _moves_back(events: list[Event], delay: int) -> int:
-    """The seq spectators may see: the end of the last command at least ``delay`` moves old."""
-    if delay <= 0 or not events:
-        return events[-1].seq if events else 0
-    ends = _command_ends(events)
-    return ends[-1 - delay] if len(ends) > delay else ends[0]
-
-
-def spectator_cut(table: Table) -> int:
-    """The seq spectators may see of this table now.
-
-    A table whose cards other tables are still playing (a duplicate round) shows spectators only
-    its opening: what they saw played here would tell them the hands over there.
-    """
-    if table.game.deal_is_secret():
-        ends = _command_ends(table.events)
-        return ends[0] if ends else 0
-    return _moves_back(table.events, table.game.spectator_delay)
-
-
 def spectator_table(table: Table) -> Table:
     cut = spectator_cut(table)
     if cut == table.seq:
         return table
-    from games.service import load_table
-
     return load_table(table.game, upto=cut)
 
 
@@ -119,7 +92,7 @@ def table_changed(table: Table) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    ends = _command_ends(table.events)
+    ends = command_ends(table.events)
     since = ends[-2] if len(ends) > 1 else 0
     messages = [
         (seat_group(table.game.pk, n), table_message(table, n, since))
@@ -128,7 +101,7 @@ def table_changed(table: Table) -> None:
     if not table.game.deal_is_secret():  # else spectators keep the opening (spectator_cut)
         public = spectator_table(table)
         delay = table.game.spectator_delay
-        public_since = _moves_back(table.events[:since], delay) if since else 0
+        public_since = moves_back(table.events[:since], delay) if since else 0
         messages.append((public_group(table.game.pk), table_message(public, None, public_since)))
     # Encoded once here, not once per socket: consumers forward the text as it is.
     texts = [
@@ -145,6 +118,61 @@ def table_changed(table: Table) -> None:
                 log.exception("could not publish game %s seq %s to %s", table.game.pk, table.seq, group)
 
     try:
-        async_to_sync(send_all)()
+        _run(send_all, layer)
     except Exception:  # e.g. called from a thread that runs an event loop: the move stands regardless
         log.exception("could not publish game %s seq %s", table.game.pk, table.seq)
+
+
+def _changed(change: hooks.Change) -> None:
+    table_changed(change.table)
+
+
+hooks.register("publish", _changed, order=10)
+
+
+# --- One event loop per process for the layer, when no server's loop is there ------------------------
+
+
+def _run(send: Callable[[], Awaitable[None]], layer: Any) -> None:
+    """Run ``send`` on the event loop the layer's connections live on.
+
+    Under an ASGI server (a command from a socket, an HTTP request) that is the server's loop, reached
+    through ``async_to_sync``. Elsewhere (a Celery worker, the in-process worker, a script) async_to_sync
+    would make a new loop, a new thread and new Redis connections for every publication: a network
+    layer is given one loop per process instead, kept in a thread of its own, so each move costs one
+    thread hop. The in-memory layer (embedded mode, tests) keeps async_to_sync, as its queues expect.
+    """
+    if isinstance(layer, InMemoryChannelLayer) or _server_loop() is not None:
+        async_to_sync(send)()
+        return
+    _Loop.get().run(send())
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+
+
+class _Loop:
+    """A daemon thread running an event loop (one per process: made again after a fork)."""
+
+    _current: _Loop | None = None
+    _lock = threading.Lock()
+    TIMEOUT = 30.0
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=self.loop.run_forever, name="publish-loop", daemon=True)
+        thread.start()
+
+    @classmethod
+    def get(cls) -> _Loop:
+        with cls._lock:
+            if cls._current is None or cls._current.pid != os.getpid():
+                cls._current = _Loop()
+            return cls._current
+
+    def run(self, coroutine: Any) -> None:
+        asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(self.TIMEOUT)

@@ -1,4 +1,7 @@
-"""Celery tasks (production mode). The embedded mode runs the same functions in games.worker."""
+"""Celery tasks (production mode). The embedded mode runs the same functions in games.worker.
+
+Only Celery and the modules below import this one: games.worker sends the turns by task name.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +11,9 @@ from django.conf import settings
 from games import autoplay, worker
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=20, time_limit=30)
+@shared_task(
+    name=worker.PLAY_BOT_TURN, acks_late=True, reject_on_worker_lost=True, soft_time_limit=20, time_limit=30
+)
 def play_bot_turn(game_id: int, seq: int, seat: int) -> str:
     return autoplay.play_bot_turn(game_id, seq, seat)
 
