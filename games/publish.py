@@ -12,18 +12,20 @@ import json
 import logging
 import os
 import threading
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable, Coroutine
+from functools import partial
+from typing import Any, TypeVar
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from games import hooks
 from games.groups import public_group, seat_group
-from games.tables import Table, command_ends, load_table, moves_back, spectator_cut
+from games.tables import Table, folded_upto, moves_back, previous_end, spectator_cut
 from games.timeline import FAIR_PREFIX, TABLE_EVENTS
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def table_message(table: Table, seat: int | None, since: int) -> dict[str, Any]:
@@ -74,7 +76,7 @@ def spectator_table(table: Table) -> Table:
     cut = spectator_cut(table)
     if cut == table.seq:
         return table
-    return load_table(table.game, upto=cut)
+    return folded_upto(table, cut)  # in memory: the table holds the whole log
 
 
 def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
@@ -88,26 +90,46 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
 
 
 def table_changed(table: Table) -> None:
-    """Send every audience its new picture: each seat's view, and the spectators' (maybe delayed)."""
+    """Send every audience its new picture: each seat's view, and the spectators' (maybe delayed).
+
+    Only audiences someone is listening to are computed and sent (``_listened``: one round trip for all
+    of them): a computer's seat, a player who closed the page, a table nobody watches cost nothing.
+    That is safe because a socket joins its group before it reads the table (games.consumers,
+    games.spectators): one that joins after the question reads a table that has this move.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
-    ends = command_ends(table.events)
-    since = ends[-2] if len(ends) > 1 else 0
-    messages = [
-        (seat_group(table.game.pk, n), table_message(table, n, since))
+    game_id = table.game.pk
+    since = previous_end(table.events)
+    audiences: list[tuple[str, Callable[[], dict[str, Any]]]] = [
+        (seat_group(game_id, n), partial(table_message, table, n, since))
         for n in range(table.game.config["players"])
     ]
     if not table.game.deal_is_secret():  # else spectators keep the opening (spectator_cut)
-        public = spectator_table(table)
-        delay = table.game.spectator_delay
-        public_since = moves_back(table.events[:since], delay) if since else 0
-        messages.append((public_group(table.game.pk), table_message(public, None, public_since)))
+
+        def public() -> dict[str, Any]:
+            shown = spectator_table(table)
+            delay = table.game.spectator_delay
+            # The spectators' previous picture: as they were cut when the previous command was the last.
+            # (The log's seqs are 1, 2, 3…: the events up to ``since`` are its first ``since``.)
+            public_since = moves_back(table.events, delay, upto=since) if since else 0
+            return table_message(shown, None, public_since)
+
+        audiences.append((public_group(game_id), public))
+    try:
+        listened = _run(partial(_listened, layer, [group for group, _build in audiences]), layer)
+    except Exception:  # the layer cannot say: send to every audience
+        log.exception("could not ask who listens to game %s", game_id)
+        listened = None
     # Encoded once here, not once per socket: consumers forward the text as it is.
     texts = [
-        (group, json.dumps({"type": "update", **message}, separators=(",", ":")))
-        for group, message in messages
+        (group, json.dumps({"type": "update", **build()}, separators=(",", ":")))
+        for group, build in audiences
+        if listened is None or group in listened
     ]
+    if not texts:
+        return
 
     async def send_all() -> None:
         # One trip into the event loop for every audience: each async_to_sync call costs a thread hop.
@@ -115,12 +137,31 @@ def table_changed(table: Table) -> None:
             try:
                 await layer.group_send(group, {"type": "table.update", "text": text})
             except Exception:  # a full or unreachable layer must not undo a committed move
-                log.exception("could not publish game %s seq %s to %s", table.game.pk, table.seq, group)
+                log.exception("could not publish game %s seq %s to %s", game_id, table.seq, group)
 
     try:
         _run(send_all, layer)
     except Exception:  # e.g. called from a thread that runs an event loop: the move stands regardless
-        log.exception("could not publish game %s seq %s", table.game.pk, table.seq)
+        log.exception("could not publish game %s seq %s", game_id, table.seq)
+
+
+async def _listened(layer: Any, groups: list[str]) -> set[str] | None:
+    """Which of ``groups`` have a member, asked of channels-redis in one pipelined round trip per Redis
+    server (ZCARD of each group's set: an expired member still counts, so nothing is missed); None when
+    the layer cannot say (the in-memory layer: then every audience is sent its picture)."""
+    if not all(hasattr(layer, name) for name in ("_group_key", "connection", "consistent_hash")):
+        return None
+    by_server: dict[int, list[str]] = {}
+    for group in groups:
+        by_server.setdefault(layer.consistent_hash(group), []).append(group)
+    listened: set[str] = set()
+    for index, some in by_server.items():
+        async with layer.connection(index).pipeline(transaction=False) as pipe:
+            for group in some:
+                pipe.zcard(layer._group_key(group))
+            counts = await pipe.execute()
+        listened.update(group for group, count in zip(some, counts, strict=True) if count)
+    return listened
 
 
 def _changed(change: hooks.Change) -> None:
@@ -133,7 +174,7 @@ hooks.register("publish", _changed, order=10)
 # --- One event loop per process for the layer, when no server's loop is there ------------------------
 
 
-def _run(send: Callable[[], Awaitable[None]], layer: Any) -> None:
+def _run(send: Callable[[], Coroutine[Any, Any, T]], layer: Any) -> T:
     """Run ``send`` on the event loop the layer's connections live on.
 
     Under an ASGI server (a command from a socket, an HTTP request) that is the server's loop, reached
@@ -143,9 +184,8 @@ def _run(send: Callable[[], Awaitable[None]], layer: Any) -> None:
     thread hop. The in-memory layer (embedded mode, tests) keeps async_to_sync, as its queues expect.
     """
     if isinstance(layer, InMemoryChannelLayer) or _server_loop() is not None:
-        async_to_sync(send)()
-        return
-    _Loop.get().run(send())
+        return async_to_sync(send)()
+    return _Loop.get().run(send())
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:
@@ -174,5 +214,5 @@ class _Loop:
                 cls._current = _Loop()
             return cls._current
 
-    def run(self, coroutine: Any) -> None:
-        asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(self.TIMEOUT)
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(self.TIMEOUT)

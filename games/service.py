@@ -198,7 +198,7 @@ def _existing(table: Table, command_id: str, same: Same | None = None) -> Result
     the stored command is this one. Another command under a used id is refused (``command_reused``):
     acknowledging it would tell the client a move was stored that never was.
     """
-    stored = [e for e in table.events if e.command_id == command_id]
+    stored = table.stored(command_id)
     if not stored:
         return None
     if same is not None and not same(table, stored):
@@ -357,7 +357,7 @@ def _append(table: Table, events: list[dict[str, Any]], command_id: str, actor: 
         return Result(game.pk, appended.first_seq, appended.last_seq, True)
     if then is not None:
         game.status, game.finished_at, game.updated_at = status, finished_at, now
-    new = Table(game, engine, [*table.events, *appended.events], folded, after, table.levels)
+    new = table.with_events(appended.events, folded, after)
     transaction.on_commit(partial(_after_commit, new, hooks.STORED, actor, appended.first_seq))
     return Result(game.pk, appended.first_seq, appended.last_seq, False)
 

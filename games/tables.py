@@ -26,6 +26,7 @@ from games import engines, store, timeline
 from games.engines.base import Engine, _
 from games.errors import NotFound
 from games.models import Event, Game, Seat
+from games.timeline import Timeline
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Table:
     """A game as the service sees it: the log folded through table events and the engine.
 
     ``levels``: each seat's computer level ("" for a person), when known (``computer_levels``).
+    ``commands``: where each command id's events start in ``events``, when worked out (``stored``).
     """
 
     game: Game
@@ -41,6 +43,7 @@ class Table:
     timeline: timeline.Timeline
     state: Any
     levels: tuple[str, ...] | None = field(default=None, repr=False)
+    commands: dict[str, int] | None = field(default=None, repr=False)
 
     @property
     def seq(self) -> int:
@@ -66,6 +69,30 @@ class Table:
 
     def computer_seats(self) -> set[int]:
         return {n for n, level in enumerate(self.computer_levels()) if level}
+
+    def stored(self, command_id: str) -> list[Event]:
+        """The events a command id appended (a command's events are contiguous), none if it is new:
+        an index kept with the fold, so a retry check does not read the whole log each time."""
+        if self.commands is None:
+            self.commands = _index({}, self.events, 0)
+        first = self.commands.get(command_id)
+        if first is None:
+            return []
+        end = first
+        while end < len(self.events) and self.events[end].command_id == command_id:
+            end += 1
+        return self.events[first:end]
+
+    def with_events(self, new: list[Event], folded: Timeline, state: Any) -> Table:
+        """This table followed by the stored events ``new``, as ``folded`` and ``state`` say."""
+        commands = None if self.commands is None else _index(dict(self.commands), new, len(self.events))
+        return Table(self.game, self.engine, [*self.events, *new], folded, state, self.levels, commands)
+
+
+def _index(commands: dict[str, int], events: Sequence[Event], offset: int) -> dict[str, int]:
+    for n, event in enumerate(events):
+        commands.setdefault(event.command_id, offset + n)
+    return commands
 
 
 def rows(events: Sequence[Event]) -> list[timeline.Row]:
@@ -95,6 +122,7 @@ class _Fold:
     timeline: timeline.Timeline
     state: Any
     levels: tuple[str, ...] | None = None
+    commands: dict[str, int] | None = None
 
 
 _folds: OrderedDict[int, _Fold] = OrderedDict()
@@ -117,7 +145,10 @@ def forget_all() -> None:
 
 def keep(table: Table) -> None:
     """Keep ``table`` as its game's last fold (the service, once a command it built it for is stored)."""
-    _keep(table.game.pk, _Fold(table.engine.VERSION, table.events, table.timeline, table.state, table.levels))
+    _keep(
+        table.game.pk,
+        _Fold(table.engine.VERSION, table.events, table.timeline, table.state, table.levels, table.commands),
+    )
 
 
 def _keep(game_id: int, fold: _Fold) -> None:
@@ -131,7 +162,9 @@ def _keep(game_id: int, fold: _Fold) -> None:
             or (fold.events and fold.events[-1].seq >= current.events[-1].seq)
         ):
             if fold.levels is None and current is not None:
-                fold = _Fold(fold.version, fold.events, fold.timeline, fold.state, current.levels)
+                fold = _Fold(
+                    fold.version, fold.events, fold.timeline, fold.state, current.levels, fold.commands
+                )
             _folds[game_id] = fold
         _folds.move_to_end(game_id)
         while len(_folds) > FOLDS_KEPT:
@@ -142,7 +175,9 @@ def _keep_levels(game_id: int, levels: tuple[str, ...]) -> None:
     with _folds_lock:
         current = _folds.get(game_id)
         if current is not None and current.levels is None:
-            _folds[game_id] = _Fold(current.version, current.events, current.timeline, current.state, levels)
+            _folds[game_id] = _Fold(
+                current.version, current.events, current.timeline, current.state, levels, current.commands
+            )
 
 
 def _levels(game_id: int) -> tuple[str, ...]:
@@ -198,8 +233,12 @@ def _extend(game: Game, engine: Engine, cached: _Fold, read: list[Event]) -> Tab
         return None  # the log is not the one folded (a test database flushed, say)
     new = read[1:]
     if not new:
-        return Table(game, engine, list(cached.events), cached.timeline, cached.state, cached.levels)
-    table = extended(Table(game, engine, cached.events, cached.timeline, cached.state, cached.levels), new)
+        return Table(
+            game, engine, list(cached.events), cached.timeline, cached.state, cached.levels, cached.commands
+        )
+    table = extended(
+        Table(game, engine, cached.events, cached.timeline, cached.state, cached.levels, cached.commands), new
+    )
     if table is None:
         return None
     keep(table)
@@ -216,7 +255,7 @@ def extended(table: Table, new: list[Event]) -> Table | None:
     for event in new:
         if timeline.is_engine_event(event.type):
             state = table.engine.apply(state, {"type": event.type, **event.data})
-    return Table(table.game, table.engine, [*table.events, *new], folded, state, table.levels)
+    return table.with_events(new, folded, state)
 
 
 def refolded(table: Table, new: list[Event]) -> Table:
@@ -225,10 +264,8 @@ def refolded(table: Table, new: list[Event]) -> Table:
     quick = extended(table, new)
     if quick is not None:
         return quick
-    events = [*table.events, *new]
-    folded = timeline.fold(rows(events))
-    state = table.engine.replay(folded.engine_events())
-    return Table(table.game, table.engine, events, folded, state, table.levels)
+    folded = timeline.fold(rows([*table.events, *new]))
+    return table.with_events(new, folded, table.engine.replay(folded.engine_events()))
 
 
 def folded_upto(table: Table, upto: int) -> Table:
@@ -252,12 +289,30 @@ def command_ends(events: Sequence[Event]) -> list[int]:
     return ends
 
 
-def moves_back(events: Sequence[Event], delay: int) -> int:
-    """The seq spectators may see: the end of the last command at least ``delay`` moves old."""
-    if delay <= 0 or not events:
-        return events[-1].seq if events else 0
-    ends = command_ends(events)
-    return ends[-1 - delay] if len(ends) > delay else ends[0]
+def moves_back(events: Sequence[Event], delay: int, upto: int | None = None) -> int:
+    """The seq spectators may see: the end of the last command at least ``delay`` moves old (the first
+    command's end when there are not so many), among ``events[:upto]``. Read from the end: it costs
+    what the last few commands hold, not the whole log."""
+    index = (len(events) if upto is None else upto) - 1
+    if index < 0:
+        return 0
+    for _step in range(max(0, delay)):
+        start = index
+        while start > 0 and events[start - 1].command_id == events[index].command_id:
+            start -= 1
+        if start == 0:
+            break  # the first command: spectators see at least its end
+        index = start - 1
+    return events[index].seq
+
+
+def previous_end(events: Sequence[Event]) -> int:
+    """The seq that ends the command before the last one (0 when there is only one)."""
+    index = len(events) - 1
+    last = events[index].command_id if events else None
+    while index >= 0 and events[index].command_id == last:
+        index -= 1
+    return events[index].seq if index >= 0 else 0
 
 
 def spectator_cut(table: Table) -> int:

@@ -76,11 +76,42 @@ def _queue(task: Any, args: tuple[object, ...], delay: float) -> None:
         if isinstance(task, str):
             from celery import current_app
 
-            current_app.send_task(task, args, countdown=delay, queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+            current_app.send_task(
+                task, args, countdown=delay, queue=settings.CELERY_TASK_DEFAULT_QUEUE, producer=_producer()
+            )
         else:
             task.apply_async(args, countdown=delay, queue=settings.CELERY_TASK_DEFAULT_QUEUE)
     except Exception as exc:
+        _forget_producer()  # its connection may be what failed: the next turn takes a fresh one
         log.error("could not queue %s%r: %r", name, args, exc)
+
+
+_producers = threading.local()
+
+
+def _producer() -> Any:
+    """This thread's Celery producer, kept between turns (taking one from the pool for every turn costs
+    a third of sending it); made again in a forked pool process."""
+    import os
+
+    from celery import current_app
+
+    kept = getattr(_producers, "kept", None)
+    if kept is None or kept[0] != os.getpid():
+        kept = _producers.kept = (os.getpid(), current_app.producer_pool.acquire(block=True))
+    return kept[1]
+
+
+def _forget_producer() -> None:
+    kept = getattr(_producers, "kept", None)
+    _producers.kept = None
+    if kept is not None:
+        import contextlib
+        import os
+
+        if kept[0] == os.getpid():
+            with contextlib.suppress(Exception):
+                kept[1].release()
 
 
 def resume_pending() -> int:

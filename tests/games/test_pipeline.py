@@ -199,6 +199,31 @@ def test_a_replay_is_folded_once_per_head_and_shared(django_assert_max_num_queri
     assert fresh.moments == extended.moments and fresh.states == extended.states
 
 
+def test_what_spectators_see_is_read_from_the_end_of_the_log_as_from_the_whole():
+    """tables.moves_back and previous_end walk back from the end; they agree with the definitions on
+    the list of every command's end."""
+    import random
+
+    from games.models import Event
+
+    rng = random.Random(5)
+    for _ in range(300):
+        events, seq = [], 0
+        for command in range(rng.randint(0, 8)):
+            for _ in range(rng.randint(1, 3)):
+                seq += 1
+                events.append(Event(seq=seq, command_id=f"c{command}"))
+        ends = tables.command_ends(events)
+        assert tables.previous_end(events) == (ends[-2] if len(ends) > 1 else 0)
+        for delay in range(5):
+            expected = (ends[-1 - delay] if len(ends) > delay else ends[0]) if ends else 0
+            assert tables.moves_back(events, delay) == expected
+            for upto in range(len(events) + 1):
+                part = tables.command_ends(events[:upto])
+                want = (part[-1 - delay] if len(part) > delay else part[0]) if part else 0
+                assert tables.moves_back(events, delay, upto=upto) == want
+
+
 PIPELINE = ("service", "tables", "hooks", "publish", "worker", "tasks", "autoplay", "store")
 
 
