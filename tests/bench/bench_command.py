@@ -8,7 +8,10 @@ production settings (PostgreSQL, the channels-redis layer of REDIS_URL, ``AI_WOR
 Kazino matches to 160 between greedy bots, one table per driver: it runs each computer turn the
 previous move scheduled (``games.autoplay.play_bot_turn``: load, choose, append, commit, publish to
 the table's groups on Redis, send the next turn to a Celery queue on Redis), at once rather than after
-``BOT_DELAY``. The queue is one of the run's own, deleted afterwards; nothing consumes it. Raw INSERT
+``BOT_DELAY``. The queue is one of the run's own, deleted afterwards; nothing consumes it. Each
+table's spectators' group has one member, read by the driver itself (as a web process's shared
+spectators' member would be): the public picture is computed, sent and received for every move; the
+computer seats' groups have none, as in production. Raw INSERT
 + COMMIT (``bench_store.raw_writer``: psycopg, one row per transaction) is measured with as many
 writers in the same database, in turn with the moves, the median of ``--repeats`` runs each.
 
@@ -69,10 +72,13 @@ def _driver(
     ]
     games = [0]
 
+    received = [0]
+
     def one_move() -> bool:
         if not turns:
             games[0] += 1
-            service.create_game("kazino", config, seats, seed=seed * 1000 + games[0])
+            game = service.create_game("kazino", config, seats, seed=seed * 1000 + games[0])
+            _watch(game.pk, received)
         game_id, seq, seat = turns.pop(0)
         return autoplay.play_bot_turn(game_id, seq, seat) == "played"
 
@@ -98,6 +104,32 @@ def _driver(
     while played < moves:
         played += one_move()
     out.put((played, time.perf_counter() - wall0, time.process_time() - cpu0, queries))
+
+
+def _watch(game_id: int, received: list[int]) -> None:
+    """One member of the table's public group, read in this process on the publishing loop."""
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    from games import publish
+    from games.groups import public_group
+
+    layer = get_channel_layer()
+    loop = publish._Loop.get()
+
+    async def join() -> str:
+        channel = await layer.new_channel()
+        await layer.group_add(public_group(game_id), channel)
+        return channel
+
+    async def drain(channel: str) -> None:
+        while True:
+            await layer.receive(channel)
+            received[0] += 1
+
+    channel = loop.run(join())
+    asyncio.run_coroutine_threadsafe(drain(channel), loop.loop)
 
 
 def run_moves(db_name: str, writers: int, moves: int, count_queries: bool = False) -> dict[str, Any]:

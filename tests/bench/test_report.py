@@ -125,13 +125,56 @@ def figures() -> dict[str, Any]:
                 "timing_512": [[0.1, 0.2, 0], [0.3, 0.4, 1]],
             },
         },
+        "pipeline": [
+            {"writers": n, "moves": 600 * n, "rate": rate, "cpu_rate": 300.0, "raw": raw, "ratio": rate / raw}
+            | {"queries": {"per_move": 2.0, "SELECT": 1.0, "INSERT": 1.0} if n == 1 else {}, "repeats": 3}
+            for n, rate, raw in ((1, 300.0, 2000.0), (8, 900.0, 4000.0))
+        ],
+        "capacity": {
+            "window": 30.0,
+            "pace": 3.0,
+            "spectators": 2,
+            "limit_ms": 250.0,
+            "capacity": 1000,
+            "steps": [
+                {
+                    "tables": n,
+                    "spectators": 2 * n,
+                    "moves": 10 * n,
+                    "moves_per_s": n / 3,
+                    "pace_kept": 0.95 if n < 1250 else 0.7,
+                    "behind": n >= 1250,
+                    "deliveries": 20 * n,
+                    "p50": 20.0,
+                    "p90": 40.0,
+                    "p99": 100.0 if n < 1250 else 300.0,
+                    "max": 200.0,
+                    "lost": 0,
+                    "closed": 0,
+                    "load": [3.0, 3.0, 3.0],
+                    "cpu_ms_per_move": {"web": 1.0, "workers": 3.0},
+                    **({"knee": True} if n >= 1250 else {}),
+                }
+                for n in (500, 1000, 1250)
+            ],
+            "profile": {
+                "worker pool process": {
+                    "samples": 1500,
+                    "self": [["wait (psycopg/connection.py)", 0.2]],
+                    "inclusive": [
+                        ["play_bot_turn (games/autoplay.py)", 0.6],
+                        ["_append (games/service.py)", 0.3],
+                    ],
+                }
+            },
+        },
     }
 
 
 def test_every_goal_of_the_issue_has_a_row_and_all_are_met_here():
     rows = report.goals(figures())
     names = [r["goal"] for r in rows]
-    assert len(rows) == 1 + 4 + 2 + 1 + 4 + 6 * 2 + 1 + 1 + 1
+    assert len(rows) == 1 + 4 + 2 + 1 + 4 + 6 * 2 + 1 + 1 + 1 + 2
     assert any("OpenSpiel" in n for n in names)
     assert {f"replay fold, {g}" for g in GAMES} <= set(names)
     assert {f"strong bot move time, {g}" for g in GAMES} <= set(names)
@@ -139,10 +182,26 @@ def test_every_goal_of_the_issue_has_a_row_and_all_are_met_here():
     assert any("1,000 spectators" in n for n in names) and any("512 entrants" in n for n in names)
     assert all(r["met"] is True for r in rows)
     assert rows[0]["ratio"] == "3.00× OpenSpiel"
-    pairing = rows[-1]
+    pairing = rows[-3]
     assert pairing["measured"] == "6.0 ms", "the slowest round of either format, wall clock"
     assert sum("multi-player Swiss" in n for n in names) == 6 * 2 + 2
-    assert rows[-2]["measured"] == "400.0 ms", "512 at tables of four, standings included"
+    assert rows[-4]["measured"] == "400.0 ms", "512 at tables of four, standings included"
+    command, capacity = rows[-2:]
+    assert command["ratio"] == "0.23× raw" and "2.0 queries/move" in command["measured"]
+    assert capacity["measured"] == "1,000 tables (knee at 1,250)" and capacity["ratio"] == "1.00× goal"
+
+
+def test_the_command_path_and_capacity_goals_say_no_when_missed():
+    results = copy.deepcopy(figures())
+    results["pipeline"][1].update(rate=400.0, ratio=0.1)
+    results["capacity"]["capacity"] = 500
+    command, capacity = report.goals(results)[-2:]
+    assert command["met"] is False and capacity["met"] is False
+    page = report.render(results)
+    assert (
+        "## The command path: moves per second" in page and "## Capacity: live tables at human pace" in page
+    )
+    assert "| 1,250 (knee) | 2,500 |" in page and "`play_bot_turn (games/autoplay.py)`" in page
 
 
 def test_the_multi_player_swiss_goals_compare_with_today_and_a_missed_one_says_no():
@@ -192,7 +251,7 @@ def test_a_section_that_did_not_run_keeps_its_goal_rows_unmeasured_and_the_page_
         del results[section]
     results["errors"] = {"fanout": "RuntimeError: REDIS_URL is not set"}
     rows = report.goals(results)
-    assert len(rows) == 27
+    assert len(rows) == 29
     unmeasured = [r for r in rows if r["met"] is None]
     assert len(unmeasured) == 1 + 2 + 4
     page = report.render(results)
@@ -229,6 +288,6 @@ def test_percentiles_are_nearest_rank():
 def test_the_charts_are_drawn_when_matplotlib_is_there(tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib comes with the bench extra (bin/bench)")
     drawn = report.charts(figures(), tmp_path / "img")
-    assert set(drawn) == {"fanout", "engines", "bots"}
+    assert set(drawn) == {"fanout", "engines", "bots", "capacity"}
     for path in drawn.values():
         assert (tmp_path / path).stat().st_size > 1000
