@@ -250,6 +250,7 @@ def measure(
     spectators: int = 2,
     clients: int = 2,
     limit_ms: float = 250.0,
+    concurrency: int = 2,
 ) -> dict[str, Any]:
     if not os.environ.get("REDIS_URL"):
         raise RuntimeError("REDIS_URL is not set: the capacity run needs Redis")
@@ -270,8 +271,8 @@ def measure(
         env = app_env(
             BOT_DELAY=str(pace),
             CELERY_QUEUE=queue,
-            WORKER_CONCURRENCY="2",  # the Procfile's default
-            WORKER_LOG_LEVEL="warning",
+            WORKER_CONCURRENCY=str(concurrency),  # the Procfile's default is 2
+            WORKER_LOG_LEVEL=os.environ.get("BENCH_WORKER_LOG_LEVEL", "warning"),
             LOG_LEVEL="WARNING",
             TURN_WATCHDOG_INTERVAL="0",
         )
@@ -491,8 +492,11 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=3.0, help="seconds between a table's moves")
     parser.add_argument("--spectators", type=int, default=2, help="spectators per table")
     parser.add_argument("--clients", type=int, default=2, help="spectator client processes")
+    parser.add_argument("--concurrency", type=int, default=2, help="pool processes per worker (Procfile: 2)")
     args = parser.parse_args()
-    results = measure(args.tables, args.window, args.pace, args.spectators, args.clients)
+    results = measure(
+        args.tables, args.window, args.pace, args.spectators, args.clients, concurrency=args.concurrency
+    )
     stamp = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with RESULTS.open("a") as out:

@@ -695,8 +695,9 @@ def _capacity(results: dict[str, Any], images: dict[str, str]) -> list[str]:
     out = [
         "## Capacity: live tables at human pace" + _busy(results, "capacity"),
         "",
-        "The Procfile's processes on this machine (`tests/processes.py`: two Daphne, two Celery workers of 2 "
-        "pool processes, `WORKER_LOG_LEVEL=warning`), PostgreSQL and Redis. Each table a casual Kazino "
+        "The Procfile's processes on this machine (`tests/processes.py`: two Daphne, two Celery workers of "
+        f"{cap.get('concurrency', 2)} pool processes, `WORKER_LOG_LEVEL=warning`), PostgreSQL and Redis. Each "
+        "table a casual Kazino "
         f"match between two greedy computer players moving every {cap['pace']:g} s (`BOT_DELAY`), "
         f"{cap['spectators']} spectators each (sockets spread over both web processes, asyncio clients). "
         "Tables are added step by step; at each step a window of "
