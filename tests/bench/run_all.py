@@ -70,6 +70,10 @@ def settings(quick: bool) -> dict[str, Any]:
         "rebuild_repeats": 5,
         "spectators": [100, 250, 500, 1000],
         "moves": 100,
+        "command_moves": 600,
+        "command_repeats": 3,
+        "capacity_steps": [100, 250, 500, 750, 1000, 1250, 1500, 2000],
+        "capacity_window": 30.0,
     }
 
 
