@@ -61,6 +61,24 @@ def test_a_human_move_is_loaded_once_and_costs_at_most_4_queries(effects, django
     assert effects["scheduled"] == [(game.pk, seq + 1, 1)], "the next computer turn, from the same table"
 
 
+def test_a_move_through_the_http_api_costs_at_most_4_queries(client, effects, django_assert_max_num_queries):
+    """The API finds the game and the caller's seat (two queries), then the service's two."""
+    import json
+
+    game = tiny_game(bots={1: "random"})
+    token = game.seats.get(number=0).token
+    body = {"seat": 0, "action": {"type": "add", "n": 1}, "command_id": "api-1", "expected_seq": head(game)}
+    with django_assert_max_num_queries(MAX_QUERIES):
+        response = client.post(
+            f"/api/games/{game.pk}/actions",
+            json.dumps(body),
+            content_type="application/json",
+            HTTP_X_SEAT_TOKEN=token,
+        )
+    assert response.status_code == 200, response.content
+    assert effects["scheduled"] == [(game.pk, head(game), 1)]
+
+
 def test_a_computer_move_is_loaded_once_and_costs_at_most_4_queries(effects, django_assert_max_num_queries):
     game = tiny_game(bots={0: "random", 1: "random"})
     seq = head(game)
