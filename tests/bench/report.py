@@ -730,7 +730,7 @@ def _capacity(results: dict[str, Any], images: dict[str, str]) -> list[str]:
     if parts:
         out += [
             f"Where the time goes at {knee['tables']:,} tables: CPU milliseconds per move over the window, per "
-            "part (PostgreSQL: this database's backends; Redis: the server, shared with other work on it).",
+            "part (PostgreSQL and Redis: the whole servers, shared with other work on them).",
             "",
             _table(["part", "CPU ms per move"], [[name, _num(ms, 2)] for name, ms in parts.items()]),
             "",
