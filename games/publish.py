@@ -13,7 +13,6 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Coroutine
-from functools import partial
 from typing import Any, TypeVar
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -92,48 +91,43 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
 def table_changed(table: Table) -> None:
     """Send every audience its new picture: each seat's view, and the spectators' (maybe delayed).
 
-    Only audiences someone is listening to are computed and sent (``_listened``: one round trip for all
-    of them): a computer's seat, a player who closed the page, a table nobody watches cost nothing.
-    That is safe because a socket joins its group before it reads the table (games.consumers,
-    games.spectators): one that joins after the question reads a table that has this move.
+    Only the audiences someone listens to are sent theirs (``_listened``: one round trip asks for all
+    of them), in the same trip into the event loop: a computer's seat, a player who closed the page, a
+    table nobody watches cost no message. That is safe because a socket joins its group before it reads
+    the table (games.consumers, games.spectators): one that joins after the question reads a table that
+    already has this move.
     """
     layer = get_channel_layer()
     if layer is None:
         return
     game_id = table.game.pk
     since = previous_end(table.events)
-    audiences: list[tuple[str, Callable[[], dict[str, Any]]]] = [
-        (seat_group(game_id, n), partial(table_message, table, n, since))
-        for n in range(table.game.config["players"])
+    messages = [
+        (seat_group(game_id, n), table_message(table, n, since)) for n in range(table.game.config["players"])
     ]
     if not table.game.deal_is_secret():  # else spectators keep the opening (spectator_cut)
-
-        def public() -> dict[str, Any]:
-            shown = spectator_table(table)
-            delay = table.game.spectator_delay
-            # The spectators' previous picture: as they were cut when the previous command was the last.
-            # (The log's seqs are 1, 2, 3…: the events up to ``since`` are its first ``since``.)
-            public_since = moves_back(table.events, delay, upto=since) if since else 0
-            return table_message(shown, None, public_since)
-
-        audiences.append((public_group(game_id), public))
-    try:
-        listened = _run(partial(_listened, layer, [group for group, _build in audiences]), layer)
-    except Exception:  # the layer cannot say: send to every audience
-        log.exception("could not ask who listens to game %s", game_id)
-        listened = None
+        public = spectator_table(table)
+        delay = table.game.spectator_delay
+        # The spectators' previous picture: as they were cut when the previous command was the last.
+        # (The log's seqs are 1, 2, 3…: the events up to ``since`` are its first ``since``.)
+        public_since = moves_back(table.events, delay, upto=since) if since else 0
+        messages.append((public_group(game_id), table_message(public, None, public_since)))
     # Encoded once here, not once per socket: consumers forward the text as it is.
     texts = [
-        (group, json.dumps({"type": "update", **build()}, separators=(",", ":")))
-        for group, build in audiences
-        if listened is None or group in listened
+        (group, json.dumps({"type": "update", **message}, separators=(",", ":")))
+        for group, message in messages
     ]
-    if not texts:
-        return
 
     async def send_all() -> None:
-        # One trip into the event loop for every audience: each async_to_sync call costs a thread hop.
+        # One trip into the event loop for every audience: each trip costs a thread hop.
+        try:
+            listened = await _listened(layer, [group for group, _text in texts])
+        except Exception:  # the layer cannot say: send to every audience
+            log.exception("could not ask who listens to game %s", game_id)
+            listened = None
         for group, text in texts:
+            if listened is not None and group not in listened:
+                continue
             try:
                 await layer.group_send(group, {"type": "table.update", "text": text})
             except Exception:  # a full or unreachable layer must not undo a committed move
