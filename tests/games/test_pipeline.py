@@ -282,3 +282,28 @@ def test_the_pipeline_modules_import_each_other_one_way():
 
     for module in PIPELINE:
         visit(module, [])
+
+
+@pytest.mark.redis
+def test_publishing_asks_channels_redis_which_groups_have_a_member():
+    """games.publish reads channels-redis's group sets (a private part of it: an upgrade that moves them
+    makes publishing send every audience again, which this notices)."""
+    import os
+    import uuid
+
+    from asgiref.sync import async_to_sync
+    from channels_redis.core import RedisChannelLayer
+
+    layer = RedisChannelLayer(hosts=[os.environ["REDIS_URL"]], prefix=f"test-{uuid.uuid4().hex[:8]}")
+    listened, empty = f"table-{uuid.uuid4().hex}-public", f"table-{uuid.uuid4().hex}-seat-0"
+
+    async def ask() -> set[str] | None:
+        channel = await layer.new_channel()
+        await layer.group_add(listened, channel)
+        try:
+            return await publish._listened(layer, [listened, empty])
+        finally:
+            await layer.group_discard(listened, channel)
+            await layer.flush()
+
+    assert async_to_sync(ask)() == {listened}
