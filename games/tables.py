@@ -193,6 +193,10 @@ def load_table(game: Game | int, upto: int | None = None) -> Table:
     With an id, the game row comes with the events in one query: those after the kept fold (the last
     one folded included, to check its hash), or the whole log.
     """
+    return _load(game, upto)
+
+
+def _load(game: Game | int, upto: int | None = None) -> Table:
     if upto is not None:
         if not isinstance(game, Game):
             game = get_game(game)
@@ -212,7 +216,7 @@ def load_table(game: Game | int, upto: int | None = None) -> Table:
     elif row is None or row.kind == Game.Kind.LOG:
         if row is None and last is not None:
             invalidate(game_id)  # the event folded is gone (a test database flushed): start again
-            return load_table(game_id)
+            return _load(game_id)
         row = get_game(game_id)  # NotFound, or a game with no event yet
     engine = engines.get(row.engine)
     if cached is not None and last is not None:
