@@ -8,7 +8,9 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from django.conf import settings
 
-        from games import engines, store  # noqa: F401 - store registers the SQLite trigger function
+        # store registers the SQLite trigger function; publish and worker their after-commit hooks
+        # (games.hooks: publishing, then the computer seats' next turns).
+        from games import engines, publish, store, worker  # noqa: F401
 
         for name, module in settings.EXTRA_ENGINES.items():
             engines.register(name, module)

@@ -1,25 +1,30 @@
 """What each audience is sent: its view computed once per change, then fanned out by group.
 
-Spectators of a table with a spectator delay see the table as it was that many moves ago.
+Registered as an after-commit hook (games.hooks): the service hands over the table it built for the
+command, and nothing is loaded again. Spectators of a table with a spectator delay see the table as it
+was that many moves ago.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
-from typing import TYPE_CHECKING, Any
+import os
+import threading
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
+from games import hooks
 from games.groups import public_group, seat_group
+from games.tables import Table, folded_upto, moves_back, previous_end, spectator_cut
 from games.timeline import FAIR_PREFIX, TABLE_EVENTS
 
-if TYPE_CHECKING:
-    from games.models import Event
-    from games.service import Table
-
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def table_message(table: Table, seat: int | None, since: int) -> dict[str, Any]:
@@ -66,42 +71,11 @@ def last_move(table: Table) -> dict[str, Any] | None:
     return {"actor": last.actor, "seq": last.seq, "events": events}
 
 
-def _command_ends(events: list[Event]) -> list[int]:
-    """The seq that ends each command, in order."""
-    ends: list[int] = []
-    for index, event in enumerate(events):
-        if index + 1 == len(events) or events[index + 1].command_id != event.command_id:
-            ends.append(event.seq)
-    return ends
-
-
-def _moves_back(events: list[Event], delay: int) -> int:
-    """The seq spectators may see: the end of the last command at least ``delay`` moves old."""
-    if delay <= 0 or not events:
-        return events[-1].seq if events else 0
-    ends = _command_ends(events)
-    return ends[-1 - delay] if len(ends) > delay else ends[0]
-
-
-def spectator_cut(table: Table) -> int:
-    """The seq spectators may see of this table now.
-
-    A table whose cards other tables are still playing (a duplicate round) shows spectators only
-    its opening: what they saw played here would tell them the hands over there.
-    """
-    if table.game.deal_is_secret():
-        ends = _command_ends(table.events)
-        return ends[0] if ends else 0
-    return _moves_back(table.events, table.game.spectator_delay)
-
-
 def spectator_table(table: Table) -> Table:
     cut = spectator_cut(table)
     if cut == table.seq:
         return table
-    from games.service import load_table
-
-    return load_table(table.game, upto=cut)
+    return folded_upto(table, cut)  # in memory: the table holds the whole log
 
 
 def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
@@ -121,21 +95,29 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
 
 
 def table_changed(table: Table) -> None:
-    """Send every audience its new picture: each seat's view, and the spectators' (maybe delayed)."""
+    """Send every audience its new picture: each seat's view, and the spectators' (maybe delayed).
+
+    Only the audiences someone listens to are sent theirs (``_listened``: one round trip asks for all
+    of them), in the same trip into the event loop: a computer's seat, a player who closed the page, a
+    table nobody watches cost no message. That is safe because a socket joins its group before it reads
+    the table (games.consumers, games.spectators): one that joins after the question reads a table that
+    already has this move.
+    """
     layer = get_channel_layer()
     if layer is None:
         return
-    ends = _command_ends(table.events)
-    since = ends[-2] if len(ends) > 1 else 0
+    game_id = table.game.pk
+    since = previous_end(table.events)
     messages = [
-        (seat_group(table.game.pk, n), table_message(table, n, since))
-        for n in range(table.game.config["players"])
+        (seat_group(game_id, n), table_message(table, n, since)) for n in range(table.game.config["players"])
     ]
     if not table.game.deal_is_secret():  # else spectators keep the opening (spectator_cut)
         public = spectator_table(table)
         delay = table.game.spectator_delay
-        public_since = _moves_back(table.events[:since], delay) if since else 0
-        messages.append((public_group(table.game.pk), table_message(public, None, public_since)))
+        # The spectators' previous picture: as they were cut when the previous command was the last.
+        # (The log's seqs are 1, 2, 3…: the events up to ``since`` are its first ``since``.)
+        public_since = moves_back(table.events, delay, upto=since) if since else 0
+        messages.append((public_group(game_id), table_message(public, None, public_since)))
     # Encoded once here, not once per socket: consumers forward the text as it is.
     texts = [
         (group, json.dumps({"type": "update", **message}, separators=(",", ":")))
@@ -143,14 +125,94 @@ def table_changed(table: Table) -> None:
     ]
 
     async def send_all() -> None:
-        # One trip into the event loop for every audience: each async_to_sync call costs a thread hop.
+        # One trip into the event loop for every audience: each trip costs a thread hop.
+        try:
+            listened = await _listened(layer, [group for group, _text in texts])
+        except Exception:  # the layer cannot say: send to every audience
+            log.exception("could not ask who listens to game %s", game_id)
+            listened = None
         for group, text in texts:
+            if listened is not None and group not in listened:
+                continue
             try:
                 await layer.group_send(group, {"type": "table.update", "text": text})
             except Exception:  # a full or unreachable layer must not undo a committed move
-                log.exception("could not publish game %s seq %s to %s", table.game.pk, table.seq, group)
+                log.exception("could not publish game %s seq %s to %s", game_id, table.seq, group)
 
     try:
-        async_to_sync(send_all)()
+        _run(send_all, layer)
     except Exception:  # e.g. called from a thread that runs an event loop: the move stands regardless
-        log.exception("could not publish game %s seq %s", table.game.pk, table.seq)
+        log.exception("could not publish game %s seq %s", game_id, table.seq)
+
+
+async def _listened(layer: Any, groups: list[str]) -> set[str] | None:
+    """Which of ``groups`` have a member, asked of channels-redis in one pipelined round trip per Redis
+    server (ZCARD of each group's set: an expired member still counts, so nothing is missed); None when
+    the layer cannot say (the in-memory layer: then every audience is sent its picture)."""
+    if not all(hasattr(layer, name) for name in ("_group_key", "connection", "consistent_hash")):
+        return None
+    by_server: dict[int, list[str]] = {}
+    for group in groups:
+        by_server.setdefault(layer.consistent_hash(group), []).append(group)
+    listened: set[str] = set()
+    for index, some in by_server.items():
+        async with layer.connection(index).pipeline(transaction=False) as pipe:
+            for group in some:
+                pipe.zcard(layer._group_key(group))
+            counts = await pipe.execute()
+        listened.update(group for group, count in zip(some, counts, strict=True) if count)
+    return listened
+
+
+def _changed(change: hooks.Change) -> None:
+    table_changed(change.table)
+
+
+hooks.register("publish", _changed, order=10)
+
+
+# --- One event loop per process for the layer, when no server's loop is there ------------------------
+
+
+def _run(send: Callable[[], Coroutine[Any, Any, T]], layer: Any) -> T:
+    """Run ``send`` on the event loop the layer's connections live on.
+
+    Under an ASGI server (a command from a socket, an HTTP request) that is the server's loop, reached
+    through ``async_to_sync``. Elsewhere (a Celery worker, the in-process worker, a script) async_to_sync
+    would make a new loop, a new thread and new Redis connections for every publication: a network
+    layer is given one loop per process instead, kept in a thread of its own, so each move costs one
+    thread hop. The in-memory layer (embedded mode, tests) keeps async_to_sync, as its queues expect.
+    """
+    if isinstance(layer, InMemoryChannelLayer) or _server_loop() is not None:
+        return async_to_sync(send)()
+    return _Loop.get().run(send())
+
+
+def _server_loop() -> asyncio.AbstractEventLoop | None:
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+
+
+class _Loop:
+    """A daemon thread running an event loop (one per process: made again after a fork)."""
+
+    _current: _Loop | None = None
+    _lock = threading.Lock()
+    TIMEOUT = 30.0
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=self.loop.run_forever, name="publish-loop", daemon=True)
+        thread.start()
+
+    @classmethod
+    def get(cls) -> _Loop:
+        with cls._lock:
+            if cls._current is None or cls._current.pid != os.getpid():
+                cls._current = _Loop()
+            return cls._current
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(self.TIMEOUT)

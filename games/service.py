@@ -1,7 +1,17 @@
-"""The command service: the one way anything changes a game (DESIGN.md "The command path").
+"""The command service: the one way anything changes a game (ARCHITECTURE.md "The command pipeline").
 
-submit  ▶ load the log ▶ fold table events ▶ engine.replay ▶ engine.decide ▶ store.append (one transaction)
-on commit ▶ publish one message per audience ▶ schedule the computer seats that are to act
+A command runs one way, once:
+
+    load  ▶ the game row and the events after this process's kept fold, one query (games.tables)
+    check ▶ a retried command id is answered from the log in memory; a stale expected_seq is refused
+    decide▶ the engine's events (or a table event), the fair-deal proof that goes with them
+    append▶ one INSERT (and the game's status in the same statement or transaction when it changes)
+    on commit ▶ the table built in memory is kept as the next fold and handed to the after-commit hooks
+                (games.hooks: publishing, the computer seats' next turn, metrics), then the
+                ``game_finished`` signal; nothing loads it again.
+
+Imports run one way: service ▶ tables ▶ store; publish and worker register hooks and import the
+service's read side (games.tables), never the other way round.
 """
 
 from __future__ import annotations
@@ -12,22 +22,23 @@ import logging
 import random
 import re
 import secrets
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import bots, commitment, computers, engines, invites, publish, signals, store, timeline, worker
-from games.engines.base import Engine, IllegalAction, _
-from games.errors import CommandReused, Conflict, Forbidden, NotFound, ServiceError
+from games import bots, commitment, computers, engines, hooks, invites, signals, store, tables, timeline
+from games.engines.base import IllegalAction, _
+from games.errors import CommandReused, Conflict, Forbidden, ServiceError
 from games.models import NAME_LENGTH, DealGroup, Event, Game, Seat
+from games.tables import Table, get_game, load_table
+
+__all__ = ["Table", "get_game", "load_table"]  # the read side, for the callers that used them from here
 
 COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 # The ids the system gives its own commands (the opening deal, computer moves, demo deals, no-show
@@ -38,116 +49,6 @@ MAX_ACTION_BYTES = 4096
 # Table events that take a move back or play one again: never in a rated game's log.
 TAKEBACKS = (timeline.UNDO, timeline.REDO, timeline.RESTART)
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Table:
-    """A game as the service sees it: the log folded through table events and the engine."""
-
-    game: Game
-    engine: Engine
-    events: list[Event]
-    timeline: timeline.Timeline
-    state: Any
-
-    @property
-    def seq(self) -> int:
-        return self.events[-1].seq if self.events else 0
-
-    def to_act(self) -> list[int]:
-        return self.engine.to_act(self.state)
-
-    def outcome(self) -> dict[str, Any] | None:
-        return self.engine.outcome(self.state)
-
-
-def _rows(events: list[Event]) -> list[timeline.Row]:
-    return [timeline.Row(e.seq, e.type, e.data, e.actor, e.command_id) for e in events]
-
-
-@dataclass(frozen=True)
-class _Fold:
-    """A folded log kept between loads: never changed once cached (engine states are immutable)."""
-
-    version: int
-    events: list[Event]
-    timeline: timeline.Timeline
-    state: Any
-
-
-_folds: OrderedDict[int, _Fold] = OrderedDict()
-_folds_lock = threading.Lock()
-FOLDS_KEPT = 256
-
-
-def load_table(game: Game | int, upto: int | None = None) -> Table:
-    """Fold a game's log (up to ``upto`` when given) into its current table.
-
-    Every move loads its table several times (the bot, the submit, the publish), so the last
-    fold of each recent game is kept in this process and only the events stored since are
-    read and folded — after checking that the last one folded is still there with its hash.
-    A table event (undo, restart…) or any doubt folds the whole log again.
-    """
-    if not isinstance(game, Game):
-        game = get_game(game)
-    engine = engines.get(game.engine)
-    if upto is None:
-        with _folds_lock:
-            cached = _folds.get(game.pk)
-        if cached is not None and cached.version == engine.VERSION:
-            table = _extend(game, engine, cached)
-            if table is not None:
-                return table
-    events = store.load(game.pk, upto)
-    folded = timeline.fold(_rows(events))
-    state = engine.replay(folded.engine_events())
-    if upto is None:
-        _keep(game.pk, _Fold(engine.VERSION, events, folded, state))
-    return Table(game, engine, events, folded, state)
-
-
-def _extend(game: Game, engine: Engine, cached: _Fold) -> Table | None:
-    last = cached.events[-1] if cached.events else None
-    rows = store.load_from(game.pk, last.seq if last else 1)
-    if last is not None and (not rows or rows[0].seq != last.seq or rows[0].hash != last.hash):
-        return None  # the log is not the one folded (a test database flushed, say)
-    new = rows[1:] if last is not None else rows
-    if not new:
-        return Table(game, engine, list(cached.events), cached.timeline, cached.state)
-    folded = timeline.extend(cached.timeline, _rows(new))
-    if folded is None:
-        return None
-    state = cached.state
-    for row in _rows(new):
-        if timeline.is_engine_event(row.type):
-            state = engine.apply(state, {"type": row.type, **row.data})
-    events = cached.events + new
-    _keep(game.pk, _Fold(cached.version, events, folded, state))
-    return Table(game, engine, list(events), folded, state)
-
-
-def _keep(game_id: int, fold: _Fold) -> None:
-    with _folds_lock:
-        current = _folds.get(game_id)
-        if (
-            current is None
-            or not current.events
-            or (fold.events and fold.events[-1].seq >= current.events[-1].seq)
-        ):
-            _folds[game_id] = fold
-        _folds.move_to_end(game_id)
-        while len(_folds) > FOLDS_KEPT:
-            _folds.popitem(last=False)
-
-
-def get_game(game_id: Any) -> Game:
-    if isinstance(game_id, bool) or not isinstance(game_id, int):
-        raise NotFound("unknown_game", _("There is no such game."))
-    try:
-        # Another part's event stream (a tournament's log) is no table: nothing here can fold it.
-        return Game.objects.tables().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound("unknown_game", _("There is no such game.")) from None
 
 
 # --- Creating games --------------------------------------------------------------------------------
@@ -236,8 +137,13 @@ def create_game(
         for seat in rows:  # both databases return the new rows' keys
             if seat.awaiting_player:
                 invites.create(seat)
-        store.append(game.pk, 0, opening, command_id="opening", actor="system")
-        transaction.on_commit(lambda: _after_commit(game.pk))
+        appended = store.append(game.pk, 0, opening, command_id="opening", actor="system")
+        folded = timeline.fold(tables.rows(appended.events))
+        levels = tuple(spec.bot_level for spec in seats)
+        table = Table(
+            game, engine, list(appended.events), folded, engine.replay(folded.engine_events()), levels
+        )
+        transaction.on_commit(partial(_after_commit, table, hooks.STORED, "system", appended.first_seq))
     return game
 
 
@@ -281,6 +187,12 @@ def _check_action(action: Any) -> None:
         raise ServiceError("unknown_action", _("This is not a move of the game."))
 
 
+def _check_seat(table: Table, seat: Any) -> None:
+    players = table.game.config["players"]
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise Forbidden("not_your_seat", _("There is no such seat at this table."))
+
+
 def check_client_command_id(command_id: Any) -> None:
     """Refuse a client's command id that the system keeps for its own commands (SYSTEM_COMMAND_ID)."""
     if isinstance(command_id, str) and SYSTEM_COMMAND_ID.match(command_id):
@@ -289,36 +201,38 @@ def check_client_command_id(command_id: Any) -> None:
         )
 
 
-def _existing(
-    game: Game, command_id: str, same: Callable[[list[Event]], bool] | None = None
-) -> Result | None:
+Same = Callable[[Table, list[Event]], bool]
+Decide = Callable[[Table], list[dict[str, Any]]]
+
+
+def _existing(table: Table, command_id: str, same: Same | None = None) -> Result | None:
     """The first answer to a command id already stored: a retry appends nothing.
 
-    ``same`` tells whether the stored command is this one. Another command under a used id is
-    refused (``command_reused``): acknowledging it would tell the client a move was stored that
-    never was.
+    Read from the table as loaded (its events are the whole log up to now). ``same`` tells whether
+    the stored command is this one. Another command under a used id is refused (``command_reused``):
+    acknowledging it would tell the client a move was stored that never was.
     """
-    stored = store.command_events(game.pk, command_id)
+    stored = table.stored(command_id)
     if not stored:
         return None
-    if same is not None and not same(stored):
+    if same is not None and not same(table, stored):
         raise CommandReused()
-    if stored[-1].seq == store.head(game.pk)[0]:
+    if stored[-1].seq == table.seq:
         # The log's last command, sent again: its first attempt may have lost its connection after the
         # commit, before publishing and waking the computer seats. Do that again: clients ignore an
         # update they have, a turn is played once, a result is recorded once.
-        transaction.on_commit(lambda: _after_commit(game.pk))
-    return Result(game.pk, stored[0].seq, stored[-1].seq, True)
+        transaction.on_commit(partial(_after_commit, table, hooks.RETRIED, stored[0].actor, stored[0].seq))
+    return Result(table.game.pk, stored[0].seq, stored[-1].seq, True)
 
 
-def _same_action(game: Game, seat: int, action: dict[str, Any], actor: str) -> Callable[[list[Event]], bool]:
+def _same_action(seat: int, action: dict[str, Any], actor: str) -> Same:
     """Whether stored events are what this seat's action made: the same actor, and the engine's
     events for this action in the position before them (engines decide without chance or clock)."""
 
-    def same(stored: list[Event]) -> bool:
+    def same(table: Table, stored: list[Event]) -> bool:
         if stored[0].actor != actor:
             return False
-        before = load_table(game, upto=stored[0].seq - 1)
+        before = tables.folded_upto(table, stored[0].seq - 1)
         try:
             events = before.engine.decide(before.state, seat, action)
         except IllegalAction:
@@ -330,8 +244,8 @@ def _same_action(game: Game, seat: int, action: dict[str, Any], actor: str) -> C
     return same
 
 
-def _same_table_command(kind: str, by: str) -> Callable[[list[Event]], bool]:
-    def same(stored: list[Event]) -> bool:
+def _same_table_command(kind: str, by: str) -> Same:
+    def same(_table: Table, stored: list[Event]) -> bool:
         return stored[0].type == kind and stored[0].data.get("by") == by
 
     return same
@@ -349,46 +263,117 @@ def submit(
     """Play ``action`` for ``seat``. Raises ServiceError (a code and a sentence) and appends nothing
     when the input is bad, the move illegal or ``expected_seq`` stale; a command_id seen before
     returns the first result and appends nothing."""
-    game = get_game(game_id)
+    table = load_table(game_id)
     _check_command(command_id, expected_seq)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.config["players"]:
-        raise Forbidden("not_your_seat", _("There is no such seat at this table."))
+    _check_seat(table, seat)
     _check_action(action)
     actor = actor or f"seat:{seat}"
-    if (done := _existing(game, command_id, _same_action(game, seat, action, actor))) is not None:
-        return done
-    table = load_table(game)
-    if table.seq != expected_seq:
-        raise Conflict(expected_seq, table.seq)
-    if game.status != Game.Status.ACTIVE:
-        raise ServiceError("game_over", _("This game is over."))
-    try:
-        events = table.engine.decide(table.state, seat, action)
-    except IllegalAction as exc:
-        raise ServiceError.from_illegal(exc) from None
-    return _append(table, events, command_id, actor)
+
+    def decide(table: Table) -> list[dict[str, Any]]:
+        if table.game.status != Game.Status.ACTIVE:
+            raise ServiceError("game_over", _("This game is over."))
+        try:
+            return table.engine.decide(table.state, seat, action)
+        except IllegalAction as exc:
+            raise ServiceError.from_illegal(exc) from None
+
+    return _run(table, command_id, expected_seq, actor, decide, same=_same_action(seat, action, actor))
+
+
+def play_turn(
+    game_id: int,
+    seat: int,
+    command_id: str,
+    expected_seq: int,
+    choose: Callable[[Table], dict[str, Any]],
+    *,
+    actor: str,
+) -> Result:
+    """A move chosen on the table as this command loads it (a computer seat's: games.autoplay), so the
+    choice and the move share one load. ``choose`` may raise to play nothing. The command id is the
+    system's own (deterministic): a redelivered turn finds its move stored and appends nothing."""
+    table = load_table(game_id)
+    _check_seat(table, seat)
+
+    def decide(table: Table) -> list[dict[str, Any]]:
+        action = choose(table)
+        _check_action(action)
+        try:
+            return table.engine.decide(table.state, seat, action)
+        except IllegalAction as exc:
+            raise ServiceError.from_illegal(exc) from None
+
+    return _run(table, command_id, expected_seq, actor, decide)
+
+
+def _run(
+    table: Table,
+    command_id: str,
+    expected_seq: int,
+    actor: str,
+    decide: Decide,
+    *,
+    same: Same | None = None,
+    positional: bool = True,
+) -> Result:
+    """The pipeline from a loaded table: retry check, position check, decide, append.
+
+    ``positional`` commands refer to the table as the client saw it, so a stale ``expected_seq``
+    refuses them; the others (pause, resume, abandon) apply to the table as it is, loading it again
+    if a move slips in between the load and the append (each load reads only what is new)."""
+    for attempt in range(3):
+        if attempt:
+            table = load_table(table.game.pk)
+        if (done := _existing(table, command_id, same)) is not None:
+            return done
+        if positional and table.seq != expected_seq:
+            raise Conflict(expected_seq, table.seq)
+        events = decide(table)
+        try:
+            return _append(table, events, command_id, actor)
+        except Conflict:
+            if positional or attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 def _append(table: Table, events: list[dict[str, Any]], command_id: str, actor: str) -> Result:
-    game = table.game
-    head_hash = table.events[-1].hash if table.events else None
+    """Append a command's events to the table it was decided on, and build the table after it in memory.
+
+    The append is one INSERT (atomic by itself). The game's status is a projection of the log: when the
+    command changes it (a game's last move, an undo of it, an abandon), the store writes both in one
+    statement or transaction, so that a connection lost between them cannot leave a finished game marked
+    as running. Side effects wait for the commit (at once, unless the caller holds a transaction).
+    """
+    game, engine = table.game, table.engine
     after = _state_after(table, events)
     # In the same command, so in the same INSERT: a commitment to the next hands, or the game's reveal.
-    events = [*events, *commitment.follow_up(table.engine, table.events, table.timeline, events, after)]
-    # The append is one INSERT (atomic by itself); the game's status is a projection of the log that
-    # follows it. A command that may change the status (a game's last move, a table command) writes
-    # both in one transaction, so that a connection lost between them cannot leave a finished game
-    # marked as running. Side effects wait for the commit (at once, unless the caller holds a
-    # transaction).
-    may_change_status = after is None or table.engine.outcome(after) is not None
-    with transaction.atomic() if may_change_status else contextlib.nullcontext():
-        appended = store.append(
-            game.pk, table.seq, events, command_id=command_id, actor=actor, head_hash=head_hash
+    events = [*events, *commitment.follow_up(engine, table.events, table.timeline, events, after)]
+    pending = [
+        timeline.Row(
+            table.seq + 1 + n, e["type"], {k: v for k, v in e.items() if k != "type"}, actor, command_id
         )
-        if not appended.duplicate:
-            _update_status(table, events, after)
-            transaction.on_commit(lambda: _after_commit(game.pk))
-    return Result(game.pk, appended.first_seq, appended.last_seq, appended.duplicate)
+        for n, e in enumerate(events)
+    ]
+    folded = timeline.extend(table.timeline, pending)
+    if folded is None or after is None:
+        # A table event changes which events count: fold the log again, in memory, with the new rows.
+        folded = timeline.fold([*tables.rows(table.events), *pending])
+        after = engine.replay(folded.engine_events())
+    status = _status(game, engine, after, folded)
+    now = timezone.now()
+    finished_at = now if status != Game.Status.ACTIVE else None
+    then = _status_update(game, status, finished_at, now) if status != game.status else None
+    appended = store.append(
+        game.pk, table.seq, events, command_id=command_id, actor=actor, head_hash=table.head_hash, then=then
+    )
+    if appended.duplicate:  # the same command, stored by a retry that got there first
+        return Result(game.pk, appended.first_seq, appended.last_seq, True)
+    if then is not None:
+        game.status, game.finished_at, game.updated_at = status, finished_at, now
+    new = table.with_events(appended.events, folded, after)
+    transaction.on_commit(partial(_after_commit, new, hooks.STORED, actor, appended.first_seq))
+    return Result(game.pk, appended.first_seq, appended.last_seq, False)
 
 
 def _state_after(table: Table, events: list[dict[str, Any]]) -> Any | None:
@@ -402,19 +387,20 @@ def _state_after(table: Table, events: list[dict[str, Any]]) -> Any | None:
     return state
 
 
-def _update_status(table: Table, events: list[dict[str, Any]], after: Any | None) -> None:
-    # A table command changes which events count: refold the log, new rows included.
-    state = load_table(table.game).state if after is None else after
-    finished = table.engine.outcome(state) is not None
-    status = Game.Status.FINISHED if finished else Game.Status.ACTIVE
-    if any(e["type"] == timeline.ABANDON for e in events):
-        status, finished = Game.Status.ABORTED, True
-    if table.game.is_demo and finished:
-        status = Game.Status.ACTIVE  # a demo table deals again at once (see _after_commit)
-    if status != table.game.status:
-        table.game.status = status
-        table.game.finished_at = timezone.now() if finished else None
-        table.game.save(update_fields=["status", "finished_at", "updated_at"])
+def _status(game: Game, engine: Any, state: Any, folded: timeline.Timeline) -> str:
+    """The game's status after a command, from the fold: finished, abandoned, or still being played."""
+    if folded.abandoned:
+        return Game.Status.ABORTED
+    if engine.outcome(state) is not None and not game.is_demo:
+        return Game.Status.FINISHED
+    return Game.Status.ACTIVE  # a demo table deals again at once (see _after_commit)
+
+
+def _status_update(game: Game, status: str, finished_at: datetime | None, now: datetime) -> store.Then:
+    """The UPDATE of the game row that goes with the command's INSERT (store.append's ``then``)."""
+    sql = "UPDATE games_game SET status = %s, finished_at = %s, updated_at = %s WHERE id = %s"
+    adapt = connection.ops.adapt_datetimefield_value
+    return store.Then(sql, [status, adapt(finished_at), adapt(now), game.pk])
 
 
 # --- Table commands: undo, redo, restart, new game, pause, resume ----------------------------------
@@ -464,33 +450,22 @@ def _table_command(
     command_id: Any,
     expected_seq: Any,
     by: str,
-    build: Any,
+    build: Decide,
     *,
     allowed: Callable[[Game], None] | None = None,
     positional: bool = True,
-    same: Callable[[list[Event]], bool] | None = None,
+    same: Same | None = None,
+    table: Table | None = None,
 ) -> Result:
     """Append a table event. ``allowed`` refuses the command at tables of the wrong kind (before the
-    log is read: the kind never changes). ``positional`` commands (undo, restart…) refer to the table
-    as the client saw it, so a stale ``expected_seq`` refuses them; pause and resume do not depend on
-    the position and apply to the table as it is, retrying if a computer move slips in first."""
-    game = get_game(game_id)
+    log is looked at: the kind never changes). ``positional`` commands (undo, restart…) refer to the
+    table as the client saw it, so a stale ``expected_seq`` refuses them; pause and resume do not depend
+    on the position and apply to the table as it is, retrying if a computer move slips in first."""
+    table = table if table is not None else load_table(game_id)
     _check_command(command_id, expected_seq)
     if allowed is not None:
-        allowed(game)
-    if (done := _existing(game, command_id, same)) is not None:
-        return done
-    for attempt in range(3):
-        table = load_table(game)
-        if table.seq != expected_seq and positional:
-            raise Conflict(expected_seq, table.seq)
-        events = build(table)
-        try:
-            return _append(table, events, command_id, by)
-        except Conflict:
-            if positional or attempt == 2:
-                raise
-    raise AssertionError("unreachable")
+        allowed(table.game)
+    return _run(table, command_id, expected_seq, by, build, same=same, positional=positional)
 
 
 def undo(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
@@ -616,8 +591,8 @@ def abandon(game_id: int, command_id: Any, *, reason: str, by: str) -> Result:
             raise ServiceError("game_over", _("This game is over."))
         return [{"type": timeline.ABANDON, "reason": reason, "by": by}]
 
-    seq = load_table(game_id).seq
-    return _table_command(game_id, command_id, seq, "system", build, positional=False)
+    table = load_table(game_id)
+    return _table_command(game_id, command_id, table.seq, "system", build, positional=False, table=table)
 
 
 def seats_that_moved(game_id: int) -> set[int]:
@@ -686,24 +661,20 @@ def hint(game: Game, seat: int) -> tuple[dict[str, Any] | None, int]:
 # --- After commit ----------------------------------------------------------------------------------
 
 
-def _after_commit(game_id: int) -> None:
-    """Publish the new views and wake the computer seats; runs only once the append is durable."""
-    table = load_table(game_id)
-    publish.table_changed(table)
+def _after_commit(table: Table, kind: str, actor: str, first_seq: int) -> None:
+    """Once the command is durable: keep its table as the game's fold, run the after-commit hooks with
+    it (publishing, the computer seats' next turn, metrics), tell the other parts a game ended."""
+    tables.keep(table)
+    hooks.run(hooks.Change(table, kind, actor, first_seq))
     outcome = table.outcome()
-    if outcome is not None and not table.game.is_demo:
-        _announce_finished(game_id, outcome, table.timeline.game_number)
-    if outcome is not None and table.game.is_demo:
+    if outcome is None:
+        return
+    if not table.game.is_demo:
+        _announce_finished(table.game.pk, outcome, table.timeline.game_number)
+    else:
         # If someone else moved the table on first, there is nothing to do.
         with contextlib.suppress(ServiceError):
-            new_game(game_id, f"demo-next-{table.seq}", table.seq, by="system")
-        return
-    if table.timeline.paused or table.timeline.abandoned or outcome is not None:
-        return
-    bots = {s.number for s in table.game.seats.all() if s.is_bot}
-    for seat in table.to_act():
-        if seat in bots:
-            worker.schedule_bot_turn(table.game.pk, table.seq, seat)
+            new_game(table.game.pk, f"demo-next-{table.seq}", table.seq, by="system")
 
 
 def _announce_finished(game_id: int, outcome: dict[str, Any], number: int) -> None:
@@ -717,7 +688,7 @@ def _announce_finished(game_id: int, outcome: dict[str, Any], number: int) -> No
 
 def result(game_id: int) -> dict[str, Any] | None:
     """A game's outcome (final places and scores), or None while it is being played."""
-    return load_table(get_game(game_id)).outcome()
+    return load_table(game_id).outcome()
 
 
 def seating(game_id: int) -> dict[str, Any]:
@@ -786,7 +757,7 @@ def finished_games() -> list[int]:
 
 def spectator_seq(table: Table) -> int:
     """The last seq spectators see of this table now (its spectator delay counted in moves)."""
-    return publish.spectator_cut(table)
+    return tables.spectator_cut(table)
 
 
 def deal_still_secret(game_id: int) -> bool:
@@ -795,6 +766,7 @@ def deal_still_secret(game_id: int) -> bool:
     return get_game(game_id).deal_is_secret()
 
 
+@transaction.atomic  # the caller's transaction when there is one (a tournament command), else its own
 def release_deals(key: str, open_below: int | None) -> list[int]:
     """Release the deals of a group below ``open_below`` (all of them when None): the finished games
     that were secret and are open now, in the order they finished.
@@ -825,4 +797,4 @@ def release_deals(key: str, open_below: int | None) -> list[int]:
 
 def _publish_released(game_id: int) -> None:
     """A released game's spectators, who saw only its opening, get the whole of it."""
-    publish.table_changed(load_table(game_id))
+    hooks.run(hooks.Change(load_table(game_id), hooks.RELEASED))

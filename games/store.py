@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import IntegrityError, connection, transaction
 from django.db.backends.signals import connection_created
@@ -67,6 +67,13 @@ class Appended:
         return self.events[-1].seq
 
 
+class Then(NamedTuple):
+    """One UPDATE to write with an append, all or nothing (the service's status of a game that ends)."""
+
+    sql: str
+    params: list[Any]
+
+
 def head(game_id: int) -> tuple[int, str]:
     """The last ``seq`` of a game and its hash; (0, GENESIS) for a game with no event."""
     row = Event.objects.filter(game_id=game_id).order_by("-seq").values_list("seq", "hash").first()
@@ -86,6 +93,7 @@ def append(
     actor: str,
     head_hash: str | None = None,
     created_at: datetime | None = None,
+    then: Then | None = None,
 ) -> Appended:
     """Append the events of one command after ``expected_seq``, all or nothing.
 
@@ -97,6 +105,9 @@ def append(
     gapless trigger refuse a stale or future ``expected_seq`` inside the INSERT itself.
 
     ``created_at``: when the command was made, for an imported game (the hash does not cover it).
+
+    ``then``: an UPDATE written with the events, all or nothing: on PostgreSQL in the INSERT's own
+    statement (a data-modifying WITH, atomic without a transaction), elsewhere in a transaction.
     """
     if not events:
         raise ValueError("a command appends at least one event")
@@ -127,11 +138,12 @@ def append(
             rows.append(row)
         # One INSERT of all the command's rows is atomic by itself: no transaction round trips. Inside
         # a caller's transaction, a savepoint keeps a refused insert from spoiling it.
-        if connection.in_atomic_block:
+        together = then is not None and connection.vendor != "postgresql"
+        if connection.in_atomic_block or together:
             with transaction.atomic():
-                _insert(rows)
+                _insert(rows, then)
         else:
-            _insert(rows)
+            _insert(rows, then)
         return Appended(rows)
     except (Conflict, IntegrityError):
         # Lost a race, or a retry: the first answer stands if this command is already stored.
@@ -155,8 +167,8 @@ _COLUMNS = (
 )
 
 
-def _insert(rows: list[Event]) -> None:
-    """One INSERT … RETURNING id for the rows of a command.
+def _insert(rows: list[Event], then: Then | None = None) -> None:
+    """One INSERT … RETURNING id for the rows of a command (and ``then``'s UPDATE: see ``append``).
 
     The hot path of every move: plain SQL through Django's connection costs about half the CPU of
     ``bulk_create`` (measured by tests/bench/bench_store.py), which matters with many writers.
@@ -177,12 +189,17 @@ def _insert(rows: list[Event]) -> None:
             row.schema_version,
             row.hash,
         ]
-    sql = f"INSERT INTO games_event ({', '.join(_COLUMNS)}) VALUES {placeholders} RETURNING id"
+    sql = f"INSERT INTO games_event ({', '.join(_COLUMNS)}) VALUES {placeholders} RETURNING id, seq"
+    if then is not None and connection.vendor == "postgresql":
+        sql = f"WITH ins AS ({sql}), upd AS ({then.sql}) SELECT id, seq FROM ins"
+        params += then.params
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        ids = [r[0] for r in cursor.fetchall()]
-    for row, pk in zip(rows, ids, strict=True):
-        row.id = pk
+        ids = {seq: pk for pk, seq in cursor.fetchall()}
+        if then is not None and connection.vendor != "postgresql":
+            cursor.execute(then.sql, then.params)
+    for row in rows:
+        row.id = ids[row.seq]
         row._state.adding = False
         row._state.db = connection.alias
 

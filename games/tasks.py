@@ -1,15 +1,23 @@
-"""Celery tasks (production mode). The embedded mode runs the same functions in games.worker."""
+"""Celery tasks (production mode). The embedded mode runs the same functions in games.worker.
+
+Only Celery and the modules below import this one: games.worker sends the turns by task name.
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.conf import settings
+from django.db import close_old_connections
 
 from games import autoplay, worker
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=20, time_limit=30)
+@shared_task(
+    name=worker.PLAY_BOT_TURN, acks_late=True, reject_on_worker_lost=True, soft_time_limit=20, time_limit=30
+)
 def play_bot_turn(game_id: int, seq: int, seat: int) -> str:
+    # Connections are kept between tasks (CELERY_DB_REUSE_MAX): drop one that broke or aged first.
+    close_old_connections()
     return autoplay.play_bot_turn(game_id, seq, seat)
 
 

@@ -65,6 +65,9 @@ class Timeline:
     seq: int = 0
     # Why the game was stopped ("no-show", "forfeit"…): said on the table and in the replay.
     abandon_reason: str = ""
+    # can_undo, worked out once (a bot-only table would scan its whole log for every audience of every
+    # move otherwise); ``extend`` carries it forward.
+    undoable: bool | None = field(default=None, compare=False, repr=False)
 
     def engine_events(self) -> list[dict[str, Any]]:
         return [event for group in self.groups for event in group.events]
@@ -75,7 +78,9 @@ class Timeline:
 
     @property
     def can_undo(self) -> bool:
-        return any(not g.by_bot and not g.is_opening for g in self.groups)
+        if self.undoable is None:
+            self.undoable = any(not g.by_bot and not g.is_opening for g in self.groups)
+        return self.undoable
 
     @property
     def can_redo(self) -> bool:
@@ -141,6 +146,7 @@ def extend(timeline: Timeline, rows: Iterable[Row]) -> Timeline | None:
     groups = list(timeline.groups)
     undone = timeline.undone
     seq = timeline.seq
+    undoable = timeline.can_undo
     for row in rows:
         if row.type in TABLE_EVENTS:
             return None
@@ -154,7 +160,9 @@ def extend(timeline: Timeline, rows: Iterable[Row]) -> Timeline | None:
         else:
             if row.actor != "system":
                 undone = []
-            groups.append(Group(row.command_id, row.actor, [event], [row.seq]))
+            group = Group(row.command_id, row.actor, [event], [row.seq])
+            undoable = undoable or not (group.by_bot or group.is_opening)
+            groups.append(group)
     return Timeline(
         groups,
         undone,
@@ -163,4 +171,5 @@ def extend(timeline: Timeline, rows: Iterable[Row]) -> Timeline | None:
         timeline.game_number,
         seq,
         timeline.abandon_reason,
+        undoable,
     )

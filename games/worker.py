@@ -1,5 +1,9 @@
 """Where computer turns run: Celery on Redis in production, a background thread otherwise.
 
+After every commit (an after-commit hook, games.hooks) the computer seats that are to act are
+scheduled from the table the service built: no load, no query (the seats' levels are kept with the
+fold). Celery turns are sent by task name (games.tasks imports this module, not the other way round).
+
 The in-process worker is one daemon thread with a timed queue: scheduling never runs a turn
 inline (no recursion, no request waits for a bot), and turns run one at a time.
 """
@@ -18,19 +22,41 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections, connections
 
+from games import autoplay, hooks, tables
+
 log = logging.getLogger(__name__)
+
+PLAY_BOT_TURN = "games.tasks.play_bot_turn"
 
 
 def schedule_bot_turn(game_id: int, seq: int, seat: int) -> None:
     if settings.AI_WORKER == "celery":
-        from games.tasks import play_bot_turn
-
-        _queue(play_bot_turn, (game_id, seq, seat), settings.BOT_DELAY)
+        _queue(PLAY_BOT_TURN, (game_id, seq, seat), settings.BOT_DELAY)
     elif settings.AI_WORKER == "inprocess":
-        from games.autoplay import play_bot_turn as run
-
-        inprocess().schedule(settings.BOT_DELAY, run, game_id, seq, seat)
+        inprocess().schedule(settings.BOT_DELAY, autoplay.play_bot_turn, game_id, seq, seat)
     # AI_WORKER == "off": nothing plays the computer seats (some tests drive them by hand).
+
+
+def computer_turns(table: tables.Table) -> list[int]:
+    """The computer seats to act at this table now (none while it is paused, abandoned or over)."""
+    if table.timeline.paused or table.timeline.abandoned or table.outcome() is not None:
+        return []
+    to_act = table.to_act()
+    if not to_act:
+        return []
+    levels = table.computer_levels()
+    return [seat for seat in to_act if seat < len(levels) and levels[seat]]
+
+
+def _changed(change: hooks.Change) -> None:
+    """After a commit: schedule the computer seats that are to act."""
+    if change.kind == hooks.RELEASED:
+        return
+    for seat in computer_turns(change.table):
+        schedule_bot_turn(change.table.game.pk, change.table.seq, seat)
+
+
+hooks.register("computer turns", _changed, order=30)
 
 
 def schedule_call(delay: float, task: Any, fn: Callable[..., object], *args: object) -> None:
@@ -42,12 +68,50 @@ def schedule_call(delay: float, task: Any, fn: Callable[..., object], *args: obj
 
 
 def _queue(task: Any, args: tuple[object, ...], delay: float) -> None:
-    """Send a Celery task. It runs after a commit: an unreachable broker must not turn a stored move
-    into an error for its player. A computer turn lost so is scheduled again by the turn watchdog."""
+    """Send a Celery task (a task, or its name). It runs after a commit: an unreachable broker must not
+    turn a stored move into an error for its player. A computer turn lost so is scheduled again by the
+    turn watchdog."""
+    name = task if isinstance(task, str) else task.name
     try:
-        task.apply_async(args, countdown=delay, queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+        if isinstance(task, str):
+            from celery import current_app
+
+            current_app.send_task(
+                task, args, countdown=delay, queue=settings.CELERY_TASK_DEFAULT_QUEUE, producer=_producer()
+            )
+        else:
+            task.apply_async(args, countdown=delay, queue=settings.CELERY_TASK_DEFAULT_QUEUE)
     except Exception as exc:
-        log.error("could not queue %s%r: %r", task.name, args, exc)
+        _forget_producer()  # its connection may be what failed: the next turn takes a fresh one
+        log.error("could not queue %s%r: %r", name, args, exc)
+
+
+_producers = threading.local()
+
+
+def _producer() -> Any:
+    """This thread's Celery producer, kept between turns (taking one from the pool for every turn costs
+    a third of sending it); made again in a forked pool process."""
+    import os
+
+    from celery import current_app
+
+    kept = getattr(_producers, "kept", None)
+    if kept is None or kept[0] != os.getpid():
+        kept = _producers.kept = (os.getpid(), current_app.producer_pool.acquire(block=True))
+    return kept[1]
+
+
+def _forget_producer() -> None:
+    kept = getattr(_producers, "kept", None)
+    _producers.kept = None
+    if kept is not None:
+        import contextlib
+        import os
+
+        if kept[0] == os.getpid():
+            with contextlib.suppress(Exception):
+                kept[1].release()
 
 
 def resume_pending() -> int:
@@ -96,19 +160,16 @@ def resume_idle(idle_for: float) -> int:
 
 def _schedule_computer_turns(game: Any) -> int:
     """Schedule the computer seats that are to act in ``game`` (seats prefetched); how many."""
-    from games import service
-
-    bots = {s.number for s in game.seats.all() if s.is_bot}
-    if not bots:
+    levels = tuple(s.bot_level for s in sorted(game.seats.all(), key=lambda s: s.number))
+    if not any(levels):
         return 0
     try:
-        table = service.load_table(game)
+        table = tables.load_table(game)
     except Exception:
         log.exception("cannot load game %s to resume it", game.pk)
         return 0
-    if table.timeline.paused or table.outcome() is not None:
-        return 0
-    seats = set(table.to_act()) & bots
+    table.levels = levels
+    seats = computer_turns(table)
     for seat in seats:
         schedule_bot_turn(game.pk, table.seq, seat)
     return len(seats)

@@ -12,9 +12,9 @@ the web and worker processes of one machine (or one compose project), every ``/m
 the sum of them all, Celery's pool processes included: that is how the computers' moves, which
 are stored by the workers, reach a web process's page.
 
-The counters are fed by wrappers around ``games.store.append`` and ``games.service.submit``
-(``install``, from ``InfraConfig.ready``), so the event store and the service stay unaware of
-them; the socket gauge by ``SocketGauge``, an ASGI middleware in front of every consumer.
+The counters are fed by a wrapper around ``games.store.append`` and an after-commit hook of the
+command pipeline (``games.hooks``; both from ``install``, from ``InfraConfig.ready``), so the event
+store and the service stay unaware of them; the socket gauge by ``SocketGauge``, an ASGI middleware in front of every consumer.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -133,17 +132,10 @@ def _timed_append(append: Callable[..., Any]) -> Callable[..., Any]:
     return timed
 
 
-def _counted_submit(submit: Callable[..., Any]) -> Callable[..., Any]:
-    @functools.wraps(submit)
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        result = submit(*args, **kwargs)
-        if not result.duplicate:
-            by = "computer" if str(kwargs.get("actor") or "").startswith("bot:") else "player"
-            # Counted when durable: a caller's transaction may still roll the move back.
-            transaction.on_commit(MOVES.labels(by=by).inc)
-        return result
-
-    return counted
+def _count_move(change: Any) -> None:
+    """An after-commit hook (games.hooks): a move counts once it is durable, a retry not again."""
+    if change.is_move:
+        MOVES.labels(by="computer" if change.actor.startswith("bot:") else "player").inc()
 
 
 _installed = False
@@ -152,13 +144,13 @@ _installed = False
 def install() -> None:
     """Meter the store's appends and the service's moves, once per process."""
     global _installed
-    from games import service, store
+    from games import hooks, store
 
     if _installed:
         return
     _installed = True
     store.append = _timed_append(store.append)  # type: ignore[method-assign]
-    service.submit = _counted_submit(service.submit)  # type: ignore[method-assign]
+    hooks.register("metrics", _count_move, order=20)
     if not MULTIPROC_DIR:
         REGISTRY.register(_QUEUE)
 

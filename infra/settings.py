@@ -187,6 +187,12 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "tablehall")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Celery's Django fixup closes every database connection before and after every task unless told to
+# reuse them: each computer turn would open a PostgreSQL connection of its own (a backend process
+# forked, authentication), several times the cost of the move itself (issue #21). Connections are
+# kept instead; each task drops a broken or aged one first (games.tasks, CONN_MAX_AGE), and the fixup
+# still closes them every CELERY_DB_REUSE_MAX tasks.
+CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 # Celery replaces the root logger's handlers with its own text format unless told not to.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
 # The turn watchdog (docs/deploying.md): `celery beat` sends games.tasks.resume_idle_tables every

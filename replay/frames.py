@@ -7,15 +7,22 @@ Who may look from where is decided in one place, ``allowed``.
 
 A replay follows the events in effect at the end (an undone move is not replayed; a casual
 table's restart or new game replays the game being played since). Tournament games never undo.
+
+The fold into moments is done once per game head and process, and shared by every viewer and page
+(``load``): a live game's next move extends it; only what depends on the moment it is asked (the
+seats, whether the deal is still secret, what spectators may see) is read for each load.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import service
+from games import tables, timeline
 from games.engines.base import Engine
+from games.models import Seat
 
 ALL, PUBLIC = "all", "public"
 
@@ -115,17 +122,94 @@ def allowed(replay: Replay, perspective: str | int, index: int, my_seats: frozen
         raise NotAllowed("not_your_seat")
 
 
+@dataclass(frozen=True)
+class _Frames:
+    """A game's moments and states up to a head (its seq and hash): shared, never changed once made."""
+
+    seq: int
+    hash: str | None
+    version: int
+    moments: list[Moment]
+    states: list[Any]
+    events: list[dict[str, Any]]
+
+
+_kept: OrderedDict[int, _Frames] = OrderedDict()
+_kept_lock = threading.Lock()
+FRAMES_KEPT = 64
+
+
+def forget_all() -> None:
+    with _kept_lock:
+        _kept.clear()
+
+
 def load(game_id: int) -> Replay:
-    """Fold a game's log once, keeping the state after every engine event in effect."""
-    table = service.load_table(game_id)
-    engine = table.engine
-    rows = {e.seq: e for e in table.events}
-    moments: list[Moment] = []
-    states: list[Any] = []
-    events: list[dict[str, Any]] = []
-    state = engine.replay([])
+    """A game's replay: its moments folded once per head (``_frames``), with who sits where, whether
+    it is finished for everyone and what spectators may see, as they are now."""
+    table = tables.load_table(game_id)
+    frames = _frames(table)
+    game = table.game
+    seats = [
+        {
+            "number": s.number,
+            "user_id": s.user_id,
+            "bot_level": s.bot_level,
+            "display_name": s.display_name,
+            "team": s.team,
+        }
+        for s in Seat.objects.filter(game_id=game.pk).order_by("number")
+    ]
+    over = table.outcome() is not None or table.timeline.abandoned
+    secret = game.deal_is_secret()
+    if secret:
+        ends = tables.command_ends(table.events)
+        public_seq = ends[0] if ends else 0
+    else:
+        public_seq = tables.moves_back(table.events, game.spectator_delay)
+    public_upto = max((m.index for m in frames.moments if m.seq <= public_seq), default=0)
+    return Replay(
+        game_id=game.pk,
+        engine=table.engine,
+        config=dict(game.config),
+        seats=seats,
+        kind=game.kind,
+        finished=over and not secret,
+        moments=frames.moments,
+        states=frames.states,
+        public_upto=public_upto,
+        events=frames.events,
+        stopped=table.timeline.abandon_reason or ("stopped" if table.timeline.abandoned else ""),
+    )
+
+
+def _frames(table: tables.Table) -> _Frames:
+    """The moments of ``table``'s head: kept, extended from the last head kept (when only moves were
+    stored since), or folded from the start."""
+    game_id, engine = table.game.pk, table.engine
+    with _kept_lock:
+        kept = _kept.get(game_id)
+    if kept is not None and (kept.seq, kept.hash, kept.version) == (
+        table.seq,
+        table.head_hash,
+        engine.VERSION,
+    ):
+        with _kept_lock:
+            _kept.move_to_end(game_id)
+        return kept
+    start = kept if kept is not None and _extends(kept, table) else None
+    moments = list(start.moments) if start else []
+    states = list(start.states) if start else []
+    events = list(start.events) if start else []
+    after = start.seq if start else 0
+    state = states[-1] if states else engine.replay([])
+    rows = {e.seq: e for e in table.events if e.seq > after}
     for group in table.timeline.groups:
+        if group.seqs[-1] <= after:
+            continue
         for position, (seq, event) in enumerate(zip(group.seqs, group.events, strict=True)):
+            if seq <= after:
+                continue
             state = engine.apply(state, event)
             hand = engine.view(state, None).get("hand", 1)
             moments.append(
@@ -140,21 +224,22 @@ def load(game_id: int) -> Replay:
             )
             states.append(state)
             events.append(event)
-    info = service.seating(game_id)
-    over = table.outcome() is not None or table.timeline.abandoned
-    finished = over and not service.deal_still_secret(game_id)
-    public_seq = service.spectator_seq(table)
-    public_upto = max((m.index for m in moments if m.seq <= public_seq), default=0)
-    return Replay(
-        game_id=table.game.pk,
-        engine=engine,
-        config=dict(table.game.config),
-        seats=info["seats"],
-        kind=table.game.kind,
-        finished=finished,
-        moments=moments,
-        states=states,
-        public_upto=public_upto,
-        events=events,
-        stopped=table.timeline.abandon_reason or ("stopped" if table.timeline.abandoned else ""),
-    )
+    frames = _Frames(table.seq, table.head_hash, engine.VERSION, moments, states, events)
+    with _kept_lock:
+        current = _kept.get(game_id)
+        if current is None or current.seq <= frames.seq:
+            _kept[game_id] = frames
+        _kept.move_to_end(game_id)
+        while len(_kept) > FRAMES_KEPT:
+            _kept.popitem(last=False)
+    return frames
+
+
+def _extends(kept: _Frames, table: tables.Table) -> bool:
+    """Whether ``table`` is ``kept``'s head followed by moves only (no table event changed what counts)."""
+    if kept.version != table.engine.VERSION or kept.seq >= table.seq or kept.seq == 0:
+        return False
+    at = table.events[kept.seq - 1] if len(table.events) >= kept.seq else None  # seqs are 1, 2, 3…
+    if at is None or at.seq != kept.seq or at.hash != kept.hash:
+        return False
+    return not any(e.type in timeline.TABLE_EVENTS for e in table.events if e.seq > kept.seq)

@@ -71,7 +71,7 @@ def rebuild(game_id: int, repeats: int = 5) -> dict[str, float]:
     """Seconds (median of ``repeats``) to rebuild a game: ``engine.replay`` of its engine events alone,
     reading its log from the store, and ``service.load_table`` with no kept fold (a cold process), and
     with its last fold kept (the usual case)."""
-    from games import engines, service, store, timeline
+    from games import engines, service, store, tables, timeline
 
     events = store.load(game_id)
     engine = engines.get(service.get_game(game_id).engine)
@@ -87,8 +87,7 @@ def rebuild(game_id: int, repeats: int = 5) -> dict[str, float]:
         return statistics.median(times)
 
     def cold_load() -> object:
-        with service._folds_lock:  # forget this process's kept fold: as after a restart
-            service._folds.clear()
+        tables.forget_all()  # forget this process's kept fold: as after a restart
         return service.load_table(game_id)
 
     cold = median_time(cold_load)
@@ -120,13 +119,13 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from games import service
+    from games import tables
 
     call_command("migrate", verbosity=0)
-    kept = service.FOLDS_KEPT
-    service.FOLDS_KEPT = 0  # the baseline: every load folds the whole log
+    kept = tables.FOLDS_KEPT
+    tables.FOLDS_KEPT = 0  # the baseline: every load folds the whole log
     base = play(args.matches)
-    service.FOLDS_KEPT = kept
+    tables.FOLDS_KEPT = kept
     fast = play(args.matches)
     lines = [
         f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {sys.version.split()[0]}, load {os.getloadavg()[0]:.1f},"

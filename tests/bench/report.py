@@ -22,6 +22,10 @@ PAIRING_GOAL = (512, 1.0)  # entrants, seconds
 # field (entrants, table size), the mean within-table score spread against today's, the first-seat cap.
 TABLE_REPEAT_GOALS = {(16, 4): 8, (18, 4): 7, (22, 4): 2, (16, 3): 1, (18, 3): 1, (22, 3): 1}
 TABLE_SPREAD_GOAL = 2.0  # × today's
+# Issue #21, the command path: moves/s through it with 8 tables driven at once, against raw INSERT+COMMIT
+# with 8 writers; live tables of computer players at human pace carried by this machine's topology.
+COMMAND_GOAL = 0.15  # of raw INSERT+COMMIT, 8 writers
+CAPACITY_GOAL = (1000, 250.0)  # tables, p99 ms move → spectator (and nothing lost)
 
 
 def _num(value: float | None, digits: int = 0) -> str:
@@ -134,6 +138,42 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
         }
     )
     rows += two_player_goals(p)
+    rows += command_goals(results)
+    return rows
+
+
+def command_goals(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue #21's goals: the command path at 8 tables against raw INSERT+COMMIT, and the capacity."""
+    runs = results.get("pipeline") or []
+    c = next((c for c in runs if c["writers"] == 8), None)
+    q = next((r["queries"] for r in runs if r.get("queries")), {})
+    queries = f", {q['per_move']:.1f} queries/move" if c and q else ""
+    rows = [
+        {
+            "goal": "moves through the whole command path, 8 tables driven at once (PostgreSQL, Redis)",
+            "target": f"≥ {COMMAND_GOAL:.0%} of raw INSERT+COMMIT, 8 writers",
+            "measured": f"{_num(c['rate'])} moves/s{queries}" if c else "—",
+            "baseline": f"raw {_num(c['raw'])}/s" if c else "—",
+            "ratio": f"{c['ratio']:.2f}× raw" if c else "—",
+            "met": None if c is None else c["ratio"] >= COMMAND_GOAL,
+        }
+    ]
+    tables, limit = CAPACITY_GOAL
+    cap = results.get("capacity")
+    knee = next((s for s in (cap or {}).get("steps") or [] if s.get("knee")), None)
+    rows.append(
+        {
+            "goal": "live tables of computer players at human pace (a move / 3 s), 2 spectators each, on "
+            "this machine's production topology",
+            "target": f"≥ {tables:,} tables, p99 < {limit:g} ms, 0 lost",
+            "measured": f"{cap['capacity']:,} tables" + (f" (knee at {knee['tables']:,})" if knee else "")
+            if cap
+            else "—",
+            "baseline": "—",
+            "ratio": f"{cap['capacity'] / tables:.2f}× goal" if cap else "—",
+            "met": None if cap is None else cap["capacity"] >= tables,
+        }
+    )
     return rows
 
 
@@ -338,6 +378,8 @@ def render(results: dict[str, Any], images: dict[str, str] | None = None) -> str
     out += _fanout(results, images)
     out += _bots(results, images)
     out += _pairing(results)
+    out += _command(results)
+    out += _capacity(results, images)
     if results.get("errors"):
         out += ["## Errors", ""]
         out += [f"- **{section}**: `{message}`" for section, message in results["errors"].items()]
@@ -729,6 +771,153 @@ def _two_player_quality(quality: list[dict[str, Any]] | None) -> list[str]:
     ]
 
 
+def _command(results: dict[str, Any]) -> list[str]:
+    runs = results.get("pipeline")
+    if not runs:
+        return []
+    q = next((r["queries"] for r in runs if r.get("queries")), {})
+    kinds = ", ".join(f"{k} {v:.2f}" for k, v in q.items() if k != "per_move")
+    out = [
+        "## The command path: moves per second" + _busy(results, "pipeline"),
+        "",
+        "Each table driven by a process of its own with the production settings (PostgreSQL, channels-redis, "
+        "`AI_WORKER=celery`): Kazino matches to 160 between greedy bots, every move through "
+        "`autoplay.play_bot_turn` — one load (the game row and the events after the kept fold), the bot's "
+        "choice, one INSERT (committed), publishing (who listens is asked of Redis in one round trip; the "
+        "spectators' group has a member that the driver reads), the next computer turn sent to a Celery "
+        "queue on Redis — and the next turn played at once instead of after `BOT_DELAY`. Raw INSERT+COMMIT: "
+        "psycopg, one row per transaction, as many writers, in the same database, measured in turn with the "
+        f"moves; the median of {runs[0].get('repeats', 1)} runs each.",
+        "",
+        _table(
+            [
+                "tables at once",
+                "moves",
+                "moves/s",
+                "moves/CPU s (drivers)",
+                "raw INSERT+COMMIT/s",
+                "ratio",
+                "goal",
+            ],
+            [
+                [
+                    str(r["writers"]),
+                    f"{r['moves']:,}",
+                    _num(r["rate"]),
+                    _num(r["cpu_rate"]),
+                    _num(r["raw"]),
+                    f"{r['ratio']:.3f}",
+                    f"≥ {COMMAND_GOAL:.2f}" if r["writers"] == 8 else "",
+                ]
+                for r in runs
+            ],
+        ),
+        "",
+    ]
+    if q:
+        out += [
+            f"Queries per move (as Django logs them, transaction statements included): **{q['per_move']:.2f}** "
+            f"({kinds}). Before issue #21: 7 for a player's move, 10 for a computer's, 12 for a table "
+            "command (`tests/games/test_pipeline.py` keeps them at 4 or fewer).",
+            "",
+        ]
+    return out
+
+
+def _capacity(results: dict[str, Any], images: dict[str, str]) -> list[str]:
+    cap = results.get("capacity")
+    if not cap or not cap.get("steps"):
+        return []
+    steps = cap["steps"]
+    rows = [
+        [
+            f"{s['tables']:,}" + (" (knee)" if s.get("knee") else ""),
+            f"{s['spectators']:,}",
+            _num(s["moves_per_s"], 1),
+            f"{s['pace_kept']:.2f}",
+            _num(s["p50"], 1),
+            _num(s["p90"], 1),
+            _num(s["p99"], 1),
+            _num(s["max"], 1),
+            f"{s['lost']:,}/{s['lost'] + s['deliveries']:,}",
+            _load(s["load"][:1]),
+        ]
+        for s in steps
+    ]
+    knee = next((s for s in steps if s.get("knee")), steps[-1])
+    parts = knee.get("cpu_ms_per_move") or {}
+    out = [
+        "## Capacity: live tables at human pace" + _busy(results, "capacity"),
+        "",
+        "The Procfile's processes on this machine (`tests/processes.py`: two Daphne, two Celery workers of "
+        f"{cap.get('concurrency', 2)} pool processes, `WORKER_LOG_LEVEL=warning`), PostgreSQL and Redis. Each "
+        "table a casual Kazino "
+        f"match between two greedy computer players moving every {cap['pace']:g} s (`BOT_DELAY`), "
+        f"{cap['spectators']} spectators each (sockets spread over both web processes, asyncio clients). "
+        "Tables are added step by step; at each step a window of "
+        f"{cap['window']:g} s is measured: every move stored in it (its `created_at`) against the moment each "
+        "of its table's spectators received it. Lost: not received 10 s after the window. Pace kept: the "
+        "moves stored over one per table and period (a period is the delay plus the turn itself). The run "
+        "stops at the first step over 250 ms at p99, with a lost move, or behind the pace.",
+        "",
+        f"Capacity: **{cap['capacity']:,} tables** ({cap['spectators'] * cap['capacity']:,} spectators).",
+        "",
+        _table(
+            [
+                "tables",
+                "spectators",
+                "moves/s",
+                "pace kept",
+                "p50 ms",
+                "p90 ms",
+                "p99 ms",
+                "max ms",
+                "lost",
+                "load",
+            ],
+            rows,
+        ),
+        "",
+    ]
+    if "capacity" in images:
+        out += [f"![latency and pace against live tables]({images['capacity']})", ""]
+    if parts:
+        out += [
+            f"Where the time goes at {knee['tables']:,} tables: CPU milliseconds per move over the window, per "
+            "part (PostgreSQL and Redis: the whole servers, shared with other work on them).",
+            "",
+            _table(["part", "CPU ms per move"], [[name, _num(ms, 2)] for name, ms in parts.items()]),
+            "",
+        ]
+    for label, prof in (cap.get("profile") or {}).items():
+        if not prof:
+            continue
+        out += [
+            f"py-spy, one {label} at {knee['tables']:,} tables ({prof['samples']:,} samples): where its time "
+            "went (inclusive, the top frames) and what it was doing (self).",
+            "",
+            _table(
+                ["frame (inclusive)", "share", "frame (self)", "share"],
+                [
+                    [
+                        f"`{inc[0]}`" if inc else "",
+                        f"{inc[1]:.0%}" if inc else "",
+                        f"`{own[0]}`" if own else "",
+                        f"{own[1]:.0%}" if own else "",
+                    ]
+                    for inc, own in _pairs(prof.get("inclusive") or [], prof.get("self") or [])
+                ],
+            ),
+            "",
+        ]
+    return out
+
+
+def _pairs(a: list[Any], b: list[Any]) -> list[tuple[Any, Any]]:
+    n = max(len(a), len(b))
+    return [(a[i] if i < len(a) else None, b[i] if i < len(b) else None) for i in range(n)]
+
+
 def _tables(t: dict[str, Any] | None) -> list[str]:
     """Issue #19: the multi-player Swiss seating, new beside today's, per field."""
     if not t or not t.get("fields"):
@@ -858,6 +1047,36 @@ def charts(results: dict[str, Any], directory: Path = IMG) -> dict[str, str]:
         ax.set_title("Engines")
         ax.grid(axis="x", alpha=0.3)
         save(fig, "engines")
+
+    cap = (results.get("capacity") or {}).get("steps")
+    if cap:
+        fig, ax = plt.subplots(figsize=(6.4, 3.8))
+        xs = [s["tables"] for s in cap]
+        ax.plot(xs, [s["p50"] for s in cap], "o-", label="p50")
+        ax.plot(xs, [s["p99"] for s in cap], "s-", label="p99")
+        ax.axhline(CAPACITY_GOAL[1], color="grey", linestyle="--", linewidth=1, label="p99 limit: 250 ms")
+        ax.axvline(CAPACITY_GOAL[0], color="grey", linestyle=":", linewidth=1, label="goal: 1,000 tables")
+        for s in cap:
+            note = ", ".join(
+                part
+                for part in (f"{s['lost']} lost" if s["lost"] else "", "behind" if s.get("behind") else "")
+                if part
+            )
+            if note:
+                ax.annotate(note, (s["tables"], s["p99"]), textcoords="offset points", xytext=(4, 6))
+        ax.set_xlabel("live tables (a move every 3 s each, 2 spectators each)")
+        ax.set_ylabel("move → spectator, ms")
+        ax.set_yscale("log")
+        ax.set_title("Capacity of this machine's topology")
+        ax.grid(alpha=0.3)
+        ax2 = ax.twinx()
+        ax2.plot(xs, [s["pace_kept"] for s in cap], "^:", color="tab:green", label="pace kept")
+        ax2.set_ylim(0, 1.1)
+        ax2.set_ylabel("pace kept")
+        lines = ax.get_legend_handles_labels()
+        more = ax2.get_legend_handles_labels()
+        ax.legend(lines[0] + more[0], lines[1] + more[1], fontsize="small", loc="upper left")
+        save(fig, "capacity")
 
     bots = results.get("bots")
     if bots:

@@ -3,14 +3,16 @@
     eval "$(bin/services)" && bin/bench [--quick] [--only SECTION ...]
     python tests/bench/run_all.py --render tests/bench/results/run_all.json   # the page again, no run
 
-Needs PostgreSQL (DATABASE_URL: the store, the long game's rebuild and the live tables each create a
-database ``<name>_<section>`` of their own and drop it) and Redis (REDIS_URL: the channel layer of the
-live tables). The measuring is done by the scripts' own functions (bench_*.py), so a figure here is
-the one the script prints when run on its own. Sections: engines, replay, pairing, bots, store,
-rebuild, fanout. ``--quick`` takes short samples (a smoke run of a few minutes). The figures are also
-written as JSON to tests/bench/results/run_all.json. With ``--only``, the sections not run keep the
-figures of the last saved run (the page says which, and from when). Exit status 1 when a section run
-failed (its error is on the page).
+Needs PostgreSQL (DATABASE_URL: the store, the long game's rebuild, the live tables, the command path
+and the capacity run each create a database ``<name>_<section>`` of their own and drop it) and Redis
+(REDIS_URL: the channel layer and the Celery queue). The measuring is done by the scripts' own
+functions (bench_*.py), so a figure here is the one the script prints when run on its own. Sections:
+engines, replay, pairing, bots, store, rebuild, fanout, pipeline (the command path), capacity (the longest: about 10–15
+minutes, the Procfile's processes carrying more and more live tables). ``--quick`` takes short samples
+(a smoke run of a few minutes). The figures are also written as JSON to
+tests/bench/results/run_all.json; with ``--merge`` the sections measured replace theirs in that file
+and the others are kept, so ``--only capacity --merge`` measures one section and rewrites the whole
+page. Exit status 1 when a section failed (its error is on the page).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ os.environ.setdefault("EXTRA_ENGINES", "tiny=tests.games.tiny_engine")  # the li
 
 from tests.bench import benchlib, report  # noqa: E402
 
-SECTIONS = ("engines", "replay", "pairing", "bots", "store", "rebuild", "fanout")
+SECTIONS = ("engines", "replay", "pairing", "bots", "store", "rebuild", "fanout", "pipeline", "capacity")
 JSON = ROOT / "tests" / "bench" / "results" / "run_all.json"
 PAGE = ROOT / "docs" / "BENCHMARKS.md"
 LEVELS = ("random", "greedy", "strong")
@@ -54,6 +56,10 @@ def settings(quick: bool) -> dict[str, Any]:
             "spectators": [100, 1000],
             "moves": 20,
             "pairing_quick": True,
+            "command_moves": 100,
+            "command_repeats": 1,
+            "capacity_steps": [20, 50],
+            "capacity_window": 8.0,
         }
     return {
         "seconds": 2.0,
@@ -66,6 +72,10 @@ def settings(quick: bool) -> dict[str, Any]:
         "spectators": [100, 250, 500, 1000],
         "moves": 100,
         "pairing_quick": False,
+        "command_moves": 600,
+        "command_repeats": 3,
+        "capacity_steps": [100, 250, 500, 750, 1000, 1250, 1500, 2000],
+        "capacity_window": 30.0,
     }
 
 
@@ -157,6 +167,18 @@ def fanout_section(s: dict[str, Any]) -> list[dict[str, Any]]:
     return bench_fanout.sweep(s["spectators"], moves=s["moves"], rate=10.0, web=2, clients=2)
 
 
+def pipeline_section(s: dict[str, Any]) -> list[dict[str, Any]]:
+    from tests.bench import bench_command
+
+    return bench_command.measure(s["command_moves"], (1, 8), repeats=s["command_repeats"])
+
+
+def capacity_section(s: dict[str, Any]) -> dict[str, Any]:
+    from tests.bench import bench_capacity
+
+    return bench_capacity.measure(s["capacity_steps"], window=s["capacity_window"])
+
+
 RUNNERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "engines": engines_section,
     "replay": replay_section,
@@ -165,6 +187,8 @@ RUNNERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "store": store_section,
     "rebuild": rebuild_section,
     "fanout": fanout_section,
+    "pipeline": pipeline_section,
+    "capacity": capacity_section,
 }
 
 
@@ -226,6 +250,24 @@ def keep_others(results: dict[str, Any], only: list[str], saved: Path = JSON) ->
     return results
 
 
+def merged(previous: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """``previous``'s figures with the sections ``new`` measured replaced; the page's header says when
+    and with what command each part was measured."""
+    out = dict(previous)
+    for section in new["sections"]:
+        out[section] = new.get(section)
+        out.setdefault("sections", {})[section] = new["sections"][section]
+        out.setdefault("errors", {}).pop(section, None)
+        if section in new["errors"]:
+            out["errors"][section] = new["errors"][section]
+    out["command"] = (
+        f"{previous.get('command', '')}; the {', '.join(new['sections'])} section"
+        f"{'s' if len(new['sections']) > 1 else ''} on {new['machine']['date']} with {new['command']} "
+        f"(load {new['machine']['load'][0]:.1f} → {new['load_end'][0]:.1f}; figures merged into run_all.json)"
+    )
+    return out
+
+
 def write(results: dict[str, Any], page: Path = PAGE) -> None:
     images = report.charts(results, page.parent / "img")
     page.parent.mkdir(parents=True, exist_ok=True)
@@ -240,6 +282,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="short samples: a smoke run")
     parser.add_argument("--only", nargs="+", choices=SECTIONS, default=[], help="run these sections only")
     parser.add_argument("--render", type=Path, metavar="JSON", help="write the page from saved figures")
+    parser.add_argument(
+        "--merge", action="store_true", help="keep the other sections' figures of run_all.json (with --only)"
+    )
     args = parser.parse_args()
     if args.render:
         write(json.loads(args.render.read_text()))
@@ -247,7 +292,11 @@ def main() -> None:
     command = os.environ.get("BENCH_COMMAND") or shlex.join(
         ["python", "tests/bench/run_all.py", *sys.argv[1:]]
     )
-    results = keep_others(measure(args.quick, args.only, command), args.only)
+    results = measure(args.quick, args.only, command)
+    if args.merge and JSON.exists():
+        results = merged(json.loads(JSON.read_text()), results)
+    else:
+        results = keep_others(results, args.only)
     JSON.parent.mkdir(parents=True, exist_ok=True)
     JSON.write_text(json.dumps(results, indent=1, default=str) + "\n")
     write(results)

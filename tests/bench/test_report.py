@@ -138,6 +138,49 @@ def figures() -> dict[str, Any]:
                 "timing_512": [[0.1, 0.2, 0], [0.3, 0.4, 1]],
             },
         },
+        "pipeline": [
+            {"writers": n, "moves": 600 * n, "rate": rate, "cpu_rate": 300.0, "raw": raw, "ratio": rate / raw}
+            | {"queries": {"per_move": 2.0, "SELECT": 1.0, "INSERT": 1.0} if n == 1 else {}, "repeats": 3}
+            for n, rate, raw in ((1, 300.0, 2000.0), (8, 900.0, 4000.0))
+        ],
+        "capacity": {
+            "window": 30.0,
+            "pace": 3.0,
+            "spectators": 2,
+            "limit_ms": 250.0,
+            "capacity": 1000,
+            "steps": [
+                {
+                    "tables": n,
+                    "spectators": 2 * n,
+                    "moves": 10 * n,
+                    "moves_per_s": n / 3,
+                    "pace_kept": 0.95 if n < 1250 else 0.7,
+                    "behind": n >= 1250,
+                    "deliveries": 20 * n,
+                    "p50": 20.0,
+                    "p90": 40.0,
+                    "p99": 100.0 if n < 1250 else 300.0,
+                    "max": 200.0,
+                    "lost": 0,
+                    "closed": 0,
+                    "load": [3.0, 3.0, 3.0],
+                    "cpu_ms_per_move": {"web": 1.0, "workers": 3.0},
+                    **({"knee": True} if n >= 1250 else {}),
+                }
+                for n in (500, 1000, 1250)
+            ],
+            "profile": {
+                "worker pool process": {
+                    "samples": 1500,
+                    "self": [["wait (psycopg/connection.py)", 0.2]],
+                    "inclusive": [
+                        ["play_bot_turn (games/autoplay.py)", 0.6],
+                        ["_append (games/service.py)", 0.3],
+                    ],
+                }
+            },
+        },
     }
 
 
@@ -162,7 +205,7 @@ def quality(above: int | None, faults: int) -> dict[str, Any]:
 def test_every_goal_of_the_issue_has_a_row_and_all_are_met_here():
     rows = report.goals(figures())
     names = [r["goal"] for r in rows]
-    assert len(rows) == 1 + 4 + 2 + 1 + 4 + 6 * 2 + 1 + 1 + 1 + 4
+    assert len(rows) == 1 + 4 + 2 + 1 + 4 + 6 * 2 + 1 + 1 + 1 + 4 + 2
     assert any("OpenSpiel" in n for n in names)
     assert {f"replay fold, {g}" for g in GAMES} <= set(names)
     assert {f"strong bot move time, {g}" for g in GAMES} <= set(names)
@@ -173,7 +216,24 @@ def test_every_goal_of_the_issue_has_a_row_and_all_are_met_here():
     pairing = next(r for r in rows if r["goal"].startswith("pairing a round of 512"))
     assert pairing["measured"] == "6.0 ms", "the slowest round of either format, wall clock"
     assert sum("multi-player Swiss" in n for n in names) == 6 * 2 + 2
-    assert rows[-6]["measured"] == "400.0 ms", "512 at tables of four, standings included"
+    tables_512 = next(r for r in rows if r["goal"].startswith("multi-player Swiss round of 512"))
+    assert tables_512["measured"] == "400.0 ms", "512 at tables of four, standings included"
+    command, capacity = rows[-2:]
+    assert command["ratio"] == "0.23× raw" and "2.0 queries/move" in command["measured"]
+    assert capacity["measured"] == "1,000 tables (knee at 1,250)" and capacity["ratio"] == "1.00× goal"
+
+
+def test_the_command_path_and_capacity_goals_say_no_when_missed():
+    results = copy.deepcopy(figures())
+    results["pipeline"][1].update(rate=400.0, ratio=0.1)
+    results["capacity"]["capacity"] = 500
+    command, capacity = report.goals(results)[-2:]
+    assert command["met"] is False and capacity["met"] is False
+    page = report.render(results)
+    assert (
+        "## The command path: moves per second" in page and "## Capacity: live tables at human pace" in page
+    )
+    assert "| 1,250 (knee) | 2,500 |" in page and "`play_bot_turn (games/autoplay.py)`" in page
 
 
 def test_the_multi_player_swiss_goals_compare_with_today_and_a_missed_one_says_no():
@@ -199,8 +259,14 @@ def test_the_multi_player_swiss_goals_compare_with_today_and_a_missed_one_says_n
     )
 
 
+def two_player(rows: list[dict]) -> list[dict]:
+    """The two-player Swiss goals, in their order (the command path's follow them)."""
+    return [r for r in rows if r["goal"].startswith("two-player Swiss")]
+
+
 def test_the_two_player_goals_compare_with_today():
-    rows = report.goals(figures())
+    rows = two_player(report.goals(figures()))
+    assert len(rows) == 4
     assert (
         rows[-4]["measured"] == "4.0 ms (3.0 ms CPU)" and rows[-4]["baseline"] == "today 5.0 ms (3.0 ms CPU)"
     )
@@ -212,11 +278,11 @@ def test_the_two_player_goals_compare_with_today():
 def test_the_two_player_goals_go_unmeasured_without_their_figures_and_fail_on_a_seat_fault():
     results = figures()
     del results["pairing"]["quality"]
-    rows = report.goals(results)
-    assert [r["met"] for r in rows[-4:]] == [None] * 4
+    rows = two_player(report.goals(results))
+    assert [r["met"] for r in rows] == [None] * 4
     results = figures()
     results["pairing"]["quality"][1]["new"]["faults"] = 1
-    assert report.goals(results)[-1]["met"] is False
+    assert two_player(report.goals(results))[-1]["met"] is False
     page = report.render(figures())
     assert "### Two-player Swiss: today's pairing and the Dutch one" in page
     assert "| 512, 2 × 1 | today |" in page
@@ -246,7 +312,7 @@ def test_a_section_that_did_not_run_keeps_its_goal_rows_unmeasured_and_the_page_
         del results[section]
     results["errors"] = {"fanout": "RuntimeError: REDIS_URL is not set"}
     rows = report.goals(results)
-    assert len(rows) == 31
+    assert len(rows) == 33
     unmeasured = [r for r in rows if r["met"] is None]
     assert len(unmeasured) == 1 + 2 + 4
     page = report.render(results)
@@ -292,7 +358,7 @@ def test_percentiles_are_nearest_rank():
 def test_the_charts_are_drawn_when_matplotlib_is_there(tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib comes with the bench extra (bin/bench)")
     drawn = report.charts(figures(), tmp_path / "img")
-    assert set(drawn) == {"fanout", "engines", "bots"}
+    assert set(drawn) == {"fanout", "engines", "bots", "capacity"}
     for path in drawn.values():
         assert (tmp_path / path).stat().st_size > 1000
 

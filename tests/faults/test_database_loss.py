@@ -3,10 +3,10 @@ same command sent again is stored exactly once.
 
 Daphne (the Procfile's web command, embedded mode: computer seats in-process) reaches PostgreSQL
 through a proxy in this test (pgproxy.py), which cuts the connection at the INSERT of one command:
-before it reaches the server, or after the server answered (committed, or inside the transaction of a
-game's last move, rolled back). The client gets ``database_unavailable`` — HTTP 503 with the API's JSON
-error, or an ``error`` on the socket — never a 500, a traceback or a socket closed by an exception;
-for a signed-in caller too, whose session is read in middleware before the view.
+before it reaches the server, or after the server answered (committed: a game's last move writes its
+status in the same statement). The client gets ``database_unavailable`` — HTTP 503 with the API's
+JSON error, or an ``error`` on the socket — never a 500, a traceback or a socket closed by an
+exception; for a signed-in caller too, whose session is read in middleware before the view.
 """
 
 from __future__ import annotations
@@ -137,22 +137,37 @@ def test_a_submit_whose_answer_is_lost_after_the_commit_is_acknowledged_once_on_
     assert server_errors(faults) == []
 
 
-def test_a_last_move_cut_off_inside_its_transaction_leaves_the_game_running_until_its_retry(web):
+def test_a_last_move_cut_off_is_written_with_its_status_or_not_at_all(web):
+    """A game's last move and the game's status are one statement (games.store.append's ``then``: an
+    INSERT and an UPDATE in one data-modifying WITH, atomic without a transaction): cut before it
+    reaches the server, neither is written; cut after the server answered, both are. Either way the
+    retry finishes the game once."""
     url, proxy, faults = web
     game, token = table(goal=1)  # the first move wins
     seq = store.head(game.pk)[0]
     before = written(game)
 
-    # The server answered the INSERT; the connection drops before the COMMIT: all is rolled back.
-    trap = proxy.arm(insert_of("last"), "after")
+    trap = proxy.arm(insert_of("last"), "before")
     assert_refused(*post(url, game, token, "last", seq))
     assert trap.sprung.is_set()
     assert written(game) == before, "the game's events and its status must be written together"
-
     status, body, _ = post(url, game, token, "last", seq)
     assert status == 200 and body["duplicate"] is False, body
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and service.result(game.pk) is not None
+    check_log(game.pk)
+
+    # The server answered (committed) and the answer was lost: the move and the status are both there.
+    game, token = table(goal=1)
+    seq = store.head(game.pk)[0]
+    trap = proxy.arm(insert_of("last-2"), "after")
+    assert_refused(*post(url, game, token, "last-2", seq))
+    assert trap.sprung.is_set()
+    head, _hash, state = written(game)
+    assert head > seq and state == Game.Status.FINISHED, "the game's events and its status go together"
+    status, body, _ = post(url, game, token, "last-2", seq)
+    assert status == 200 and body["duplicate"] is True and body["first_seq"] == seq + 1, body
+    assert service.result(game.pk) is not None
     check_log(game.pk)
     assert server_errors(faults) == []
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from games import publish, service, store, worker
+from games import publish, service, store, tables, worker
 from games.autoplay import play_bot_turn
 from games.errors import ServiceError
 from games.models import Event, Game
@@ -366,11 +366,11 @@ def test_a_kept_fold_is_extended_and_always_equals_a_fold_from_scratch(monkeypat
         fresh_events = store.load(game.pk)
         kept = service.load_table(game.pk)
         assert [e.seq for e in kept.events] == [e.seq for e in fresh_events]
-        assert kept.state == kept.engine.replay(tl.fold(service._rows(fresh_events)).engine_events())
+        assert kept.state == kept.engine.replay(tl.fold(tables.rows(fresh_events)).engine_events())
     # A fold that does not match the stored log (another database, a rewritten test log) is not used.
-    stale = service._folds[game.pk]
+    stale = tables._folds[game.pk]
     bogus = Event(game_id=game.pk, seq=stale.events[-1].seq, type="x", data={}, hash="0" * 64)
-    service._folds[game.pk] = service._Fold(stale.version, [*stale.events[:-1], bogus], stale.timeline, None)
+    tables._folds[game.pk] = tables._Fold(stale.version, [*stale.events[:-1], bogus], stale.timeline, None)
     assert service.load_table(game.pk).state == stale.state
 
 
