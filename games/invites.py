@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from games import names
+from games import names, tables
 from games.engines.base import _
 from games.errors import ServiceError
 from games.models import Game, Invite, Seat
@@ -125,4 +126,6 @@ def claim(game_id: int, code: Any, *, user: Any) -> Seat:
             seat.display_name = names.guest_name(seat.number)
         seat.token = secrets.token_urlsafe()
         seat.save(update_fields=["awaiting_player", "user", "display_name", "token"])
+        # This process's kept fold knows the seats as they were: forget it (games/tables.py).
+        transaction.on_commit(partial(tables.invalidate, seat.game_id))
     return seat
