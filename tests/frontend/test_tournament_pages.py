@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 import pytest
 from django.contrib.auth import get_user_model
 
-from frontend.bracket_svg import bracket_svg
+from frontend.bracket_svg import NAME_ROOM, Fitted, bracket_svg, fit, text_width
 from frontend.tournaments import spreadsheet_text
 from games.models import Game
 from tournaments import service as tournaments
@@ -128,15 +128,59 @@ def test_every_formula_sign_is_neutralised_and_nothing_else():
 
 
 def test_the_bracket_cuts_long_names_before_escaping_them():
-    """A name cut after escaping could end inside an entity ("&am"): broken SVG on the page."""
+    """A name cut after escaping could end inside an entity ("&am"): broken SVG on the page. A name is
+    fitted to its box (squeezed a little, or cut with "…"); the whole name stays in the row's title."""
     names = {1: "&" * 40, 2: "<b>" * 20, 3: 'Ann "the Ace" O\'Neil & co., a long name', 4: "Bo"}
     entries = {number: SimpleNamespace(shown_name=name) for number, name in names.items()}
     svg = str(bracket_svg(Bracket([1, 2, 3, 4]), entries))
     root = ElementTree.fromstring(svg)  # well-formed XML, or this raises
-    shown = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") != "section"]
-    assert "&" * 25 + "…" in shown and "<b>" * 8 + "<…" in shown and "Bo" in shown
-    assert names[3][:25] + "…" in shown
-    assert all(len(text or "") <= 26 for text in shown)
+    ns = "{http://www.w3.org/2000/svg}"
+    slots = [g for g in root.iter(f"{ns}g") if (g.get("class") or "").split() in (["slot"], ["slot", "won"])]
+    slots += [g for g in root.iter(f"{ns}g") if (g.get("class") or "").split() == ["slot", "lost"]]
+    assert sorted(g.find(f"{ns}title").text for g in slots) == sorted(names.values())
+    shown = {}
+    for slot in slots:
+        full = slot.find(f"{ns}title").text
+        (text,) = [t for t in slot.iter(f"{ns}text") if t.get("class") not in ("seed", "tick")]
+        shown[full] = text.text
+        cut = text.text.endswith("…") and full.startswith(text.text[:-1].rstrip())
+        assert text.text == full or cut, (full, text.text)
+        assert text_width(text.text) <= NAME_ROOM or text.get("textLength"), "the name fits its box"
+    assert shown["Bo"] == "Bo"
+    assert shown["&" * 40].startswith("&&&&") and shown["&" * 40].endswith("…")
+    assert shown["<b>" * 20].startswith("<b><b>") and shown["<b>" * 20].endswith("…")
+    assert shown[names[3]].startswith("Ann") and shown[names[3]].endswith("…")
+
+
+def test_a_name_a_little_too_long_is_squeezed_and_a_much_longer_one_cut():
+    assert fit("Bo") == Fitted("Bo", None)
+    room = text_width("Computer 3 (magaling)") * 0.95
+    assert fit("Computer 3 (magaling)", room).squeeze == room  # squeezed, whole
+    longer = fit("Computer 3 (magaling) and a much longer tail", room)
+    assert longer.squeeze is None and longer.text.endswith("…")
+    assert text_width(longer.text) <= room
+
+
+def test_the_bracket_marks_winners_and_frames_the_live_match():
+    entries = {n: SimpleNamespace(shown_name=f"Player {n}", seed=n) for n in (1, 2, 3, 4)}
+    bracket = Bracket([1, 2, 3, 4])
+    first, second = (m.id for m in bracket.matches if m.round == 1)
+    bracket.record(first, 1)
+    svg = str(bracket_svg(bracket, entries, live={second}))
+    root = ElementTree.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    boxes = {g.get("data-match"): g for g in root.iter(f"{ns}g") if g.get("data-match")}
+    assert "live" in boxes[second].get("class") and boxes[second].find(f"{ns}circle") is not None
+    assert "decided" in boxes[first].get("class")
+    won = [g for g in boxes[first].iter(f"{ns}g") if "won" in (g.get("class") or "")]
+    assert [g.find(f"{ns}title").text for g in won] == ["Player 1"]
+    assert "Player 1 (seed 1) beat Player 4 (seed 4)" in boxes[first].get("aria-label")
+    assert "playing now" in boxes[second].get("aria-label")
+    final = next(m.id for m in bracket.matches if m.round == 2)
+    assert boxes[final].get("tabindex") == "0"  # a tap or the keyboard reads a match out in full
+    # No box is drawn black: every box has its fill and frame, every name its colour.
+    assert all(r.get("fill") not in (None, "#000", "black") for r in root.iter(f"{ns}rect"))
+    assert all(t.get("fill") for t in root.iter(f"{ns}text"))
 
 
 def test_an_elimination_page_draws_its_bracket(client):
