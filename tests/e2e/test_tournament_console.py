@@ -53,11 +53,28 @@ def context(browser, server, size, language="en"):  # type: ignore[no-untyped-de
     return made
 
 
-def post_and_wait(page, button: str) -> None:
-    """Click a console button (answering its confirmation) and wait for the page it posts to."""
-    page.once("dialog", lambda dialog: dialog.accept())
+ASKED: list[str] = []  # the confirmations the pages asked for, answered yes
+
+
+def answering(page):  # type: ignore[no-untyped-def]
+    """The page, with every confirmation it asks for answered yes (and kept in ASKED)."""
+
+    def accept(dialog):  # type: ignore[no-untyped-def]
+        ASKED.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", accept)
+    return page
+
+
+def post_and_wait(page, button: str, asks: str | None = None) -> None:
+    """Click a console button and wait for the page it posts to; ``asks``: words of the confirmation
+    it must ask for first."""
+    ASKED.clear()
     with page.expect_navigation():
         page.click(button)
+    if asks is not None:
+        assert any(asks in question for question in ASKED), (asks, ASKED)
 
 
 def standings_text(page) -> str:
@@ -71,7 +88,7 @@ def test_an_organiser_runs_a_knockout_from_the_console_while_a_player_follows_on
     desk = context(browser, server, DESKTOP)
     hand = context(browser, server, PHONE)
     try:
-        page, phone = desk.new_page(), hand.new_page()
+        page, phone = answering(desk.new_page()), hand.new_page()
         sign_in(page, "organiser")
         # The form, with options: the game's own (one game), a third-place match, no no-show clock.
         page.goto("/tournaments/new/")
@@ -155,7 +172,9 @@ def test_an_organiser_runs_a_knockout_from_the_console_while_a_player_follows_on
         # The person did not come: a forfeit, with its reason.
         page.select_option('[data-form="forfeit-W1-1"] select[name=entrant]', str(person))
         page.fill('[data-form="forfeit-W1-1"] input[name=reason]', "did not come")
-        post_and_wait(page, '[data-form="forfeit-W1-1"] button[value=forfeit]')
+        post_and_wait(
+            page, '[data-form="forfeit-W1-1"] button[value=forfeit]', asks="Record a forfeit at W1-1?"
+        )
         page.wait_for_selector('svg.bracket [data-match="W1-1"].decided', state="attached")
         assert Match.objects.get(tournament=row, key="W1-1").forfeit == [person]
         page.click('#round-tabs [data-round-tab="1"]')
@@ -176,7 +195,7 @@ def test_an_organiser_runs_a_knockout_from_the_console_while_a_player_follows_on
         page.fill(f"{form} input[name=place-{second}]", "1")
         page.fill(f"{form} input[name=reason]", "the score sheet was read wrong")
         screenshot(page, "console-correcting-desktop")
-        post_and_wait(page, f"{form} button[value=override]")
+        post_and_wait(page, f"{form} button[value=override]", asks="Correct the result of W2-1?")
         names = {e.number: e.shown_name for e in Entry.objects.filter(tournament=row)}
         winner = page.locator('svg.bracket [data-match="W2-1"] .slot.won title')
         assert winner.text_content() == names[second]
@@ -223,7 +242,7 @@ def test_the_console_between_rounds_and_what_a_live_update_keeps(browser, server
         service.register(row, "", bot_level=level, by=organiser)
     desk = context(browser, server, DESKTOP)
     try:
-        page = desk.new_page()
+        page = answering(desk.new_page())
         sign_in(page, "organiser")
         url = f"/tournaments/{row.pk}/"
         page.goto(url)
@@ -248,7 +267,7 @@ def test_the_console_between_rounds_and_what_a_live_update_keeps(browser, server
         page.fill(f"{form} input[name=reason]", "keep this one")
         post_and_wait(page, f"{form} button[value=edit_pairing]")
         page.wait_for_selector(f'.match-card[data-match="{t1.key}"] .tag')
-        post_and_wait(page, "button[value=repair]")
+        post_and_wait(page, "button[value=repair]", asks="Pair round 1 again?")
         assert Match.objects.get(tournament=row, key=t1.key).entrants == kept
 
         # Three rounds instead of two, with a reason.
@@ -265,10 +284,11 @@ def test_the_console_between_rounds_and_what_a_live_update_keeps(browser, server
         page.wait_for_selector("#why-buchholz_cut1", state="hidden")
 
         # Withdraw an entrant from the standings (it asks first), then start the round.
-        gone = Entry.objects.get(tournament=row, number=5)
-        post_and_wait(page, '#standings tr[data-entrant="5"] button[value=withdraw]')
+        post_and_wait(
+            page, '#standings tr[data-entrant="5"] button[value=withdraw]', asks="Withdraw Computer 5"
+        )
         page.wait_for_selector('#standings tr.withdrawn[data-entrant="5"] .tag')
-        assert Entry.objects.get(pk=gone.pk).withdrawn
+        assert Entry.objects.get(tournament=row, number=5).withdrawn
         post_and_wait(page, "button[value=start_round]")
         page.wait_for_selector("#group-during")
 
