@@ -63,7 +63,7 @@ def _seat_names(entries: dict[int, Entry], entrants: list[int]) -> list[dict[str
         out.append(
             {
                 "number": n,
-                "name": entry.name if entry else str(n),
+                "name": entry.shown_name if entry else str(n),
                 "members": list(entry.members) if entry else [],
             }
         )
@@ -148,8 +148,8 @@ def _pairings(request: HttpRequest, row: Tournament) -> dict[str, Any]:
         tables.append({"key": match.key, "label": table_label(match.key), "seats": seats})
         where.extend((s["name"], table_label(match.key), i + 1) for i, s in enumerate(seats))
     rnd = row.rounds.filter(number=number).first()
-    byes = [entries[e].name for e in (rnd.byes if rnd else []) if e in entries]
-    half = [entries[e].name for e in (rnd.half_byes if rnd else []) if e in entries]
+    byes = [entries[e].shown_name for e in (rnd.byes if rnd else []) if e in entries]
+    half = [entries[e].shown_name for e in (rnd.half_byes if rnd else []) if e in entries]
     context.update(
         {
             "round": number,

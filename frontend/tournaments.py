@@ -393,7 +393,8 @@ def _lines(
         match.sides = sides  # type: ignore[attr-defined]
         match.names = [s["name"] for s in sides]  # type: ignore[attr-defined]
         match.places = shown  # type: ignore[attr-defined]
-        match.live = [g for g in games if not g.finished]  # type: ignore[attr-defined]
+        # A decided match plays no more: a game left unfinished (stopped by a forfeit) is not live.
+        match.live = [] if match.result else [g for g in games if not g.finished]  # type: ignore[attr-defined]
         match.finished_games = [g for g in games if g.finished]  # type: ignore[attr-defined]
         rnd = rounds.get(match.round)
         if match.result:

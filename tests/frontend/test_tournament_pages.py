@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from types import SimpleNamespace
 from xml.etree import ElementTree
 
@@ -357,3 +358,59 @@ def test_a_multi_player_tournament_page_says_how_placement_points_are_scaled(cli
     assert 'id="placement-points"' not in client.get(f"/tournaments/{twos.pk}/").content.decode()
     client.cookies["django_language"] = "ht"
     assert "Pwen plas: plas p sou yon tab n jwè" in client.get(f"/tournaments/{fours.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "ht", "tl"])
+def test_entrant_and_level_names_match_on_every_page(client, organiser, language):
+    """Each entrant has one name on every page of its tournament, in the reader's language: the page
+    (console, bracket, standings, rounds), every sheet and the export; a computer's level is the same word
+    in its name as in the organiser's picker."""
+    from django.utils import translation
+    from django.utils.html import escape
+
+    from games import computers
+    from tournaments import service
+
+    client.cookies["django_language"] = language
+    row = service.create(
+        "Names Cup", "kazino", "single_elimination", {"game_config": {"match": "single"}}, by=organiser
+    )
+    typed = 'Anne-Marie «Ti Zouzou» O\'Neil & "Pierre-Louis"'
+    service.register(row, typed)
+    for level in ("random", "greedy", "strong"):
+        act(client, row, action="add_bot", level=level)
+    with translation.override(language):
+        levels = {level: str(computers.LEVEL_NAMES[level]) for level in ("random", "greedy", "strong")}
+        names = {e.number: str(e.shown_name) for e in Entry.objects.filter(tournament=row)}
+        english = {}
+    with translation.override("en"):
+        english = {e.number: str(e.shown_name) for e in Entry.objects.filter(tournament=row) if e.bot_level}
+    assert names[1] == typed
+    for e in Entry.objects.filter(tournament=row, bot_level__gt=""):
+        assert f"({levels[e.bot_level]})" in names[e.number], "a computer's name carries its level's word"
+
+    def shows_every_name(path: str, where: str) -> str:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        body = response.content.decode()
+        for number, name in names.items():
+            assert escape(name) in body or name in body, f"{name!r} missing from {where} ({language})"
+            if language != "en" and number in english:
+                assert english[number] not in body, f"{english[number]!r} left in English on {where}"
+        return body
+
+    page = shows_every_name(f"/tournaments/{row.pk}/", "the page")
+    picker = re.search(r'<select name="level">(.*?)</select>', page, re.S).group(1)
+    assert re.findall(r"<option[^>]*>([^<]*)<", picker) == [
+        escape(w[:1].upper() + w[1:]) for w in levels.values()
+    ]
+    service.seed(row, "manual", [1, 2, 3, 4], by=organiser)
+    service.start(row, by=organiser)
+    page = shows_every_name(f"/tournaments/{row.pk}/", "the page")
+    svg = page[page.index("<svg") : page.index("</svg>") + 6]
+    titles = {t for t in re.findall(r"<title>([^<]*)</title>", svg)}
+    assert {escape(n) for n in names.values()} <= titles, "the bracket's full names are the standings' names"
+    for sheet in ("pairings", "tables", "standings", "bracket"):
+        shows_every_name(f"/tournaments/{row.pk}/print/{sheet}/", f"the {sheet} sheet")
+    exported = csv.reader(io.StringIO(client.get(f"/tournaments/{row.pk}/standings.csv").content.decode()))
+    assert sorted(line[1] for line in list(exported)[1:]) == sorted(names.values())
