@@ -86,7 +86,7 @@ def score_home(request: HttpRequest, tournament_id: int) -> HttpResponse:
             mine.append(match)
     if len(mine) == 1 and not request.GET.get("all"):
         return redirect("frontend:score_table", row.pk, mine[0].key)
-    names = {e.number: e.name for e in Entry.objects.filter(tournament=row)}
+    names = {e.number: e.shown_name for e in Entry.objects.filter(tournament=row)}
     context = {
         "t": row,
         "playing": bool(matches),
@@ -157,7 +157,7 @@ def _page(
     values: Any = None,
 ) -> HttpResponse:
     entries = {e.number: e for e in Entry.objects.filter(tournament=row, number__in=match.entrants)}
-    sides = [{"number": n, "name": entries[n].name if n in entries else str(n)} for n in match.entrants]
+    sides = [{"number": n, "name": entries[n].shown_name if n in entries else str(n)} for n in match.entrants]
     config = board_config(row, match)
     games = list(match.board)
     recorded = [g for g in games if g.get("places")]
@@ -367,7 +367,7 @@ def _summary(
         sheet = board.score(row.game, config, list(match.entrants), hands)
     except IllegalAction:
         return None
-    names = {e.number: e.name for e in Entry.objects.filter(tournament=row, number__in=match.entrants)}
+    names = {e.number: e.shown_name for e in Entry.objects.filter(tournament=row, number__in=match.entrants)}
     lines = []
     for i, (points, mark) in enumerate(zip(sheet.rows, sheet.marks, strict=True)):
         cells = []
@@ -508,7 +508,7 @@ def board_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return redirect("frontend:board", row.pk)
     row.refresh_from_db()
     t = projection.load(row.stream_id)
-    names = {e.number: e.name for e in Entry.objects.filter(tournament=row)}
+    names = {e.number: e.shown_name for e in Entry.objects.filter(tournament=row)}
     tables = []
     for match in _current_board_matches(row):
         games = match.board

@@ -23,7 +23,7 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES, _criteria, _get, _organiser
+from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES, _criteria, _get, _organiser, table_label
 from frontend.tournaments import _bracket as bracket_of_rows
 from games import engines
 from games.catalogue import titles
@@ -42,12 +42,6 @@ def _stylesheet() -> str:
     found = finders.find("frontend/print.css")
     path = Path(str(found)) if found else Path(settings.BASE_DIR) / "frontend/static/frontend/print.css"
     return path.read_text(encoding="utf-8")
-
-
-def table_label(key: str) -> str:
-    """A table as players call it: "R2-T3" is table 3 (of round 2); a bracket match keeps its name."""
-    found = re.fullmatch(r"R\d+-T(\d+)", key)
-    return found.group(1) if found else key
 
 
 def _entries(row: Tournament) -> dict[int, Entry]:
@@ -69,7 +63,7 @@ def _seat_names(entries: dict[int, Entry], entrants: list[int]) -> list[dict[str
         out.append(
             {
                 "number": n,
-                "name": entry.name if entry else str(n),
+                "name": entry.shown_name if entry else str(n),
                 "members": list(entry.members) if entry else [],
             }
         )
@@ -154,8 +148,8 @@ def _pairings(request: HttpRequest, row: Tournament) -> dict[str, Any]:
         tables.append({"key": match.key, "label": table_label(match.key), "seats": seats})
         where.extend((s["name"], table_label(match.key), i + 1) for i, s in enumerate(seats))
     rnd = row.rounds.filter(number=number).first()
-    byes = [entries[e].name for e in (rnd.byes if rnd else []) if e in entries]
-    half = [entries[e].name for e in (rnd.half_byes if rnd else []) if e in entries]
+    byes = [entries[e].shown_name for e in (rnd.byes if rnd else []) if e in entries]
+    half = [entries[e].shown_name for e in (rnd.half_byes if rnd else []) if e in entries]
     context.update(
         {
             "round": number,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+import re
+from collections.abc import Collection
 from typing import Any
 
 from django.contrib import messages
@@ -10,17 +12,17 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
-from frontend.bracket_svg import bracket_svg
+from frontend.bracket_svg import bracket_svg, describe
 from frontend.options import GAME_OPTIONS, TOURNAMENTS, defaults_table, fields, parse_options
 from games import computers, streams
 from games import service as games
 from games.catalogue import titles
 from games.errors import ServiceError
 from tournaments import deals, estimate, formats, log, service
-from tournaments.models import Club, Entry, Match, Tournament
+from tournaments.models import Club, Entry, Match, Round, Tournament
 from tournaments.standings import CRITERIA
 
 FORMAT_NAMES = {
@@ -293,38 +295,158 @@ def _criteria(row: Tournament) -> list[str]:
     )
 
 
-def _bracket(row: Tournament, entries: dict[int, Entry], matches: list[Match]) -> str:
-    """The bracket drawn from the projection rows (a page view never folds the tournament's log)."""
+def table_label(key: str) -> str:
+    """A table as players call it: "R2-T3" is table 3 (of round 2); a bracket match keeps its name."""
+    found = re.fullmatch(r"R\d+-T(\d+)", key)
+    return found.group(1) if found else key
+
+
+def _bracket(
+    row: Tournament, entries: dict[int, Entry], matches: list[Match], live: Collection[str] = ()
+) -> str:
+    """The bracket drawn from the projection rows (a page view never folds the tournament's log);
+    ``live``: the matches being played, framed."""
     seeding = [e.number for e in sorted(entries.values(), key=lambda e: e.seed or 0) if e.seed is not None]
     if row.format not in ("single_elimination", "double_elimination") or not seeding:
         return ""
     decided = [(m.key, _winner(m.entrants, m.result["places"])) for m in matches if m.result]
-    return bracket_svg(formats.bracket_of(row.format, row.options, seeding, decided), entries)
+    return bracket_svg(formats.bracket_of(row.format, row.options, seeding, decided), entries, live)
+
+
+def _bracket_details(row: Tournament, entries: dict[int, Entry], matches: list[Match]) -> list[Any]:
+    """Each bracket match in words, for the line under the bracket a tap or focus shows."""
+    seeding = [e.number for e in sorted(entries.values(), key=lambda e: e.seed or 0) if e.seed is not None]
+    if row.format not in ("single_elimination", "double_elimination") or not seeding:
+        return []
+    decided = [(m.key, _winner(m.entrants, m.result["places"])) for m in matches if m.result]
+    drawn = formats.bracket_of(row.format, row.options, seeding, decided)
+    live = {m.key: m.live[0].game_id for m in matches if m.live}  # type: ignore[attr-defined]
+    return [
+        {"key": m.id, "text": describe(m, entries, m.id in live), "watch": live.get(m.id)}
+        for m in drawn.matches
+    ]
 
 
 def _winner(entrants: list[int], places: dict[str, int]) -> int:
     return min(entrants, key=lambda e: (places[str(e)], e))
 
 
+# A place at a table, in words ("1st"); past the eighth, the number.
+ORDINALS = {
+    1: pgettext_lazy("place", "1st"),
+    2: pgettext_lazy("place", "2nd"),
+    3: pgettext_lazy("place", "3rd"),
+    4: pgettext_lazy("place", "4th"),
+    5: pgettext_lazy("place", "5th"),
+    6: pgettext_lazy("place", "6th"),
+    7: pgettext_lazy("place", "7th"),
+    8: pgettext_lazy("place", "8th"),
+}
+
+
+def place_words(places: list[int | None]) -> list[tuple[str, str]]:
+    """Each entrant's result in words and as a class: two at a table "won" / "lost" / "drawn"; more,
+    their place ("1st", "2nd"…, shared places alike)."""
+    if any(p is None for p in places):
+        return [("", "")] * len(places)
+    if len(places) == 2:
+        if places[0] == places[1]:
+            return [(_("drawn"), "drawn")] * 2
+        return [(_("won"), "won") if p == 1 else (_("lost"), "lost") for p in places]
+    return [(str(ORDINALS.get(int(p or 0), p)), "won" if p == 1 else "place") for p in places]
+
+
+def _lines(
+    row: Tournament,
+    matches: list[Match],
+    entries: dict[int, Entry],
+    mine: Entry | None,
+    rounds: dict[int, Round],
+) -> None:
+    """What a round's card says of each match: its table, each side's name and result in words, whether
+    it is being played, decided, forfeited, or its result withheld (duplicate deals still in play)."""
+    for match in matches:
+        places = (match.result or {}).get("places", {})
+        shown = [places.get(str(e)) for e in match.entrants]
+        words = place_words(shown)
+        absent = set(match.forfeit or [])
+        sides = []
+        for k, e in enumerate(match.entrants):
+            entry = entries.get(e)
+            word, cls = words[k]
+            if absent and match.result:
+                word = _("absent (forfeit)") if e in absent else _("won by forfeit")
+            sides.append(
+                {
+                    "number": e,
+                    "name": entry.shown_name if entry else str(e),
+                    "members": list(entry.members) if entry else [],
+                    "seed": entry.seed if entry else None,
+                    "place": shown[k],
+                    "word": word,
+                    "cls": cls,
+                    "mine": mine is not None and e == mine.number,
+                }
+            )
+        games = list(match.games.all())
+        match.label = table_label(match.key)  # type: ignore[attr-defined]
+        match.sides = sides  # type: ignore[attr-defined]
+        match.names = [s["name"] for s in sides]  # type: ignore[attr-defined]
+        match.places = shown  # type: ignore[attr-defined]
+        # A decided match plays no more: a game left unfinished (stopped by a forfeit) is not live.
+        match.live = [] if match.result else [g for g in games if not g.finished]  # type: ignore[attr-defined]
+        match.finished_games = [g for g in games if g.finished]  # type: ignore[attr-defined]
+        rnd = rounds.get(match.round)
+        if match.result:
+            state = "decided"
+        elif match.live:  # type: ignore[attr-defined]
+            state = "live"
+        elif games and row.options.get("duplicate"):
+            state = "withheld"  # its games are over; their deals are still being played elsewhere
+        elif rnd is not None and rnd.started:
+            state = "waiting"
+        else:
+            state = "paired"
+        match.state = state  # type: ignore[attr-defined]
+
+
+def _stage(row: Tournament, current: Round | None) -> str:
+    """Where the tournament is, for the organiser's console: ``before`` the start, ``between`` rounds
+    (the next one paired and waiting to start, or not paired yet), ``during`` a round, ``over``."""
+    if row.status == "registration":
+        return "before"
+    if row.status == "finished":
+        return "over"
+    if current is not None and current.started and not current.complete:
+        return "during"
+    return "between"
+
+
+def _chosen_round(request: HttpRequest, row: Tournament, numbers: list[int]) -> int:
+    """The round whose tab is open: the one in the address (``?round=N``), else the current one."""
+    wanted = _int(request.GET.get("round"), 0)
+    if wanted in numbers:
+        return wanted
+    return numbers[-1] if numbers else 0
+
+
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
     row = _get(tournament_id)
     entries = {e.number: e for e in Entry.objects.filter(tournament=row)}
-    rounds: dict[int, list[Match]] = {}
+    round_rows = {r.number: r for r in row.rounds.all()}
     matches = list(Match.objects.filter(tournament=row).prefetch_related("games"))
+    user: Any = request.user
+    mine = next((e for e in entries.values() if user.is_authenticated and e.user_id == user.pk), None)
+    _lines(row, matches, entries, mine, round_rows)
+    by_round: dict[int, list[Match]] = {}
     for match in matches:
-        match.names = [entries[e].shown_name for e in match.entrants]  # type: ignore[attr-defined]
-        places = (match.result or {}).get("places", {})
-        match.places = [places.get(str(e)) for e in match.entrants]  # type: ignore[attr-defined]
-        match.live = [g for g in match.games.all() if not g.finished]  # type: ignore[attr-defined]
-        rounds.setdefault(match.round, []).append(match)
+        by_round.setdefault(match.round, []).append(match)
     standings = sorted(entries.values(), key=lambda e: (e.rank is None, e.rank or 0, e.seed or 0, e.number))
     organiser = _organiser(request, row)
     # The organiser holds a live table with Pause and lets it go on with Resume (tournaments.service).
     live = [g.game_id for m in matches for g in m.live]  # type: ignore[attr-defined]
     paused = games.paused(live) if organiser and live else set()
-    user: Any = request.user
-    mine = next((e for e in entries.values() if user.is_authenticated and e.user_id == user.pk), None)
-    current = row.rounds.last()
+    current = round_rows[max(round_rows)] if round_rows else None
     late = (
         bool(row.options.get("late_entry")) and row.format == "swiss" and row.status in ("running", "paused")
     )
@@ -340,20 +462,42 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
         last = row.planned_rounds - int(row.options.get("no_byes_last_rounds") or 0)
         if len(mine.bye_requests) < allowed:
             bye_rounds = [n for n in range(row.round + 1, last + 1) if n not in mine.bye_requests]
-    editable = (
-        _organiser(request, row) and current is not None and not current.started and row.status != "finished"
-    )
+    editable = organiser and current is not None and not current.started and row.status != "finished"
+    names = {n: e.shown_name for n, e in entries.items()}
+    numbers = sorted(set(round_rows) | set(by_round))
+    chosen = _chosen_round(request, row, numbers)
+    rounds = [
+        {
+            "number": n,
+            "matches": by_round.get(n, []),
+            "byes": [names.get(e, str(e)) for e in (round_rows[n].byes if n in round_rows else [])],
+            "half_byes": [names.get(e, str(e)) for e in (round_rows[n].half_byes if n in round_rows else [])],
+            "started": n in round_rows and round_rows[n].started,
+            "complete": n in round_rows and round_rows[n].complete,
+            "over_the_board": n in round_rows and round_rows[n].over_the_board,
+            "live": any(m.state == "live" for m in by_round.get(n, [])),  # type: ignore[attr-defined]
+            "withheld": any(m.state == "withheld" for m in by_round.get(n, [])),  # type: ignore[attr-defined]
+        }
+        for n in numbers
+    ]
+    knockout = row.format in ("single_elimination", "double_elimination", "table_elimination")
+    current_matches = by_round.get(current.number, []) if current is not None else []
+    criteria = _criteria(row)
     context = {
         "t": row,
-        "current_round": row.rounds.last(),
+        "current_round": current,
         "titles": titles(),
         "format_name": FORMAT_NAMES.get(row.format, row.format),
         "standings": standings,
-        "columns": [(c, CRITERION_NAMES.get(c, c)) for c in _criteria(row)],
-        "explained": [(CRITERION_NAMES[c], CRITERION_HELP[c]) for c in _criteria(row) if c in CRITERION_HELP],
-        "rounds": sorted(rounds.items(), reverse=True),
-        "bracket": _bracket(row, entries, matches),
+        "columns": [(c, CRITERION_NAMES.get(c, c), CRITERION_HELP.get(c, "")) for c in criteria],
+        "explained": [(CRITERION_NAMES[c], CRITERION_HELP[c]) for c in criteria if c in CRITERION_HELP],
+        "rounds": rounds,
+        "chosen_round": chosen,
+        "bracket": _bracket(row, entries, matches, {m.key for m in matches if m.state == "live"}),  # type: ignore[attr-defined]
+        "bracket_details": _bracket_details(row, entries, matches),
         "organiser": organiser,
+        "console": organiser and row.status != "finished",
+        "stage": _stage(row, current),
         "paused": paused,
         "mine": mine,
         "can_register": user.is_authenticated and mine is None and (row.status == "registration" or late),
@@ -361,9 +505,11 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "half_allowed": allowed,
         "bye_rounds": bye_rounds,
         "editable": editable,
-        "round_matches": [m for m in matches if current is not None and m.round == current.number]
-        if editable
-        else [],
+        "round_matches": current_matches if editable else [],
+        "current_matches": current_matches,
+        "correctable": not knockout,  # a knockout corrects only its current round (service.override)
+        "can_add": row.status == "registration" or (late and row.status != "finished"),
+        "active_entries": [e for e in standings if not e.withdrawn],
         "locked": set(current.locked) if current is not None else set(),
         "pairing_edits": service.EDITS,
         "computer_levels": list(computers.LEVEL_NAMES.items()),

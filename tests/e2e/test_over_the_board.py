@@ -228,8 +228,9 @@ def test_the_other_sheets_and_the_list_filters(page):
     model = get_user_model()
     organiser = model.objects.create_user("organiser", password=PASSWORD)
     bracket = service.create("Knockout", "dominoes", "single_elimination", {}, by=organiser)
+    # Players typed in by name (a computer player has no name of its own).
     for name in ("Ana", "Bong", "Carmel", "Dado"):
-        service.register(bracket, name, bot_level="random")
+        service.register(bracket, name)
     service.seed(bracket, "manual", [1, 2, 3, 4], by=organiser)
     demo = Club.objects.create(name="Demo club", slug="demo")
     for _n in range(3):

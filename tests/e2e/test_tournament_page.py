@@ -34,7 +34,7 @@ def test_the_page_follows_a_tournament_live_from_start_to_standings(page):
     page.wait_for_selector("#status[data-status=finished]", timeout=120_000)
     assert page.evaluate("window.stillTheSamePage === true"), "the page was not reloaded"
     assert page.evaluate("window.tournamentPage.seq") > first
-    assert page.locator('ul.rounds[data-round="2"] li').count() == 2
+    assert page.locator('ul.rounds[data-round="2"] > li').count() == 2
     ranks = page.locator("#standings tbody tr td:first-child").all_inner_texts()
     assert ranks[0] == "1" and len(ranks) == 4
     row.refresh_from_db()

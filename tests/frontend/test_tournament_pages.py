@@ -5,13 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from types import SimpleNamespace
 from xml.etree import ElementTree
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from frontend.bracket_svg import bracket_svg
+from frontend.bracket_svg import NAME_ROOM, Fitted, bracket_svg, fit, text_width
 from frontend.tournaments import spreadsheet_text
 from games.models import Game
 from tournaments import service as tournaments
@@ -128,15 +129,59 @@ def test_every_formula_sign_is_neutralised_and_nothing_else():
 
 
 def test_the_bracket_cuts_long_names_before_escaping_them():
-    """A name cut after escaping could end inside an entity ("&am"): broken SVG on the page."""
+    """A name cut after escaping could end inside an entity ("&am"): broken SVG on the page. A name is
+    fitted to its box (squeezed a little, or cut with "…"); the whole name stays in the row's title."""
     names = {1: "&" * 40, 2: "<b>" * 20, 3: 'Ann "the Ace" O\'Neil & co., a long name', 4: "Bo"}
     entries = {number: SimpleNamespace(shown_name=name) for number, name in names.items()}
     svg = str(bracket_svg(Bracket([1, 2, 3, 4]), entries))
     root = ElementTree.fromstring(svg)  # well-formed XML, or this raises
-    shown = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text") if t.get("class") != "section"]
-    assert "&" * 25 + "…" in shown and "<b>" * 8 + "<…" in shown and "Bo" in shown
-    assert names[3][:25] + "…" in shown
-    assert all(len(text or "") <= 26 for text in shown)
+    ns = "{http://www.w3.org/2000/svg}"
+    slots = [g for g in root.iter(f"{ns}g") if (g.get("class") or "").split() in (["slot"], ["slot", "won"])]
+    slots += [g for g in root.iter(f"{ns}g") if (g.get("class") or "").split() == ["slot", "lost"]]
+    assert sorted(g.find(f"{ns}title").text for g in slots) == sorted(names.values())
+    shown = {}
+    for slot in slots:
+        full = slot.find(f"{ns}title").text
+        (text,) = [t for t in slot.iter(f"{ns}text") if t.get("class") not in ("seed", "tick")]
+        shown[full] = text.text
+        cut = text.text.endswith("…") and full.startswith(text.text[:-1].rstrip())
+        assert text.text == full or cut, (full, text.text)
+        assert text_width(text.text) <= NAME_ROOM or text.get("textLength"), "the name fits its box"
+    assert shown["Bo"] == "Bo"
+    assert shown["&" * 40].startswith("&&&&") and shown["&" * 40].endswith("…")
+    assert shown["<b>" * 20].startswith("<b><b>") and shown["<b>" * 20].endswith("…")
+    assert shown[names[3]].startswith("Ann") and shown[names[3]].endswith("…")
+
+
+def test_a_name_a_little_too_long_is_squeezed_and_a_much_longer_one_cut():
+    assert fit("Bo") == Fitted("Bo", None)
+    room = text_width("Computer 3 (magaling)") * 0.95
+    assert fit("Computer 3 (magaling)", room).squeeze == room  # squeezed, whole
+    longer = fit("Computer 3 (magaling) and a much longer tail", room)
+    assert longer.squeeze is None and longer.text.endswith("…")
+    assert text_width(longer.text) <= room
+
+
+def test_the_bracket_marks_winners_and_frames_the_live_match():
+    entries = {n: SimpleNamespace(shown_name=f"Player {n}", seed=n) for n in (1, 2, 3, 4)}
+    bracket = Bracket([1, 2, 3, 4])
+    first, second = (m.id for m in bracket.matches if m.round == 1)
+    bracket.record(first, 1)
+    svg = str(bracket_svg(bracket, entries, live={second}))
+    root = ElementTree.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    boxes = {g.get("data-match"): g for g in root.iter(f"{ns}g") if g.get("data-match")}
+    assert "live" in boxes[second].get("class") and boxes[second].find(f"{ns}circle") is not None
+    assert "decided" in boxes[first].get("class")
+    won = [g for g in boxes[first].iter(f"{ns}g") if "won" in (g.get("class") or "")]
+    assert [g.find(f"{ns}title").text for g in won] == ["Player 1"]
+    assert "Player 1 (seed 1) beat Player 4 (seed 4)" in boxes[first].get("aria-label")
+    assert "playing now" in boxes[second].get("aria-label")
+    final = next(m.id for m in bracket.matches if m.round == 2)
+    assert boxes[final].get("tabindex") == "0"  # a tap or the keyboard reads a match out in full
+    # No box is drawn black: every box has its fill and frame, every name its colour.
+    assert all(r.get("fill") not in (None, "#000", "black") for r in root.iter(f"{ns}rect"))
+    assert all(t.get("fill") for t in root.iter(f"{ns}text"))
 
 
 def test_an_elimination_page_draws_its_bracket(client):
@@ -313,3 +358,59 @@ def test_a_multi_player_tournament_page_says_how_placement_points_are_scaled(cli
     assert 'id="placement-points"' not in client.get(f"/tournaments/{twos.pk}/").content.decode()
     client.cookies["django_language"] = "ht"
     assert "Pwen plas: plas p sou yon tab n jwè" in client.get(f"/tournaments/{fours.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "ht", "tl"])
+def test_entrant_and_level_names_match_on_every_page(client, organiser, language):
+    """Each entrant has one name on every page of its tournament, in the reader's language: the page
+    (console, bracket, standings, rounds), every sheet and the export; a computer's level is the same word
+    in its name as in the organiser's picker."""
+    from django.utils import translation
+    from django.utils.html import escape
+
+    from games import computers
+    from tournaments import service
+
+    client.cookies["django_language"] = language
+    row = service.create(
+        "Names Cup", "kazino", "single_elimination", {"game_config": {"match": "single"}}, by=organiser
+    )
+    typed = 'Anne-Marie «Ti Zouzou» O\'Neil & "Pierre-Louis"'
+    service.register(row, typed)
+    for level in ("random", "greedy", "strong"):
+        act(client, row, action="add_bot", level=level)
+    with translation.override(language):
+        levels = {level: str(computers.LEVEL_NAMES[level]) for level in ("random", "greedy", "strong")}
+        names = {e.number: str(e.shown_name) for e in Entry.objects.filter(tournament=row)}
+        english = {}
+    with translation.override("en"):
+        english = {e.number: str(e.shown_name) for e in Entry.objects.filter(tournament=row) if e.bot_level}
+    assert names[1] == typed
+    for e in Entry.objects.filter(tournament=row, bot_level__gt=""):
+        assert f"({levels[e.bot_level]})" in names[e.number], "a computer's name carries its level's word"
+
+    def shows_every_name(path: str, where: str) -> str:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        body = response.content.decode()
+        for number, name in names.items():
+            assert escape(name) in body or name in body, f"{name!r} missing from {where} ({language})"
+            if language != "en" and number in english:
+                assert english[number] not in body, f"{english[number]!r} left in English on {where}"
+        return body
+
+    page = shows_every_name(f"/tournaments/{row.pk}/", "the page")
+    picker = re.search(r'<select name="level">(.*?)</select>', page, re.S).group(1)
+    assert re.findall(r"<option[^>]*>([^<]*)<", picker) == [
+        escape(w[:1].upper() + w[1:]) for w in levels.values()
+    ]
+    service.seed(row, "manual", [1, 2, 3, 4], by=organiser)
+    service.start(row, by=organiser)
+    page = shows_every_name(f"/tournaments/{row.pk}/", "the page")
+    svg = page[page.index("<svg") : page.index("</svg>") + 6]
+    titles = {t for t in re.findall(r"<title>([^<]*)</title>", svg)}
+    assert {escape(n) for n in names.values()} <= titles, "the bracket's full names are the standings' names"
+    for sheet in ("pairings", "tables", "standings", "bracket"):
+        shows_every_name(f"/tournaments/{row.pk}/print/{sheet}/", f"the {sheet} sheet")
+    exported = csv.reader(io.StringIO(client.get(f"/tournaments/{row.pk}/standings.csv").content.decode()))
+    assert sorted(line[1] for line in list(exported)[1:]) == sorted(names.values())

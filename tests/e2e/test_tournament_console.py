@@ -1,0 +1,377 @@
+"""Issue #20 deliverable 1 in Chromium: the organiser's whole flow on the redesigned tournament page, on a
+desktop with a player following on a phone, and every tournament page at 390 px in three languages.
+
+- A Kazino knockout made from the form with its options; a player registers from a phone, the organiser
+  adds computer players, seeds and starts it; the standings and the bracket change live as games end (no
+  reload); every console control of a knockout is used (hold and release a table, a forfeit, a correction
+  with its reason); each sheet is printed (page count, names).
+- A Swiss whose rounds the organiser starts: the pairing edits (swap, lock), pairing again, starting a
+  round, pausing and resuming the tournament, the number of rounds, withdrawing an entrant; the
+  tie-break headers explain themselves; round tabs; what the organiser typed survives a live update.
+- Every tournament page (list, form, page at each stage, real cards, score entry, sheets) at 390×844 in
+  English, Kreyòl and Tagalog: nothing wider than the screen; screenshots at 1280×800 and 390×844.
+
+Nothing waits for a fixed time: every step waits for what it expects on the page.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tournaments import service, simulate
+from tournaments.models import Entry, Match, Tournament
+
+from .conftest import screenshot
+from .test_over_the_board import print_sheet
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "pw-console-1"
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+FITS = "document.documentElement.scrollWidth <= 390"
+LIVE_TIMEOUT = 180_000
+
+
+def sign_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form button[type=submit], form input[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def context(browser, server, size, language="en"):  # type: ignore[no-untyped-def]
+    made = browser.new_context(base_url=server, **size)
+    made.add_cookies([{"name": "django_language", "value": language, "url": server}])
+    return made
+
+
+ASKED: list[str] = []  # the confirmations the pages asked for, answered yes
+
+
+def answering(page):  # type: ignore[no-untyped-def]
+    """The page, with every confirmation it asks for answered yes (and kept in ASKED)."""
+
+    def accept(dialog):  # type: ignore[no-untyped-def]
+        ASKED.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", accept)
+    return page
+
+
+def post_and_wait(page, button: str, asks: str | None = None) -> None:
+    """Click a console button and wait for the page it posts to; ``asks``: words of the confirmation
+    it must ask for first."""
+    ASKED.clear()
+    with page.expect_navigation():
+        page.click(button)
+    if asks is not None:
+        assert any(asks in question for question in ASKED), (asks, ASKED)
+
+
+def standings_text(page) -> str:
+    return page.inner_text("#standings tbody")
+
+
+def test_an_organiser_runs_a_knockout_from_the_console_while_a_player_follows_on_a_phone(browser, server):
+    users = get_user_model().objects
+    users.create_user("organiser", password=PASSWORD)
+    users.create_user("Marie-Claude", password=PASSWORD)
+    desk = context(browser, server, DESKTOP)
+    hand = context(browser, server, PHONE)
+    try:
+        page, phone = answering(desk.new_page()), hand.new_page()
+        sign_in(page, "organiser")
+        # The form, with options: the game's own (one game), a third-place match, no no-show clock.
+        page.goto("/tournaments/new/")
+        page.fill("input[name=name]", "Kazino knockout")
+        page.select_option("select[name=game]", "kazino")
+        page.select_option("select[name=format]", "single_elimination")
+        page.select_option("select[name=kazino-match]", "single")
+        page.check("input[name=third_place]")
+        page.fill("input[name=no_show_minutes]", "0")
+        screenshot(page, "console-new-desktop")
+        page.click("#new-tournament button[type=submit]")
+        page.wait_for_selector("#console")
+        row = Tournament.objects.get(name="Kazino knockout")
+        assert row.options["third_place"] and row.options["game_config"]["match"] == "single"
+        url = f"/tournaments/{row.pk}/"
+
+        # A player registers from a phone.
+        sign_in(phone, "Marie-Claude")
+        phone.goto(url)
+        with phone.expect_navigation():
+            phone.click("button[value=register]")
+        phone.wait_for_selector("#you .you-line strong")
+        assert phone.evaluate(FITS)
+
+        # The organiser adds three computer players, one of each level, and seeds by hand.
+        page.goto(url)
+        for level in ("random", "greedy", "strong"):
+            page.select_option("[data-form=add-bot] select[name=level]", level)
+            post_and_wait(page, "[data-form=add-bot] button[value=add_bot]")
+        assert page.locator("#standings tbody tr").count() == 4
+        numbers = {e.name: e.number for e in Entry.objects.filter(tournament=row)}
+        person = numbers["Marie-Claude"]
+        page.select_option("[data-form=seed] select[name=method]", "manual")
+        page.fill(
+            "[data-form=seed] input[name=order]",
+            " ".join(map(str, [person, *sorted(set(numbers.values()) - {person})])),
+        )
+        post_and_wait(page, "[data-form=seed] button[value=seed]")
+        page.wait_for_selector("svg.bracket")  # seeded: the bracket is drawn
+        screenshot(page, "console-registration-desktop")
+        phone.goto(url)
+        screenshot(phone, "console-registration-phone")
+
+        # Start: the computers' match plays out while the page stays as it is.
+        before = standings_text(page)
+        post_and_wait(page, "button[value=start]")
+        page.wait_for_selector("#status[data-status=running]")
+        page.evaluate("window.stillTheSamePage = true")
+        page.wait_for_selector('svg.bracket [data-match="W1-1"].live')  # the person has not moved
+        screenshot(page, "console-running-desktop")
+        page.wait_for_selector(
+            'svg.bracket [data-match="W1-2"].decided', state="attached", timeout=LIVE_TIMEOUT
+        )
+        page.wait_for_function(
+            "(before) => document.querySelector('#standings tbody').innerText !== before", arg=before
+        )
+        page.wait_for_selector('.match-card[data-match="W1-2"] .side.won .result')
+        assert page.evaluate("window.stillTheSamePage === true"), "the page was reloaded"
+        won = page.inner_text('.match-card[data-match="W1-2"] .side.won .result')
+        assert won == "won" and page.inner_text('.match-card[data-match="W1-2"] .side.lost .result') == "lost"
+        # The phone follows too, without a reload, and still fits.
+        phone.wait_for_selector(
+            'svg.bracket [data-match="W1-2"].decided', state="attached", timeout=LIVE_TIMEOUT
+        )
+        assert phone.locator("#standings tr.mine .you-tag").count() == 1
+        assert phone.evaluate(FITS)
+        screenshot(phone, "console-running-phone")
+
+        # A tap on a match reads its names out in full.
+        page.click('svg.bracket [data-match="W1-1"]')
+        assert "Marie-Claude" in page.inner_text("#bracket-detail")
+
+        # Hold the person's table, then let it go on.
+        table = '.console-table[data-match="W1-1"]'
+        post_and_wait(page, f"{table} button[value=pause_table]")
+        page.wait_for_selector(f"{table} button[value=resume_table]")
+        screenshot(page, "console-table-held-desktop")
+        post_and_wait(page, f"{table} button[value=resume_table]")
+        page.wait_for_selector(f"{table} button[value=pause_table]")
+
+        # The person did not come: a forfeit, with its reason.
+        page.select_option('[data-form="forfeit-W1-1"] select[name=entrant]', str(person))
+        page.fill('[data-form="forfeit-W1-1"] input[name=reason]', "did not come")
+        post_and_wait(
+            page, '[data-form="forfeit-W1-1"] button[value=forfeit]', asks="Record a forfeit at W1-1?"
+        )
+        page.wait_for_selector('svg.bracket [data-match="W1-1"].decided', state="attached")
+        assert Match.objects.get(tournament=row, key="W1-1").forfeit == [person]
+        page.click('#round-tabs [data-round-tab="1"]')
+        assert "absent (forfeit)" in page.inner_text('.match-card[data-match="W1-1"]')
+
+        # Round 2: the final plays out live; the organiser corrects its result, with a reason.
+        page.evaluate("window.stillTheSamePage = true")
+        page.wait_for_selector(
+            'svg.bracket [data-match="W2-1"].decided', state="attached", timeout=LIVE_TIMEOUT
+        )
+        assert page.evaluate("window.stillTheSamePage === true")
+        final = Match.objects.get(tournament=row, key="W2-1")
+        first = min(final.entrants, key=lambda e: final.result["places"][str(e)])
+        second = next(e for e in final.entrants if e != first)
+        page.click("#console-correct-W2-1 summary")
+        form = '[data-form="correct-W2-1"]'
+        page.fill(f"{form} input[name=place-{first}]", "2")
+        page.fill(f"{form} input[name=place-{second}]", "1")
+        page.fill(f"{form} input[name=reason]", "the score sheet was read wrong")
+        screenshot(page, "console-correcting-desktop")
+        post_and_wait(page, f"{form} button[value=override]", asks="Correct the result of W2-1?")
+        names = {e.number: e.shown_name for e in Entry.objects.filter(tournament=row)}
+        winner = page.locator('svg.bracket [data-match="W2-1"] .slot.won title')
+        assert winner.text_content() == names[second]
+        assert "the score sheet was read wrong" in page.inner_text("#rounds-part")
+
+        # The person does not come to the third-place match either: the tournament ends.
+        page.select_option('[data-form="forfeit-3P"] select[name=entrant]', str(person))
+        post_and_wait(page, '[data-form="forfeit-3P"] button[value=forfeit]')
+        page.wait_for_selector("#status[data-status=finished]")
+        assert page.locator("#console").is_hidden()
+        ranks = page.locator("#standings tbody tr td:first-child").all_inner_texts()
+        assert ranks == ["1", "2", "3", "4"]
+        assert page.inner_text("#standings tbody tr:first-child .name") == names[second]
+        screenshot(page, "console-finished-desktop")
+        phone.wait_for_selector("#status[data-status=finished]", timeout=LIVE_TIMEOUT)
+        assert phone.evaluate(FITS)
+        screenshot(phone, "console-finished-phone")
+
+        # Every sheet, printed from the browser and downloaded as a PDF: page counts and names.
+        everyone = list(names.values())
+        base = f"/tournaments/{row.pk}/print"
+        print_sheet(page, f"{base}/pairings/?round=1", "console-pairings", everyone)
+        print_sheet(page, f"{base}/tables/?round=1", "console-table-cards", everyone)
+        print_sheet(page, f"{base}/standings/", "console-standings", everyone)
+        print_sheet(page, f"{base}/bracket/", "console-bracket", everyone)
+        print_sheet(
+            page, f"{base}/score-sheet/?table=W2-1", "console-score-sheet", [names[first], names[second]]
+        )
+    finally:
+        desk.close()
+        hand.close()
+
+
+def test_the_console_between_rounds_and_what_a_live_update_keeps(browser, server):
+    organiser = get_user_model().objects.create_user("organiser", password=PASSWORD)
+    row = service.create(
+        "Club Swiss",
+        "kazino",
+        "swiss",
+        {"game_config": {"match": "single"}, "auto_start": False, "rounds": 2},
+        by=organiser,
+    )
+    for level in ("greedy", "greedy", "random", "strong", "random"):
+        service.register(row, "", bot_level=level, by=organiser)
+    desk = context(browser, server, DESKTOP)
+    try:
+        page = answering(desk.new_page())
+        sign_in(page, "organiser")
+        url = f"/tournaments/{row.pk}/"
+        page.goto(url)
+        post_and_wait(page, "button[value=start]")
+        page.wait_for_selector("#group-between")
+        screenshot(page, "console-between-desktop")
+
+        # Swap two players of different tables, with a reason.
+        (t1, t2) = Match.objects.filter(tournament=row, round=1).order_by("key")
+        a, b = t1.entrants[1], t2.entrants[0]
+        form = "[data-form=edit-pairing]"
+        page.select_option(f"{form} select[name=edit]", "swap")
+        page.select_option(f"{form} select[name=a]", str(a))
+        page.select_option(f"{form} select[name=b]", str(b))
+        page.fill(f"{form} input[name=reason]", "asked to")
+        post_and_wait(page, f"{form} button[value=edit_pairing]")
+        assert b in Match.objects.get(tournament=row, key=t1.key).entrants
+        # Lock the first table, pair the round again: the locked table stays.
+        kept = Match.objects.get(tournament=row, key=t1.key).entrants
+        page.select_option(f"{form} select[name=edit]", "lock")
+        page.select_option(f"{form} select[name=table]", t1.key)
+        page.fill(f"{form} input[name=reason]", "keep this one")
+        post_and_wait(page, f"{form} button[value=edit_pairing]")
+        page.wait_for_selector(f'.match-card[data-match="{t1.key}"] .tag')
+        post_and_wait(page, "button[value=repair]", asks="Pair round 1 again?")
+        assert Match.objects.get(tournament=row, key=t1.key).entrants == kept
+
+        # Three rounds instead of two, with a reason.
+        page.fill("[data-form=set-rounds] input[name=rounds]", "3")
+        page.fill("[data-form=set-rounds] input[name=reason]", "we have time")
+        post_and_wait(page, "[data-form=set-rounds] button[value=set_rounds]")
+        page.wait_for_selector("text=Round 1 of 3")
+
+        # A tie-break header explains itself (a tap, or the keyboard).
+        page.click('th[data-criterion="buchholz_cut1"] .why')
+        page.wait_for_selector("#why-buchholz_cut1:popover-open")
+        assert "weakest opponent" in page.inner_text("#why-buchholz_cut1")
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#why-buchholz_cut1", state="hidden")
+
+        # Withdraw an entrant from the standings (it asks first), then start the round.
+        post_and_wait(
+            page, '#standings tr[data-entrant="5"] button[value=withdraw]', asks="Withdraw Computer 5"
+        )
+        page.wait_for_selector('#standings tr.withdrawn[data-entrant="5"] .tag')
+        assert Entry.objects.get(tournament=row, number=5).withdrawn
+        post_and_wait(page, "button[value=start_round]")
+        page.wait_for_selector("#group-during")
+
+        # Pause the tournament and resume it.
+        post_and_wait(page, "button[value=pause]")
+        page.wait_for_selector("#status[data-status=paused]")
+        post_and_wait(page, "button[value=resume]")
+        page.wait_for_selector("#status[data-status=running]")
+
+        # The organiser is typing a reason when the tournament changes (the number of rounds, changed
+        # elsewhere): the console is swapped under it, and the text typed is still there, in the field
+        # that had the focus. (The swap a nudge starts, started by hand: this process's changes do not
+        # reach the server's socket group.)
+        page.fill("[data-form=set-rounds] input[name=reason]", "half typed")
+        page.focus("[data-form=set-rounds] input[name=reason]")
+        page.evaluate("window.stillTheSamePage = true")
+        service.set_rounds(Tournament.objects.get(pk=row.pk), 4, "one more", by=organiser)
+        page.evaluate("window.tournamentPage.refresh()")
+        page.wait_for_function("document.getElementById('t-head').innerText.includes('1 of 4')")
+        assert page.input_value("[data-form=set-rounds] input[name=rounds]") == "4"
+        assert page.input_value("[data-form=set-rounds] input[name=reason]") == "half typed"
+        assert page.evaluate("document.activeElement.name") == "reason"
+        # Round 1 ends: the console offers round 2, live.
+        page.wait_for_selector("button[value=start_round]", timeout=LIVE_TIMEOUT)
+        assert page.evaluate("window.stillTheSamePage === true")
+        # The tabs: round 2 is open; round 1 is a tap away and stays chosen through updates.
+        assert page.get_attribute('[data-round-tab="2"]', "aria-selected") == "true"
+        page.click('[data-round-tab="1"]')
+        assert page.locator("#round-1").is_visible() and page.locator("#round-2").is_hidden()
+        screenshot(page, "console-round-tabs-desktop")
+        page.evaluate("window.tournamentPage.refresh()")
+        assert page.locator("#round-1").is_visible()
+    finally:
+        desk.close()
+
+
+@pytest.mark.parametrize("language", ["en", "ht", "tl"])
+def test_every_tournament_page_fits_a_phone_in_every_language(browser, server, language):
+    """List, form, the page at each stage, real cards, score entry and every sheet: at 390 px nothing is
+    wider than the screen. Screenshots at both sizes (English) and on the phone (Kreyòl, Tagalog)."""
+    users = get_user_model().objects
+    organiser = users.create_user("organiser", password=PASSWORD)
+    long_name = "Jean-Baptiste Marie-Claude Desrosiers-Lamothe"
+    player = users.create_user(long_name[:30], password=PASSWORD)
+    waiting = service.create(
+        "Registration open, a long name for a tournament", "kazino", "swiss", {}, by=organiser
+    )
+    service.register(waiting, player.username, user=player)
+    for _n in range(3):
+        service.register(waiting, "", bot_level="strong", by=organiser)
+    # Seeded, not started: the bracket is drawn (a double elimination of six, wider than a phone).
+    knockout = simulate.setup(
+        "kazino", "double_elimination", 6, {"game_config": {"match": "single"}}, "greedy"
+    )
+    knockout.created_by = organiser
+    knockout.save()
+    swiss = simulate.setup("skyjo", "swiss", 7, {"table_size": 3, "rounds": 3}, "random")
+    pages = [
+        ("list", "/tournaments/"),
+        ("new", "/tournaments/new/"),
+        ("registration", f"/tournaments/{waiting.pk}/"),
+        ("knockout", f"/tournaments/{knockout.pk}/"),
+        ("swiss", f"/tournaments/{swiss.pk}/"),
+        ("board", f"/tournaments/{waiting.pk}/board/"),
+        ("score", f"/tournaments/{waiting.pk}/score/"),
+        ("print-pairings", f"/tournaments/{knockout.pk}/print/pairings/"),
+        ("print-tables", f"/tournaments/{knockout.pk}/print/tables/"),
+        ("print-standings", f"/tournaments/{knockout.pk}/print/standings/"),
+        ("print-bracket", f"/tournaments/{knockout.pk}/print/bracket/"),
+        ("print-score-sheet", f"/tournaments/{swiss.pk}/print/score-sheet/"),
+    ]
+    sizes = {"phone": PHONE, "desktop": DESKTOP} if language == "en" else {"phone": PHONE}
+    for size, spec in sizes.items():
+        made = context(browser, server, spec, language)
+        try:
+            page = made.new_page()
+            sign_in(page, "organiser")
+            for name, path in pages:
+                page.goto(path)
+                page.wait_for_selector("main, .sheet-head")
+                screenshot(page, f"tournament-{name}-{size}-{language}")
+                if size == "phone":
+                    width = page.evaluate("document.documentElement.scrollWidth")
+                    assert width <= 390, f"{name} in {language} is {width} px wide on a 390 px phone"
+        finally:
+            made.close()
