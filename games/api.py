@@ -69,12 +69,13 @@ def seat_for(request: HttpRequest, game: Game, seat: Any) -> Seat:
     alone decides (the session is not asked: see the module docstring)."""
     if isinstance(seat, bool) or not isinstance(seat, int):
         raise Forbidden("not_your_seat", _("Say which seat you play, as a number."))
+    row = seats.holds(seats.Requester.of_request(request), game, seat)
+    if row is not None:
+        return row
+    # Asked only on a refusal, so a move costs no query for it.
     if not Seat.objects.filter(game=game, number=seat).exists():
         raise Forbidden("not_your_seat", _("There is no such seat at this table."))
-    row = seats.holds(seats.Requester.of_request(request), game, seat)
-    if row is None:
-        raise Forbidden("not_your_seat", _("You do not play this seat."))
-    return row
+    raise Forbidden("not_your_seat", _("You do not play this seat."))
 
 
 def _nothing(request: HttpRequest) -> HttpResponse:
