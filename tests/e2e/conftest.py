@@ -18,6 +18,9 @@ from django.db import connection, connections
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SHOTS = ROOT / "test-results" / "screenshots"
+# How long a page may take to show what a test waits for (ms): only a bound for a failing test, so
+# generous: a busy machine (the suite's other workers, a benchmark beside it) is slow, not wrong.
+WAIT = 120_000
 
 pytestmark = pytest.mark.e2e
 
@@ -118,6 +121,7 @@ def browser(monkeypatch):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def page(browser, server):  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport={"width": 1100, "height": 900}, base_url=server)
+    context.set_default_timeout(WAIT)
     yield context.new_page()
     context.close()
 
@@ -132,6 +136,7 @@ def phone(browser, server):  # type: ignore[no-untyped-def]
         has_touch=True,
         base_url=server,
     )
+    context.set_default_timeout(WAIT)
     yield context.new_page()
     context.close()
 

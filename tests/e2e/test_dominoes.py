@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from .conftest import screenshot
+from .conftest import WAIT, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -17,6 +17,7 @@ READY = """() => {
   return turn.textContent.includes('The game is over.') || turn.classList.contains('mine')
     || !document.querySelector('#curtain').hidden;
 }"""
+MAX_TURNS = 200  # turns of ours in a game: a bound on the loop, not on the machine's speed
 SEQ = "() => Number((document.querySelector('.dom-table') || {dataset: {}}).dataset.seq || 0)"
 
 
@@ -133,9 +134,8 @@ def play_to_the_end(page, touch: bool = False, shot: str | None = None) -> int:
     """Play every turn of this page's seat until the game is over; returns the number of moves."""
     taken = None
     moves = 0
-    deadline = time.monotonic() + 100
-    while time.monotonic() < deadline:
-        page.wait_for_function(READY, timeout=20000)
+    for _turn in range(MAX_TURNS):
+        page.wait_for_function(READY, timeout=WAIT)
         if "The game is over." in page.inner_text("#turn"):
             return moves
         before = page.evaluate(SEQ)

@@ -12,7 +12,7 @@ import pytest
 
 from tests.frontend.catalogues import english_on_page, english_only_phrases
 
-from .conftest import screenshot
+from .conftest import WAIT, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -44,7 +44,7 @@ def no_english(page, phrases: set[tuple[str, ...]], where: str) -> None:
 
 def wait_my_turn(page) -> bool:
     """True when it is my turn, False when the game is over."""
-    page.wait_for_function(MY_TURN_OR_OVER, timeout=30000)
+    page.wait_for_function(MY_TURN_OR_OVER, timeout=WAIT)
     return not page.evaluate("window.tableClient.snap.finished")
 
 
@@ -55,7 +55,7 @@ def confirm(page) -> None:
         before = page.evaluate(SEQ)
         page.click("#confirm")
         page.wait_for_function(
-            f"() => ({SEQ})() > {before} || !document.querySelector('#error').hidden", timeout=15000
+            f"() => ({SEQ})() > {before} || !document.querySelector('#error').hidden", timeout=WAIT
         )
         if page.evaluate(SEQ) > before:
             return

@@ -7,6 +7,8 @@ import pytest
 from games import service, store
 from games.models import Game, Invite, Seat
 
+from .conftest import WAIT
+
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
@@ -70,5 +72,5 @@ def test_a_reconnecting_client_catches_up(page):
     page.evaluate("window.tableClient.connection.socket.close()")
     service.submit(game.pk, 0, {"type": "add", "n": 2}, "while-away", store.head(game.pk)[0])
     head = store.head(game.pk)[0]
-    page.wait_for_function(f"window.tableClient.snap.seq === {head}", timeout=15000)
+    page.wait_for_function(f"window.tableClient.snap.seq === {head}", timeout=WAIT)
     assert page.evaluate("window.tableClient.snap.view.total") == 2

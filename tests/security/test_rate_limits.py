@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -9,6 +10,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -21,6 +23,20 @@ from tests.replay.sockets import connect
 from .world import World, build, client_for
 
 ROOT = Path(__file__).resolve().parents[2]
+_HOURS = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def frozen_window(monkeypatch):  # type: ignore[no-untyped-def]
+    """The seat counts' windows are cut from the wall clock (django-ratelimit: a 10 s window may end
+    between two requests however fast the machine). Each test gets a clock of its own that stands
+    still, an hour from the last test's, so a count never runs over a window's edge and no count
+    carries over from another test."""
+    import django_ratelimit.core
+
+    now = 2_000_000_000 + 3600 * next(_HOURS)
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
+    return now
 
 
 def test_a_bucket_allows_a_burst_then_its_rate():
@@ -66,12 +82,14 @@ def test_a_malformed_limit_stops_the_server_at_start(value):
 
 
 @pytest.mark.redis
-def test_every_process_shares_a_seats_count(settings):
+def test_every_process_shares_a_seats_count(settings, frozen_window):
     """Two processes (this one and another Python) count one seat's commands in the same Redis."""
     settings.ACTION_RATE_LIMIT = "3/10s"
     token = uuid.uuid4().hex
     script = (
         "import django; django.setup()\n"
+        "import types, django_ratelimit.core as core\n"
+        f"core.time = types.SimpleNamespace(time=lambda: {frozen_window})\n"
         "from games import ratelimit\n"
         f"[ratelimit.check_seat({token!r}) for _ in range(3)]\n"
     )
