@@ -136,6 +136,13 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and Celery ------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# Parallel test workers (pytest-xdist) each get their own Redis database, as pytest-django gives each
+# its own test database: game ids repeat across workers, and so would their groups and task queues.
+# The processes a test starts inherit it through the environment.
+_test_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if REDIS_URL and re.fullmatch(r"gw\d+", _test_worker):
+    REDIS_URL = re.sub(r"(/\d*)?$", f"/{1 + int(_test_worker[2:]) % 15}", REDIS_URL.split("?")[0], count=1)
+    os.environ["REDIS_URL"] = REDIS_URL
 if REDIS_URL:
     # channels-redis waits for messages with a blocking pop of 5 s, and redis-py (8 and later) gives up
     # on a read after 5 s by default: an idle process would fail its receive (a TimeoutError every

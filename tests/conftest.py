@@ -108,3 +108,23 @@ def _english_between_tests():  # type: ignore[no-untyped-def]
     yield
     translation.deactivate_all()
     translation.activate("en")
+
+
+#: The least a test socket waits for a message it expects (s). channels' WebsocketCommunicator waits
+#: 1 s by default, which a busy machine (the suite's other workers, a benchmark beside it) overruns:
+#: the wait only bounds a failing test, so it may be long. ``receive_nothing`` is not affected.
+SOCKET_WAIT = 30.0
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _patient_test_sockets():  # type: ignore[no-untyped-def]
+    from asgiref.testing import ApplicationCommunicator
+
+    original = ApplicationCommunicator.receive_output
+
+    async def receive_output(self, timeout=1):  # type: ignore[no-untyped-def]
+        return await original(self, max(timeout, SOCKET_WAIT))
+
+    ApplicationCommunicator.receive_output = receive_output  # type: ignore[method-assign]
+    yield
+    ApplicationCommunicator.receive_output = original  # type: ignore[method-assign]
