@@ -60,10 +60,13 @@ def summary(points: list[Point]) -> str:
     }
 
 
-def draw(points: list[Point], ident: str) -> SafeString:
-    """The SVG of a history with at least two points (one rated game draws no line), else ''."""
+def draw(points: list[Point], ident: str, width: int = W, dates: int = 5) -> SafeString:
+    """The SVG of a history with at least two points (one rated game draws no line), else ''.
+    ``width``: the picture's own width (its text scales with it: a phone gets a narrower one, with
+    ``dates`` dates at most under the axis)."""
     if len(points) < 2:
         return mark_safe("")
+    W = width  # noqa: N806 - the module's default, narrowed
     ticks = _ticks(min(p.rating for p in points), max(p.rating for p in points))
     low, high = ticks[0], ticks[-1]
     span = (high - low) or 1.0
@@ -76,7 +79,7 @@ def draw(points: list[Point], ident: str) -> SafeString:
         return TOP + plot_h * (1 - (v - low) / span)
 
     parts = [
-        f'<svg class="rating-chart" viewBox="0 0 {W} {H}" role="img" aria-labelledby="{ident}-title" '
+        f'<svg class="rating-chart" id="{ident}" viewBox="0 0 {W} {H}" role="img" aria-labelledby="{ident}-title" '
         f'xmlns="http://www.w3.org/2000/svg" font-family="system-ui, sans-serif" font-size="12">',
         f'<title id="{ident}-title">{escape(summary(points))}</title>',
     ]
@@ -92,9 +95,13 @@ def draw(points: list[Point], ident: str) -> SafeString:
         f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{H - BOTTOM}" stroke="{INK}" stroke-width="1"/>'
         f'<line x1="{LEFT}" x2="{W - RIGHT}" y1="{H - BOTTOM}" y2="{H - BOTTOM}" stroke="{INK}" stroke-width="1"/>'
     )
-    # Dates under at most five games, the first and the last always.
+    # Dates under at most ``dates`` games, the first and the last always.
     count = len(points)
-    marks = sorted({round(i * (count - 1) / 4) for i in range(5)}) if count > 5 else list(range(count))
+    marks = (
+        sorted({round(i * (count - 1) / (dates - 1)) for i in range(dates)})
+        if count > dates
+        else list(range(count))
+    )
     for i in marks:
         tx = x(i)
         anchor = "start" if i == 0 else "end" if i == count - 1 else "middle"

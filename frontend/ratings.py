@@ -15,6 +15,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from frontend import rating_chart
 from frontend.tournaments import _older_repeats
@@ -106,14 +107,24 @@ def _seat_key(seat: Seat) -> str | None:
     )
 
 
+def won() -> str:
+    return pgettext("game result", "Won")
+
+
 def result_text(place: int | None, sides: int | None, shared: bool) -> str:
     """A game's result for one side: won, lost, a draw, or a place among several sides."""
     if place is None or not sides:
         return ""
     if sides == 2:
-        return _("Draw") if shared else _("Won") if place == 1 else _("Lost")
+        return (
+            pgettext("game result", "Draw")
+            if shared
+            else won()
+            if place == 1
+            else pgettext("game result", "Lost")
+        )
     if place == 1 and not shared:
-        return _("Won")
+        return won()
     return _("%(place)s of %(sides)s") % {"place": place, "sides": sides}
 
 
@@ -180,6 +191,7 @@ def player(request: HttpRequest, key: str) -> HttpResponse:
         "rating": everyone,
         "clubs": [r for r in mine if r.club_id is not None],
         "chart": rating_chart.draw(points, "chart"),
+        "phone_chart": rating_chart.draw(points, "chart-phone", width=360, dates=3),
         "played": _played(key, history),
         "more": max(0, len(history) - GAMES_LISTED),
     }

@@ -21,7 +21,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _rate(player: str, name: str, game: str, values: list[float]) -> Rating:
-    row = Rating.objects.create(player=player, name=name, game=game, mu=values[-1], sigma=1.0, games=len(values))
+    row = Rating.objects.create(
+        player=player, name=name, game=game, mu=values[-1], sigma=1.0, games=len(values)
+    )
     start = datetime(2026, 11, 1, 20, 0, tzinfo=UTC)
     for n, mu in enumerate(values):
         RatingHistory.objects.create(
@@ -31,7 +33,9 @@ def _rate(player: str, name: str, game: str, values: list[float]) -> Rating:
 
 
 def _board(html: str) -> str:
-    found = re.search(r'<table class="leaderboard" id="leaderboard" data-game="(\w+)">(.*?)</table>', html, re.S)
+    found = re.search(
+        r'<table class="leaderboard" id="leaderboard" data-game="(\w+)">(.*?)</table>', html, re.S
+    )
     assert found, "no board on the page"
     return found.group(1) + found.group(2)
 
@@ -60,7 +64,9 @@ def test_a_rated_game_of_any_game_between_signed_in_players_feeds_the_ratings(cl
         game = new_game(engine, 2, options=options, humans={0: ana, 1: ben}, seed=4, kind=Game.Kind.RATED)
         table = play(game)
         places = table.outcome()["places"]
-        assert set(RatingHistory.objects.filter(game_id=game.pk).values_list("rating__game", flat=True)) == {engine}
+        assert set(RatingHistory.objects.filter(game_id=game.pk).values_list("rating__game", flat=True)) == {
+            engine
+        }
         mine = RatingHistory.objects.get(game_id=game.pk, rating__player=f"user:{ana.pk}")
         assert (mine.place, mine.sides) == (places[0], 2)
         casual = new_game(engine, 2, options=options, humans={0: ana, 1: ben}, seed=5)
