@@ -117,9 +117,9 @@ def draw(points: list[Point], ident: str, width: int = W, dates: int = 5) -> Saf
             f'<circle cx="{x(i):.1f}" cy="{y(p.rating):.1f}" r="3" fill="{FELT}"/>'
             for i, p in enumerate(points)
         ]
+    axis = _("Rated games, oldest first")
     parts.append(
-        f'<text x="{LEFT + plot_w / 2:.1f}" y="{H - 4}" text-anchor="middle" fill="{MUTED}">'
-        f"{escape(_('Rated games, oldest first'))}</text>"
+        f'<text x="{LEFT + plot_w / 2:.1f}" y="{H - 4}" text-anchor="middle" fill="{MUTED}">{escape(axis)}</text>'
     )
     parts.append("</svg>")
     return mark_safe("".join(parts))

@@ -22,6 +22,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 LANGUAGES = ["en", "ht", "tl"]
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 TIMEOUT = 60_000
+PASSWORD = "pw-lobby-e2e-1"
+LONG_NAME = "marie-claire.desrosiers-jean-baptiste"
 
 
 @pytest.fixture
@@ -85,8 +87,14 @@ def test_the_lobby_the_leaderboard_and_a_player_page_read_well(rated, browser, s
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_phone_header_folds_into_a_menu_and_the_desktop_one_does_not(rated, browser, server, language):
+    get_user_model().objects.create_user(LONG_NAME, password=PASSWORD)
     context = _context(browser, server, SIZES["phone"], language)
     page = context.new_page()
+    page.goto("/accounts/login/")
+    page.fill("main input[name=username]", LONG_NAME)
+    page.fill("main input[name=password]", PASSWORD)
+    page.click("main form button[type=submit], main form input[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
     page.goto("/")
     button = page.locator("#menu-button")
     assert button.is_visible() and button.get_attribute("aria-expanded") == "false"
@@ -99,6 +107,10 @@ def test_the_phone_header_folds_into_a_menu_and_the_desktop_one_does_not(rated, 
     assert links.first.is_visible()
     boxes = [links.nth(i).bounding_box() for i in range(links.count())]
     assert all(b["x"] + b["width"] <= 390 for b in boxes), "a link runs off the screen"
+    # The name has a line of its own, clear of the links.
+    who = page.locator("#site-nav .who").bounding_box()
+    assert who["x"] + who["width"] <= 390
+    assert all(b["y"] >= who["y"] + who["height"] or b["y"] + b["height"] <= who["y"] for b in boxes)
     assert not run_axe(page)["violations"]
     screenshot(page, f"menu-open-{language}-390")
     page.keyboard.press("Escape")
@@ -121,6 +133,7 @@ def test_a_spectator_is_counted_in_the_lobby_and_told_they_are_watching(rated, b
     spectator.goto(f"/tables/{rated['live']}/")
     spectator.wait_for_selector("#status[data-status=open]")
     assert spectator.locator("#watching").inner_text() == "You are watching"
+    screenshot(spectator, "table-spectator-en-390")
 
     lobby = _context(browser, server, SIZES["desktop"], "en")
     page = lobby.new_page()
