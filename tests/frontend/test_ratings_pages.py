@@ -108,3 +108,17 @@ def test_computers_are_named_in_the_readers_words_never_by_internal_level(client
         for html in (board, page):
             text = re.sub(r"<[^>]+>", " ", re.search(r"<main>(.*)</main>", html, re.S).group(1))
             assert "greedy" not in text.lower()
+
+
+def test_a_clubs_board_follows_the_game_in_the_address_and_a_player_page_links_the_club(client):
+    from tournaments.models import Club
+
+    club = Club.objects.create(name="Jacmel club", slug="jacmel")
+    _rate("user:3", "dora", "skyjo", [20.0])
+    Rating.objects.create(player="user:3", name="dora", game="skyjo", club=club, mu=21.0, sigma=1.0, games=1)
+    Rating.objects.create(player="user:4", name="emil", game="kazino", club=club, mu=22.0, sigma=1.0, games=1)
+    board = _board(client.get("/clubs/jacmel/?game=skyjo").content.decode())
+    assert board.startswith("skyjo") and "dora" in board and "emil" not in board
+    assert "emil" in _board(client.get("/clubs/jacmel/?game=kazino").content.decode())
+    page = client.get("/players/user:3/").content.decode()
+    assert 'href="/clubs/jacmel/?game=skyjo">Jacmel club</a>' in page
