@@ -92,7 +92,7 @@ async def _write() -> None:
             await pipe.execute()
         except Exception:  # counts are a courtesy: a lost Redis must not touch the tables
             log.warning("could not write the spectator counts", exc_info=True)
-            await asyncio.sleep(1)
+            await asyncio.sleep(5)  # and again, without filling the log while Redis is away
             _dirty.update(batch)
 
 
