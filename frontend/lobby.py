@@ -98,6 +98,8 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
             if watching is not None and section == "live":
                 row.watching = watching.get(g.pk, 0)
             rows[section].append(row)
+    # The reader's tables waiting for them come first (sorted stably: latest move first otherwise).
+    rows["live"].sort(key=lambda r: not r.my_turn)
     return rows
 
 

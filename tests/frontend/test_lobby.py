@@ -92,6 +92,10 @@ def test_your_turn_open_seats_demo_tables_and_player_counts_are_marked(client, c
     )
     demo = new_game("skyjo", 3, options={"target": 40}, seed=7, is_demo=True)
     html = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    live = _section(html, "live-tables")
+    assert live.index(f'data-table="{mine.pk}"') < live.index(
+        f'data-table="{demo.pk}"'
+    )  # waiting for ana: first
     row = _row(html, mine.pk)
     assert 'data-mark="turn"' in row and "Your turn" in row and "my-turn" in row
     assert 'data-players="2"' in row and "Computer 1 (Easy)" in row
