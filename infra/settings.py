@@ -7,6 +7,7 @@ ACTION_RATE_LIMIT, HINT_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY 
 DJANGO_HTTPS   1 behind nginx with TLS: secure cookies, HSTS, redirect to https (docs/deploying.md)
 LOG_FORMAT     json: one JSON object per log line (production); default: plain text
 TURN_WATCHDOG_INTERVAL, TURN_WATCHDOG_IDLE   the computer turns' watchdog (celery beat)
+LOBBY_IDLE_MINUTES   minutes without a move before a table leaves the lobby's live list (10)
 METRICS_TOKEN  lets /metrics be read from elsewhere than this machine (infra/metrics.py)
 """
 
@@ -207,6 +208,9 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
 # idle for TURN_WATCHDOG_IDLE seconds (a turn lost with Redis, or held by a worker killed outright).
 TURN_WATCHDOG_INTERVAL = float(os.environ.get("TURN_WATCHDOG_INTERVAL", "10"))
 TURN_WATCHDOG_IDLE = float(os.environ.get("TURN_WATCHDOG_IDLE", "30"))
+# The lobby's "Live tables" are those someone moved at in the last LOBBY_IDLE_MINUTES; the others are
+# listed under "Recent" (frontend/lobby.py).
+LOBBY_IDLE_MINUTES = float(os.environ.get("LOBBY_IDLE_MINUTES", "10"))
 CELERY_BEAT_SCHEDULE = (
     {
         "turn-watchdog": {
