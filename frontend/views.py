@@ -15,7 +15,7 @@ from games.models import Game
 
 def home(request: HttpRequest) -> HttpResponse:
     """The lobby: tables with an open seat, live tables to watch, recent games."""
-    live = Game.objects.tables().filter(status=Game.Status.ACTIVE).order_by("-created_at")
+    live = Game.objects.listed().filter(status=Game.Status.ACTIVE).order_by("-created_at")
     open_seat = Q(seats__user__isnull=True, seats__bot_level="", seats__awaiting_player=True)
     open_tables = live.annotate(open=Count("seats", filter=open_seat)).filter(open__gt=0)[:20]
     context = {
@@ -23,7 +23,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "titles": titles(),
         "open_tables": open_tables,
         "live_tables": live.prefetch_related("seats")[:30],
-        "recent": Game.objects.tables()
+        "recent": Game.objects.listed()
         .filter(status=Game.Status.FINISHED)
         .order_by("-finished_at")
         .prefetch_related("seats")[:20],

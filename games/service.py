@@ -35,6 +35,7 @@ from django.utils import timezone
 from games import bots, commitment, computers, engines, hooks, invites, signals, store, tables, timeline
 from games.engines.base import IllegalAction, _
 from games.errors import CommandReused, Conflict, Forbidden, ServiceError
+from games.lessons import play as lessons
 from games.models import NAME_LENGTH, DealGroup, Event, Game, Seat
 from games.tables import Table, get_game, load_table
 
@@ -273,9 +274,11 @@ def submit(
         if table.game.status != Game.Status.ACTIVE:
             raise ServiceError("game_over", _("This game is over."))
         try:
-            return table.engine.decide(table.state, seat, action)
+            events = table.engine.decide(table.state, seat, action)
         except IllegalAction as exc:
             raise ServiceError.from_illegal(exc) from None
+        lessons.check(table, seat, action)  # a lesson's step teaches one move (games/lessons)
+        return events
 
     return _run(table, command_id, expected_seq, actor, decide, same=_same_action(seat, action, actor))
 
@@ -746,9 +749,9 @@ def played_games(kinds: Iterable[str]) -> list[Played]:
 
 
 def finished_games() -> list[int]:
-    """Every finished table game, in the order it finished."""
+    """Every finished table game, in the order it finished (lessons are not games that count)."""
     return list(
-        Game.objects.tables()
+        Game.objects.listed()
         .filter(status=Game.Status.FINISHED)
         .order_by("finished_at", "pk")
         .values_list("pk", flat=True)
