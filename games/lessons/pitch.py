@@ -49,14 +49,14 @@ LESSON = Lesson(
         ),
         Reply({"type": "play", "card": "3H"}),
         Learn(
-            _("Jack"),
+            _("The Jack of trump"),
             _("Your Ace won the trick, so you lead again. Lead the Jack of hearts: winning it is a point."),
             {"type": "play", "card": "JH"},
             _("Lead the Jack of hearts."),
         ),
         Reply({"type": "play", "card": "9D"}),
         Learn(
-            _("Low"),
+            _("Low: the lowest trump"),
             _("The lowest trump dealt is a point for whoever wins it. Lead your 2 of hearts."),
             {"type": "play", "card": "2H"},
             _("Lead the 2 of hearts."),
@@ -73,7 +73,7 @@ LESSON = Lesson(
         ),
         Reply({"type": "play", "card": "7S"}),
         Learn(
-            _("Game"),
+            _("Game: trick points"),
             _(
                 "Game goes to the most trick points: 10 = 10, Ace 4, King 3, Queen 2, Jack 1. Lead your 10 of spades."
             ),
