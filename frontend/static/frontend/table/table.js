@@ -474,7 +474,7 @@ async function main() {
   if ($("skip-link")) $("skip-link").addEventListener("click", skipToHand);
   connect(shownSeat);
   // For tests and the curious: the live connection and the picture it holds.
-  window.tableClient = { get connection() { return connection; }, get snap() { return snap; } };
+  window.tableClient = { get connection() { return connection; }, get snap() { return snap; }, get pending() { return pending; } };
 }
 
 main();
