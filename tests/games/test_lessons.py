@@ -163,3 +163,18 @@ def test_engine_refuses_what_no_lesson_may_teach():
     engine, state = _start(lessons.get("kazino"))
     with pytest.raises(IllegalAction):
         engine.decide(state, LEARNER, {"type": "trail", "card": "9H"})
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_finished_lesson_is_not_in_the_game_statistics():
+    from games import lengths
+
+    from .factories import play, tiny_game
+
+    counted, lesson = tiny_game(goal=2), tiny_game(goal=2, kind=Game.Kind.LESSON)
+    for game in (counted, lesson):
+        play(game, 0, 2, "win", tables.load_table(game.pk).seq)
+        game.refresh_from_db()
+        assert game.status == Game.Status.FINISHED
+    assert len(lengths.measured("tiny", fresh=True)) == 1
+    assert service.finished_games() == [counted.pk]
