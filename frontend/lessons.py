@@ -13,11 +13,11 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import lessons, seats, service
 from games.catalogue import installed, titles
-from games.lessons import LEARNER, Learn, Lesson
+from games.lessons import LEARNER, Learn, Lesson, Reply
 from games.lessons import play as lesson_play
 from games.models import Game
 from games.names import guest_name
-from games.tables import load_table
+from games.tables import Table, load_table
 
 # The lesson's computer keeps playing once the script is over, at the easy level.
 COMPUTER_LEVEL = "greedy"
@@ -66,34 +66,67 @@ def _start(request: HttpRequest, found: Lesson) -> Game:
 
 
 def client(game: Game) -> dict[str, Any] | None:
-    """What the table page shows of a lesson table's lesson (its steps in the reader's language and
-    the two ways to play at the end); None at any other table."""
+    """What the table page shows of a lesson table's lesson (its steps in the reader's language, the
+    texts only of those shown so far: ``_shown``, and the two ways to play at the end); None at any
+    other table."""
     if game.kind != Game.Kind.LESSON:
         return None
     found = lessons.of_engine(game.engine)
     if found is None:
         return None
+    shown = _shown(found, load_table(game))
     steps = []
     move = 0
-    for step in found.steps:
+    for index, step in enumerate(found.steps):
         steps.append(
-            {"title": _(step.title), "text": _(step.text), "move": move if isinstance(step, Learn) else None}
+            {
+                "title": _(step.title),
+                "text": _(step.text) if index < shown else None,
+                "move": move if isinstance(step, Learn) else None,
+            }
         )
         move += isinstance(step, Learn)
     new_table = reverse("frontend:new_table", args=[found.engine])
     return {
         "slug": found.slug,
         "steps": steps,
+        "shown": shown,
         "progress": reverse("frontend:lesson_progress", args=[game.pk]),
         "computer": {"url": new_table, "text": _(found.computer_match)},
         "friends": {"url": f"{new_table}?with=friend", "text": _(found.friends_match)},
     }
 
 
+def _shown(found: Lesson, table: Table) -> int:
+    """How many of the lesson's steps may be read now. A step says what the learner holds and what
+    the computer played before it ("the ends show 6 and 2"), so its text waits until the moves the
+    script makes before it are on the table: no page tells a card before the table shows it."""
+    made = {seat: lesson_play.made(table, seat) for seat in range(found.config["players"])}
+    before: dict[int, int] = {LEARNER: 0}  # the script's moves before this step, per seat
+    shown = 0
+    for entry in found.script:
+        if isinstance(entry, Reply):
+            before[entry.seat] = before.get(entry.seat, 0) + 1
+            continue
+        if any(made.get(seat, 0) < n for seat, n in before.items()):
+            break
+        shown += 1
+        if isinstance(entry, Learn):
+            before[LEARNER] += 1
+    return shown
+
+
 @require_GET
 def progress(request: HttpRequest, game_id: int) -> JsonResponse:
-    """How many moves the learner has made: the page works out the step from it (public: every move
-    of a table is)."""
+    """How many moves the learner has made, and the steps that may be read now: the page works out the
+    step from them (public: every move of a table is)."""
     game = get_object_or_404(Game.objects.tables(), pk=game_id, kind=Game.Kind.LESSON)
+    found = lessons.of_engine(game.engine)
+    if found is None:
+        raise Http404
     table = load_table(game)
-    return JsonResponse({"made": lesson_play.made(table, LEARNER), "seq": table.seq})
+    shown = _shown(found, table)
+    texts = [_(step.text) for step in found.steps[:shown]]
+    return JsonResponse(
+        {"made": lesson_play.made(table, LEARNER), "shown": shown, "texts": texts, "seq": table.seq}
+    )

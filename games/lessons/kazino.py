@@ -71,10 +71,7 @@ LESSON = Lesson(
         Reply({"type": "trail", "card": "2H"}),
         Learn(
             _("Laying a card down"),
-            _(
-                "You own no build now, so you may simply lay a card face up on the table. Lay down "
-                "your 7: the next deal brings you two more."
-            ),
+            _("You own no build now, so you may simply lay a card face up on the table. Lay down your 7."),
             {"type": "trail", "card": "7S"},
             _("Lay your 7 on the table."),
         ),

@@ -66,7 +66,7 @@ LESSON = Lesson(
             _("Following suit"),
             _(
                 "If you can follow the suit led you may, or play a trump; if you cannot, play any "
-                "card. Lead your King of spades: the computer must answer with a spade."
+                "card. Lead your King of spades: the computer must follow with a spade if it has one."
             ),
             {"type": "play", "card": "KS"},
             _("Lead the King of spades."),
@@ -83,7 +83,7 @@ LESSON = Lesson(
         Reply({"type": "play", "card": "QC"}),
         Learn(
             _("The last trick"),
-            _("Play your last card, the 4 of clubs. The computer's 6 of clubs takes this one."),
+            _("Play your last card, the 4 of clubs: a higher club, or any trump, would take this trick."),
             {"type": "play", "card": "4C"},
             _("Play the 4 of clubs."),
         ),

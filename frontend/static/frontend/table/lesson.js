@@ -11,6 +11,9 @@ const moves = steps.filter((s) => s.move !== null).length;
 const readKey = `lesson-read:${location.pathname}`;
 
 let made = 0;
+// Steps whose text may be read now (the server sends each once the moves before it are played).
+let shown = lesson.shown;
+let showing = 0; // the step on screen
 // Steps read so far: kept for this tab, so a reload does not go back to the first one.
 let read = Number(sessionStorage.getItem(readKey) || 0);
 let asked = 0;
@@ -29,7 +32,9 @@ function current() {
 }
 
 function show() {
-  const at = current();
+  // A step not yet shown waits for the computer's move: the step just done stays meanwhile.
+  const at = Math.min(current(), shown - 1 + (shown >= steps.length ? 1 : 0));
+  showing = at;
   const done = at >= steps.length;
   $("lesson-step").hidden = done;
   $("lesson-end").hidden = !done;
@@ -53,6 +58,8 @@ async function refresh() {
     const body = await response.json();
     const before = made;
     made = Math.min(body.made, moves);
+    body.texts.forEach((text, i) => { steps[i].text = text; });
+    shown = body.shown;
     if (made !== before) $("lesson-wrong").hidden = true;
     show();
   } catch {
@@ -61,7 +68,7 @@ async function refresh() {
 }
 
 $("lesson-next").addEventListener("click", () => {
-  read = current() + 1;
+  read = showing + 1;
   sessionStorage.setItem(readKey, String(read));
   show();
   $("lesson-title").focus();
