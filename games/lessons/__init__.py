@@ -110,7 +110,7 @@ def of_engine(engine: str) -> Lesson | None:
 
 def same_action(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two actions are the same move (a group's cards in any order)."""
-    return _canonical(a) == _canonical(b)
+    return bool(_canonical(a) == _canonical(b))
 
 
 def _canonical(value: Any) -> Any:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from games.engines.base import _
-from games.engines.skyjo.rules import FULL_DECK
+from games.engines.skyjo.state import FULL_DECK
 from games.lessons import Learn, Lesson, Read, Reply
 
 _STACKED = [
