@@ -419,6 +419,9 @@ def _no_takebacks(game: Game) -> None:
     """Undo, redo and restart: casual tables only."""
     if game.kind == Game.Kind.TOURNAMENT:
         raise Forbidden("not_in_tournament", _("Tournament games cannot be undone or restarted."))
+    if game.kind == Game.Kind.LESSON:
+        # A lesson's steps follow the moves made, which only ever grow (games/lessons/play.py).
+        raise Forbidden("not_in_lesson", _("A lesson cannot be undone or restarted: start it again instead."))
     if game.kind != Game.Kind.CASUAL:
         raise Forbidden("not_in_rated", _("Rated games cannot be undone or restarted."))
 
@@ -443,6 +446,8 @@ def _pause_allowed(by: str) -> Callable[[Game], None]:
                     "organiser_only", _("Only the organiser can pause or resume a tournament table.")
                 )
             return
+        if game.kind == Game.Kind.LESSON:
+            raise Forbidden("not_in_lesson", _("A lesson cannot be paused."))
         raise Forbidden("not_in_rated", _("Rated games cannot be paused."))
 
     return check
@@ -534,7 +539,7 @@ def new_game(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Re
     """
 
     def build(table: Table) -> list[dict[str, Any]]:
-        if table.game.kind == Game.Kind.RATED and table.outcome() is None:
+        if table.game.kind in (Game.Kind.RATED, Game.Kind.LESSON) and table.outcome() is None:
             raise ServiceError(
                 "game_not_over", _("A rated game is played to its end before the next one starts.")
             )
@@ -645,6 +650,8 @@ def check_hints(game: Game) -> None:
     """Hints are the strong computer player's help: casual tables only."""
     if game.kind == Game.Kind.TOURNAMENT:
         raise Forbidden("no_hint", _("There are no hints in tournament games."))
+    if game.kind == Game.Kind.LESSON:
+        raise Forbidden("no_hint", _("A lesson has no hints: each step says what to play."))
     if game.kind != Game.Kind.CASUAL:
         raise Forbidden("no_hint", _("There are no hints in rated games."))
 

@@ -35,7 +35,12 @@ def scripted(table: Table, seat: int) -> dict[str, Any] | None:
         return None
     moves = lesson.moves(seat)
     n = made(table, seat)
-    return moves[n] if n < len(moves) else None
+    if n >= len(moves):
+        return None
+    # The script holds on the lesson's deal; on any other (a new game once this one is over) the
+    # game is an ordinary one.
+    legal = table.engine.legal_actions(table.state, seat)
+    return moves[n] if any(same_action(moves[n], action) for action in legal) else None
 
 
 def check(table: Table, seat: int, action: dict[str, Any]) -> None:

@@ -178,3 +178,44 @@ def test_a_finished_lesson_is_not_in_the_game_statistics():
         assert game.status == Game.Status.FINISHED
     assert len(lengths.measured("tiny", fresh=True)) == 1
     assert service.finished_games() == [counted.pk]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lesson_takes_no_undo_restart_hint_pause_or_new_game_midway():
+    from games.errors import Forbidden
+
+    game = _lesson_game("kazino")
+    table = tables.load_table(game.pk)
+    for command in (service.undo, service.restart, service.pause):
+        with pytest.raises(Forbidden) as info:
+            command(game.pk, f"c-{command.__name__}", table.seq, by="seat:0")
+        assert info.value.code == "not_in_lesson"
+    with pytest.raises(Forbidden) as info:
+        service.hint(game, LEARNER)
+    assert info.value.code == "no_hint"
+    with pytest.raises(ServiceError) as refused:
+        service.new_game(game.pk, "c-new", table.seq, by="seat:0")
+    assert refused.value.code == "game_not_over"
+
+
+def test_off_its_deal_the_script_steps_aside():
+    # On another deal (a new game once the lesson's is over) the scripted move may not be legal:
+    # the computer then plays as any computer, and the learner's moves are free.
+    lesson = lessons.get("kazino")
+    engine, state = _start(lessons.get("kazino"))
+
+    class Row:
+        kind = Game.Kind.LESSON
+        engine = "kazino"
+
+    class Stub:
+        game = Row()
+        events: list = []
+
+    stub = Stub()
+    stub.engine = engine  # type: ignore[attr-defined]
+    other = engine.replay(engine.start(engine.validate_config({"players": 2, "dealer": 1}), 7))
+    stub.state = other  # type: ignore[attr-defined]
+    assert lesson_play.scripted(stub, LEARNER) is None  # type: ignore[arg-type]
+    stub.state = state  # type: ignore[attr-defined]
+    assert lesson_play.scripted(stub, LEARNER) == lesson.moves(LEARNER)[0]  # type: ignore[arg-type]
