@@ -142,6 +142,9 @@ def test_lesson_tables_count_nowhere(client):
     page = client.get("/").content.decode()
     assert f"/tables/{game.pk}/" not in page
     assert game.pk not in service.finished_games()
+    from tournaments import ratings
+
+    assert not ratings.counts(game.kind, game.pk, tournament_game=False)
 
 
 def test_a_scripted_move_never_raises_outside_a_lesson():
