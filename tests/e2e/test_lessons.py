@@ -162,6 +162,14 @@ def test_the_lesson_pages_in_every_language_and_size(browser, server, language):
         context = context_for(browser, server, language, viewport, touch)
         page = context.new_page()
         try:
+            # Where a newcomer finds the lessons: the lobby and every rules page.
+            page.goto("/")
+            assert (
+                page.locator('a[href="/learn/"]').count() and page.locator('a[href="/learn/kazino/"]').count()
+            )
+            screenshot(page, f"lessons-lobby-{language}-{viewport['width']}")
+            page.goto("/rules/kazino/")
+            assert page.locator('#learn-link[href="/learn/kazino/"]').is_visible()
             page.goto("/learn/")
             check_axe(page, "lessons index")
             screenshot(page, f"lessons-index-{language}-{viewport['width']}")
