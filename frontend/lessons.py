@@ -4,6 +4,7 @@ real table) and what the table page needs to show a lesson's steps (games/lesson
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -93,7 +94,10 @@ def client(game: Game) -> dict[str, Any] | None:
         "shown": shown,
         "progress": reverse("frontend:lesson_progress", args=[game.pk]),
         "computer": {"url": new_table, "text": _(found.computer_match)},
-        "friends": {"url": f"{new_table}?with=friend", "text": _(found.friends_match)},
+        "friends": {
+            "url": f"{new_table}?{urlencode({'with': 'friend', **found.friends_options})}",
+            "text": _(found.friends_match),
+        },
     }
 
 

@@ -107,6 +107,10 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
                     seats.remember(request.session, seat)
             return redirect("frontend:table", game_id=table.pk)
     posted = request.POST if request.method == "POST" else None
+    if posted is None and any(option.key in request.GET for option in spec.offered(TABLES)):
+        # A link may choose options (a lesson's "with friends": Kazino online is one game, a match of
+        # its own); they are only where the form starts, and the engine checks them when it is sent.
+        posted = request.GET
     context = {
         "game": game,
         "title": titles()[game],

@@ -59,6 +59,8 @@ class Lesson:
     # What the two ways to play at the end say about the match (the rules page's words).
     computer_match: str = ""
     friends_match: str = ""
+    # The new-table form's options for a game with friends (the rules' way to play online).
+    friends_options: dict[str, str] = field(default_factory=dict)
     seed: int = 0
     steps: tuple[Read | Learn, ...] = field(init=False)
 

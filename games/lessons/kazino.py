@@ -24,6 +24,7 @@ LESSON = Lesson(
     config={"players": 2, "dealer": 1, "deck": _STACKED + [c for c in DECK if c not in _STACKED]},
     computer_match=_("Against the computer: points add up game after game; the first to 160 wins the match."),
     friends_match=_("With friends online: each game is a match, and its points count in the ranking."),
+    friends_options={"match": "single"},
     script=(
         Read(
             _("The deal"),

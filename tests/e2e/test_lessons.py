@@ -129,7 +129,14 @@ def play_lesson(page, slug: str, touch: bool, shots: str, wrong: dict | None = N
     check_axe(page, f"lesson end {slug}")
     screenshot(page, f"{shots}-end")
     assert page.get_attribute("#lesson-computer", "href") == f"/new/{lesson.engine}/"
-    assert page.get_attribute("#lesson-friends", "href") == f"/new/{lesson.engine}/?with=friend"
+    friends = page.get_attribute("#lesson-friends", "href")
+    assert friends.startswith(f"/new/{lesson.engine}/?with=friend")
+    # With friends, the form starts as the rules play online (Kazino: one game, a match of its own).
+    press(page, "#lesson-friends", touch)
+    page.wait_for_url(f"**/new/{lesson.engine}/**")
+    assert page.locator("select[name=seat1]").input_value() == "friend"
+    for key, value in lesson.friends_options.items():
+        assert page.locator(f"[name={key}]").input_value() == value
 
 
 KAZINO_WRONG = {"step": 2, "action": {"type": "trail", "card": "KC"}}

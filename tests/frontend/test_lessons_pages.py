@@ -87,6 +87,18 @@ def test_the_lesson_pages_speak_the_reader_s_language(client, language):
     assert len(texts) == 3 and not any("Ace" in text or "Play your" in text for text in texts)
 
 
+def test_kazino_with_friends_starts_on_one_game_a_match_of_its_own(client):
+    client.post("/learn/kazino/")
+    game = Game.objects.get()
+    lesson = _lesson_config(client.get(f"/tables/{game.pk}/").content.decode())
+    url = lesson["friends"]["url"]
+    assert url == "/new/kazino/?with=friend&match=single"
+    html = client.get(url).content.decode()
+    assert re.search(r'<option value="single"[^>]*selected', html), "the form starts on one game"
+    assert not re.search(r'<option value="target"[^>]*selected', html)
+    assert re.search(r'<option value="target"[^>]*selected', client.get("/new/kazino/").content.decode())
+
+
 def test_the_new_table_form_can_open_with_a_friend_s_seat(client):
     html = client.get("/new/kazino/?with=friend").content.decode()
     assert re.search(r'<option value="friend" selected>', html)
