@@ -72,7 +72,7 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
     """The lobby's lists at ``now``: ``live`` (moved at lately, latest first) and ``recent`` (idle or
     finished, latest first)."""
     cutoff = now - idle_after()
-    tables = Game.objects.tables()
+    tables = Game.objects.listed()  # lesson tables are nobody's to watch or join
     if game is not None:
         tables = tables.filter(engine=game)
     active = _with_last_move(tables.filter(status=Game.Status.ACTIVE))

@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from frontend import lessons
 from frontend.options import (
     GAME_OPTIONS,
     RATED_BY_DEFAULT,
@@ -106,6 +107,10 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
                     seats.remember(request.session, seat)
             return redirect("frontend:table", game_id=table.pk)
     posted = request.POST if request.method == "POST" else None
+    if posted is None and any(option.key in request.GET for option in spec.offered(TABLES)):
+        # A link may choose options (a lesson's "with friends": Kazino online is one game, a match of
+        # its own); they are only where the form starts, and the engine checks them when it is sent.
+        posted = request.GET
     context = {
         "game": game,
         "title": titles()[game],
@@ -114,6 +119,8 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
         "option_fields": fields(game, TABLES, shown_players, posted),
         "option_defaults": {game: defaults_table(game, list(spec.players), TABLES)},
         "seat_choices": SEAT_CHOICES,
+        # The other seats: a computer, or a friend when the page was asked for that (a lesson's end).
+        "others": "friend" if request.GET.get("with") == "friend" else "bot:greedy",
         "error": error,
         "max_players": max(spec.players),
         "rated": rated,
@@ -159,11 +166,14 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         "hint": reverse("frontend:hint", args=[game.pk]),
         "rules": reverse("frontend:rules", args=[game.engine]),
     }
-    return render(
-        request,
-        "frontend/table.html",
-        {"game": game, "title": titles().get(game.engine, game.engine), "client": client, "invites": links},
-    )
+    context = {
+        "game": game,
+        "title": titles().get(game.engine, game.engine),
+        "client": client,
+        "invites": links,
+        "lesson": lessons.client(game),
+    }
+    return render(request, "frontend/table.html", context)
 
 
 @require_http_methods(["GET", "POST"])

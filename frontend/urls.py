@@ -1,6 +1,6 @@
 from django.urls import path
 
-from frontend import over_the_board, printables, ratings, tables, tournaments, views
+from frontend import lessons, over_the_board, printables, ratings, tables, tournaments, views
 from games import ids  # noqa: F401 - registers the <id:...> converter
 
 app_name = "frontend"
@@ -16,6 +16,9 @@ urlpatterns = [
     path("tables/<id:game_id>/join/<str:token>/", tables.old_invite, name="old_invite"),
     path("tables/<id:game_id>/hint", tables.hint, name="hint"),
     path("rules/<str:game>/", tables.rules, name="rules"),
+    path("learn/", lessons.index, name="learn_index"),
+    path("learn/<str:slug>/", lessons.lesson, name="learn"),
+    path("learn/tables/<id:game_id>/progress", lessons.progress, name="lesson_progress"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("ratings/", ratings.leaderboard, name="leaderboard"),
     path("clubs/<slug:slug>/", ratings.club, name="club"),

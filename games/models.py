@@ -25,6 +25,10 @@ class GameQuerySet(models.QuerySet["Game"]):
         """Games played at a table, without the other parts' event streams."""
         return self.exclude(kind=Game.Kind.LOG)
 
+    def listed(self) -> GameQuerySet:
+        """Tables that count: what the lobby lists and the statistics read (lessons never do)."""
+        return self.tables().exclude(kind=Game.Kind.LESSON)
+
 
 class DealGroup(models.Model):
     """Tables dealt the same cards: game *n* of every table of a duplicate tournament round is dealt
@@ -62,6 +66,9 @@ class Game(models.Model):
         TOURNAMENT = "tournament", _("Tournament")
         # Not a table: another part's own event stream kept in the same store (a tournament's log).
         LOG = "log", _("Event stream")
+        # A lesson's table (games/lessons): a stacked deal and a script; it counts nowhere (no rating,
+        # no lobby, no statistics).
+        LESSON = "lesson", _("Lesson")
 
     engine = models.CharField(max_length=32)
     engine_version = models.PositiveIntegerField()

@@ -265,6 +265,25 @@ ENDPOINTS: list[Endpoint] = [
         label="tournament",
     ),
     Endpoint("frontend:rules", "GET", lambda w: "/rules/kazino/", cells(OK)),
+    # --- Lessons (frontend/lessons.py): anyone may take one; a lesson table counts nowhere ----------
+    Endpoint("frontend:learn_index", "GET", lambda w: "/learn/", cells(OK)),
+    Endpoint("frontend:learn", "GET", lambda w: "/learn/kazino/", cells(SHOWN)),
+    Endpoint(
+        "frontend:learn",
+        "POST",
+        lambda w: "/learn/kazino/",
+        cells(FOUND),
+        label="deal the lesson",
+        effect=lambda w: Game.objects.filter(kind=Game.Kind.LESSON).count(),
+    ),
+    # A lesson's progress is the learner's number of moves (public, as every move is); other tables
+    # have none.
+    Endpoint(
+        "frontend:lesson_progress",
+        "GET",
+        lambda w: f"/learn/tables/{w.dominoes.pk}/progress",
+        cells(NOT_FOUND),
+    ),
     # --- Tournaments (frontend/tournaments.py) ---------------------------------------------------------
     Endpoint("frontend:tournaments", "GET", lambda w: "/tournaments/", cells(OK)),
     # The tournament form's round-length estimate: public figures, nothing stored.

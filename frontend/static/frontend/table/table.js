@@ -72,6 +72,8 @@ function connect(seat) {
       if (!previous) sentCommand = null; // a full picture (reconnect, resync): nothing is in flight
       if (previous) addToLog(next);
       update();
+      // The page's other parts (a lesson's steps: lesson.js) follow the table through this event.
+      document.dispatchEvent(new CustomEvent("table:state", { detail: { seq: next.seq, finished: next.finished } }));
       if (resendAfterResync) {
         // Someone else moved at the same moment (a simultaneous choice): if the move is still
         // legal at the new position, send it again once.
@@ -86,7 +88,9 @@ function connect(seat) {
       const mine = error.command_id && error.command_id === sentCommand;
       if (mine) sentCommand = null;
       if (mine && error.code === "stale_seq" && pending) { resendAfterResync = true; return; }
-      showError(error.message);
+      // A part of the page that explains this refusal itself (a lesson's step) takes it over.
+      const told = new CustomEvent("table:error", { detail: error, cancelable: true });
+      if (document.dispatchEvent(told)) showError(error.message);
       update();
     },
     onStatus: (status) => {
@@ -470,7 +474,7 @@ async function main() {
   if ($("skip-link")) $("skip-link").addEventListener("click", skipToHand);
   connect(shownSeat);
   // For tests and the curious: the live connection and the picture it holds.
-  window.tableClient = { get connection() { return connection; }, get snap() { return snap; } };
+  window.tableClient = { get connection() { return connection; }, get snap() { return snap; }, get pending() { return pending; } };
 }
 
 main();
