@@ -18,7 +18,13 @@ let pending = null; // the previewed action: nothing is played until it is confi
 let pendingLabel = "";
 let curtainFor = null;
 let sentCommand = null; // the command id of the confirmed move, until its ack or error
-let resendAfterResync = false;
+let sentAction = null; // the move that command carries
+// A confirmed move the server refused because the table had moved on (stale_seq): once the full
+// picture is back it is sent again if it is still legal, else the player is told in plain words.
+let retrying = null; // {action, label, attempts}
+const MAX_RETRIES = 3;
+let retriesSoFar = 0;
+const sentTableCommands = new Map(); // command id -> kind ("undo"…), to explain a refusal in words
 let pausedByMe = false;
 const log = [];
 // Keyboard focus across redraws (docs/accessibility.md): the renderers draw the board from scratch,
@@ -71,21 +77,27 @@ function connect(seat) {
       snap = next;
       if (!previous) sentCommand = null; // a full picture (reconnect, resync): nothing is in flight
       if (previous) addToLog(next);
+      if (retrying && !previous) { retry(); return; }
       update();
-      if (resendAfterResync) {
-        // Someone else moved at the same moment (a simultaneous choice): if the move is still
-        // legal at the new position, send it again once.
-        resendAfterResync = false;
-        if (pending) confirm();
-      }
     },
     onAck: (ack) => {
-      if (ack.command_id === sentCommand) { pending = null; sentCommand = null; update(); }
+      sentTableCommands.delete(ack.command_id);
+      if (ack.command_id === sentCommand) { pending = null; sentCommand = null; sentAction = null; update(); }
     },
     onError: (error) => {
       const mine = error.command_id && error.command_id === sentCommand;
+      const tableCommand = sentTableCommands.get(error.command_id);
+      sentTableCommands.delete(error.command_id);
       if (mine) sentCommand = null;
-      if (mine && error.code === "stale_seq" && pending) { resendAfterResync = true; return; }
+      if (error.code === "stale_seq" && (mine || tableCommand)) {
+        // Never a concurrency error on screen: the connection asks for the whole table again; a
+        // move is then played if it still may be, and either way the player is told in words.
+        if (mine && sentAction) retrying = { action: sentAction, label: pendingLabel, attempts: retriesSoFar + 1 };
+        else if (tableCommand) showError(TABLE_COMMAND_REFUSED[tableCommand] ? TABLE_COMMAND_REFUSED[tableCommand]() : movedOn());
+        sentAction = null;
+        return;
+      }
+      if (mine) sentAction = null;
       showError(error.message);
       update();
     },
@@ -142,21 +154,58 @@ function announce(text) {
   region.textContent = text;
 }
 
+const movedOn = () => gettext("The table changed just before your request arrived: look at it again.");
+const TABLE_COMMAND_REFUSED = {
+  undo: () => gettext("Another move was played just before: nothing was taken back. Look at the table and try again."),
+  redo: () => gettext("Another move was played just before: nothing was played again. Look at the table and try again."),
+  restart: () => gettext("Another move was played just before: the game was not restarted. Look at the table and try again."),
+  new_game: () => gettext("Another move was played just before: no new game was started. Look at the table and try again."),
+};
+
+// After a refused move the full picture is back: play the move if it is still legal from here.
+function retry() {
+  const { action, label, attempts } = retrying;
+  retrying = null;
+  const legal = snap.legal_actions || [];
+  const still = legal.find((a) => sameAction(a, action));
+  if (still && attempts <= MAX_RETRIES) {
+    pending = still;
+    pendingLabel = label;
+    update();
+    confirm(attempts);
+    return;
+  }
+  pending = null;
+  update();
+  showError(
+    legal.length
+      ? gettext("Your move was not played: the table changed just before it arrived and it is no longer possible. Choose again.")
+      : gettext("Your move was not played: the table changed just before it arrived and it is no longer your turn."),
+  );
+}
+
+function tableCommand(kind) {
+  const id = connection.command(kind);
+  if (id) sentTableCommands.set(id, kind);
+}
+
 function choose(action, label) {
   pending = action;
   pendingLabel = label || (renderer.describe ? renderer.describe(action, snap) : action.type);
   update();
 }
 
-function confirm() {
+function confirm(attempts = 0) {
   if (!pending || !connection || sentCommand) return;
   sentCommand = connection.command("action", { action: pending });
+  sentAction = sentCommand ? pending : null;
+  retriesSoFar = attempts; // a retry keeps its count until the move is stored or refused for good
 }
 
 function cancel() {
   cancelled = true;
   pending = null;
-  resendAfterResync = false;
+  retrying = null;
   if (renderer.reset) renderer.reset();
   update();
 }
@@ -447,14 +496,14 @@ async function main() {
   } catch {
     renderer = await import("./games/generic.js");
   }
-  $("confirm").addEventListener("click", confirm);
+  $("confirm").addEventListener("click", () => confirm());
   $("cancel").addEventListener("click", cancel);
   onTool("hint", hint);
-  onTool("undo", () => connection.command("undo"));
-  onTool("redo", () => connection.command("redo"));
-  onTool("restart", () => { if (window.confirm(gettext("Start again with the same deal?"))) connection.command("restart"); });
-  onTool("rematch", () => connection.command("new_game"));
-  onTool("new-game", () => { if (window.confirm(gettext("Start a new game with a new deal?"))) connection.command("new_game"); });
+  onTool("undo", () => tableCommand("undo"));
+  onTool("redo", () => tableCommand("redo"));
+  onTool("restart", () => { if (window.confirm(gettext("Start again with the same deal?"))) tableCommand("restart"); });
+  onTool("rematch", () => tableCommand("new_game"));
+  onTool("new-game", () => { if (window.confirm(gettext("Start a new game with a new deal?"))) tableCommand("new_game"); });
   $("show-rules").addEventListener("click", () => openDialog("rules-dialog", fillRules));
   $("show-scores").addEventListener("click", () => openDialog("score-dialog", fillScoreSheet));
   for (const id of ["rules-dialog", "score-dialog"]) $(id).addEventListener("close", closed);
