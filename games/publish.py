@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from games import hooks
+from games import hooks, names
 from games.groups import public_group, seat_group
 from games.tables import Table, folded_upto, moves_back, previous_end, spectator_cut
 from games.timeline import FAIR_PREFIX, TABLE_EVENTS
@@ -84,7 +84,7 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     seats = [
         {
             "number": s.number,
-            "name": s.display_name,
+            "name": names.seat_name(s),
             "bot": s.bot_level or None,
             "computer": s.bot_number if s.bot_level else None,
             "team": s.team,
@@ -162,6 +162,22 @@ async def _listened(layer: Any, groups: list[str]) -> set[str] | None:
             counts = await pipe.execute()
         listened.update(group for group, count in zip(some, counts, strict=True) if count)
     return listened
+
+
+def group_send(group: str, message: dict[str, Any]) -> None:
+    """One message to a channel-layer group from synchronous code (an after-commit hook), on the
+    loop the layer lives on (``_run``)."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send() -> None:
+        await layer.group_send(group, message)
+
+    try:
+        _run(send, layer)
+    except Exception:  # a full or unreachable layer must not undo a stored command
+        log.exception("could not send to group %s", group)
 
 
 def _changed(change: hooks.Change) -> None:

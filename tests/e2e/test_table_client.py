@@ -140,3 +140,28 @@ def test_an_undo_refused_because_the_table_moved_on_is_explained_in_plain_words(
     ]
     assert [m["n"] for m in _moves(game)] == [1, 2]
     assert not [e for e in store.load(game.pk) if e.type == "table.undo"]
+
+
+def test_the_replay_of_a_game_in_progress_receives_new_moves_live(page):
+    """#23.6: a spectator's replay page, open at the newest moment, shows a move played meanwhile at the
+    table, without reloading; a page looking back keeps its place."""
+    game = claimed_table(page)
+    watcher = page.context.browser.new_context(base_url=page.url.split("/tables/")[0])
+    try:
+        replay = watcher.new_page()
+        replay.goto(f"/games/{game.pk}/replay/")
+        replay.wait_for_function(
+            "document.querySelector('#replay') && !document.querySelector('#replay').dataset.loading && document.querySelector('#replay').dataset.seq"
+        )
+        before = int(replay.locator("#replay").get_attribute("data-seq"))
+        page.get_by_role("button", name="add · n 2").click()
+        page.click("#confirm")
+        page.wait_for_function("window.tableClient.snap.view.total === 2")
+        head = store.head(game.pk)[0]
+        assert head > before
+        replay.wait_for_function(
+            f"document.querySelector('#replay').dataset.seq === '{head}' && !document.querySelector('#replay').dataset.loading"
+        )
+        assert "Guest 1: added" in replay.locator("#moments").inner_text()
+    finally:
+        watcher.close()

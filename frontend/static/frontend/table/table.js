@@ -231,8 +231,11 @@ function draw() {
   const board = $("board");
   if (curtainFor !== null) {
     // The next player's cards are not fetched until they ask; the previous player's leave the page.
+    // The empty board goes too (no bare felt above the curtain); the scores are everyone's.
     board.replaceChildren();
+    board.hidden = true;
     curtain.hidden = false;
+    renderScores();
     const text = interpolate(gettext("Pass the device to %(name)s."), { name: seatName(curtainFor) }, true);
     $("curtain-text").textContent = text;
     $("turn").textContent = text;
@@ -243,6 +246,7 @@ function draw() {
     return;
   }
   curtain.hidden = true;
+  board.hidden = false;
   const legal = snap.legal_actions || [];
   if (pending && !legal.some((a) => sameAction(a, pending))) pending = null;
   const ctx = {
@@ -278,6 +282,10 @@ function renderStatus(legal) {
     turn.textContent = interpolate(gettext("Waiting for %(names)s."), { names: who }, true);
   }
   turn.classList.toggle("mine", legal.length > 0);
+  renderScores();
+}
+
+function renderScores() {
   const scores = $("scores");
   scores.replaceChildren();
   const scale = snap.view.score_scale || 1;
@@ -328,6 +336,9 @@ function renderTools() {
 
 function renderLog() {
   const list = $("log-list");
+  // Newest first, numbered in the order the moves were played (the newest has the highest number).
+  list.reversed = true;
+  list.start = log.length;
   list.replaceChildren(...log.slice(0, 50).map((line) => Object.assign(document.createElement("li"), { textContent: line })));
 }
 
