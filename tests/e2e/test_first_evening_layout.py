@@ -118,7 +118,9 @@ def test_the_to_play_badge_keeps_to_one_line_for_a_four_player_spectator(browser
                 }))""",
                 badge,
             )
-            assert found and all(b["lines"] == 1 and b["height"] < 2.2 * b["font"] and b["inside"] for b in found), (
+            assert found and all(
+                b["lines"] == 1 and b["height"] < 2.2 * b["font"] and b["inside"] for b in found
+            ), (
                 size,
                 found,
             )
