@@ -31,13 +31,14 @@ def skyjo_table(page, players: int, seats: list[str]) -> None:  # type: ignore[n
     page.wait_for_selector(".sk-table")
 
 
+@pytest.mark.parametrize("language", ["en", "ht", "tl"])
 @pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
-def test_skyjo_own_grid_is_on_the_first_screen_during_the_opening(browser, server, size):
-    context, page = new_context(browser, server, size)
+def test_skyjo_own_grid_is_on_the_first_screen_during_the_opening(browser, server, size, language):
+    context, page = new_context(browser, server, size, language)
     try:
         skyjo_table(page, 4, ["me", "bot:greedy", "bot:greedy", "bot:greedy"])
         page.wait_for_selector(".sk-mine [data-cell]")
-        screenshot(page, f"skyjo-opening-{size['width']}")
+        screenshot(page, f"skyjo-opening-{language}-{size['width']}")
         box = page.locator(".sk-mine").bounding_box()
         assert box is not None
         if size is LAPTOP:
