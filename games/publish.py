@@ -123,11 +123,13 @@ def table_changed(table: Table) -> None:
         (group, json.dumps({"type": "update", **message}, separators=(",", ":")))
         for group, message in messages
     ]
+    # Other parts' sockets that follow the game (a replay page), told in the same trip.
+    nudges = [(group, message) for follower in _followers for group, message in follower(table)]
 
     async def send_all() -> None:
         # One trip into the event loop for every audience: each trip costs a thread hop.
         try:
-            listened = await _listened(layer, [group for group, _text in texts])
+            listened = await _listened(layer, [group for group, _text in texts] + [g for g, _m in nudges])
         except Exception:  # the layer cannot say: send to every audience
             log.exception("could not ask who listens to game %s", game_id)
             listened = None
@@ -138,6 +140,13 @@ def table_changed(table: Table) -> None:
                 await layer.group_send(group, {"type": "table.update", "text": text})
             except Exception:  # a full or unreachable layer must not undo a committed move
                 log.exception("could not publish game %s seq %s to %s", game_id, table.seq, group)
+        for group, nudge in nudges:
+            if listened is not None and group not in listened:
+                continue
+            try:
+                await layer.group_send(group, nudge)
+            except Exception:
+                log.exception("could not tell %s of game %s seq %s", group, game_id, table.seq)
 
     try:
         _run(send_all, layer)
@@ -164,20 +173,16 @@ async def _listened(layer: Any, groups: list[str]) -> set[str] | None:
     return listened
 
 
-def group_send(group: str, message: dict[str, Any]) -> None:
-    """One message to a channel-layer group from synchronous code (an after-commit hook), on the
-    loop the layer lives on (``_run``)."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
+Follower = Callable[[Table], list[tuple[str, dict[str, Any]]]]
+_followers: list[Follower] = []
 
-    async def send() -> None:
-        await layer.group_send(group, message)
 
-    try:
-        _run(send, layer)
-    except Exception:  # a full or unreachable layer must not undo a stored command
-        log.exception("could not send to group %s", group)
+def follow(follower: Follower) -> None:
+    """After every change, ``follower(table)`` names channel-layer groups and the message each is sent
+    with the table's own updates, in the same trip and only to groups someone listens to (replay.live).
+    """
+    if follower not in _followers:
+        _followers.append(follower)
 
 
 def _changed(change: hooks.Change) -> None:
