@@ -126,6 +126,9 @@ const TABLE_EVENTS = {
   "table.abandon": () => gettext("stopped the game"),
 };
 
+// "Name: what" in the reader's punctuation (Kreyòl puts a space before the colon: docs/glossary.md).
+const said = (name, move) => interpolate(gettext("%(name)s: %(move)s"), { name, move }, true);
+
 function addToLog(current) {
   const move = current.last_move;
   if (!move) return;
@@ -134,14 +137,14 @@ function addToLog(current) {
     const by = String(first.by || "");
     const bySeat = by.startsWith("seat:") ? Number(by.split(":")[1]) : null;
     const who = bySeat !== null ? seatName(bySeat) : gettext("The table");
-    log.unshift(`${who}: ${TABLE_EVENTS[first.type]()}`);
+    log.unshift(said(who, TABLE_EVENTS[first.type]()));
     if (bySeat !== current.seat) announce(log[0]);
     return;
   }
   if (move.actor === "system") return;
   const seat = Number(move.actor.split(":")[1]);
   const text = renderer.describeMove ? renderer.describeMove(move, current, seatName) : move.events.map((e) => e.type.replaceAll("_", " ")).join(", ");
-  log.unshift(`${seatName(seat)}: ${text}`);
+  log.unshift(said(seatName(seat), text));
   log.length = Math.min(log.length, 200);
   // Another seat's move is said aloud, in the move log's words; one's own move is not.
   if (seat !== current.seat) announce(log[0]);
@@ -291,7 +294,7 @@ function renderScores() {
   const scale = snap.view.score_scale || 1;
   (snap.view.scores || []).forEach((score, seat) => {
     const item = document.createElement("li");
-    item.textContent = `${seatName(seat)}: ${formatScore(score, scale)}`;
+    item.textContent = said(seatName(seat), formatScore(score, scale));
     if (snap.to_act.includes(seat)) item.classList.add("acting");
     scores.append(item);
   });
