@@ -149,3 +149,32 @@ def test_the_pass_and_play_curtain_keeps_the_scores_and_names_both_players_alike
         assert page.locator("#board").is_visible()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", [LAPTOP, PHONE], ids=["laptop", "phone"])
+def test_the_replay_move_list_has_room_for_its_numbers(browser, server, size):
+    """The replay's move list clipped two-digit numbers ("l0.")."""
+    from tests.replay.play import new_game, play
+
+    game = new_game("dominoes", 2, options={"variant": "block", "target": 10})
+    play(game)
+    context, page = new_context(browser, server, size)
+    try:
+        page.goto(f"/games/{game.pk}/replay/")
+        page.wait_for_function("document.querySelectorAll('#moments li').length >= 10")
+        assert "undefined" not in page.locator("#replay").inner_text()
+        screenshot(page, f"replay-moves-{size['width']}")
+        numbering = page.evaluate(
+            """() => {
+                const list = document.querySelector('#moments');
+                const probe = Object.assign(document.createElement('span'), {textContent: '120.'});
+                probe.style.font = getComputedStyle(list).font;
+                document.body.append(probe);
+                const needed = probe.getBoundingClientRect().width;
+                probe.remove();
+                return {room: parseFloat(getComputedStyle(list).paddingLeft), needed};
+            }"""
+        )
+        assert numbering["room"] >= numbering["needed"] + 4, numbering
+    finally:
+        context.close()
