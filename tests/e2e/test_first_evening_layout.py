@@ -161,7 +161,9 @@ def test_the_replay_move_list_has_room_for_its_numbers(browser, server, size):
     context, page = new_context(browser, server, size)
     try:
         page.goto(f"/games/{game.pk}/replay/")
-        page.wait_for_function("document.querySelectorAll('#moments li').length >= 10")
+        page.wait_for_function(
+            "document.querySelectorAll('#moments li').length >= 2"
+        )  # the probe measures "120."
         assert "undefined" not in page.locator("#replay").inner_text()
         screenshot(page, f"replay-moves-{size['width']}")
         numbering = page.evaluate(
