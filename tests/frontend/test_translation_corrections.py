@@ -197,3 +197,27 @@ def test_a_computer_seat_choice_is_named_in_tagalog():
     with translation.override("tl"):
         assert computers.name(2, "greedy") == "Kompyuter 2 (madali)"
     assert service.SeatSpec.computer(2, "greedy").display_name == "Computer 2 (Easy)"  # logs, exports
+
+
+TIGHT_COLON = re.compile(r"[^\W_)]:(?=\s|$)|\):(?=\s|$)")
+
+
+@pytest.mark.parametrize("domain", ["django", "djangojs"])
+def test_kreyol_puts_a_space_before_a_colon_in_every_string(domain):
+    """One typography in Kreyòl (docs/glossary.md): « Men 3 : … », as the rules pages write it."""
+    tight = {
+        entry.msgid: text
+        for entry in read_po(catalogue("ht", domain))[1:]
+        for text in entry.msgstrs
+        if TIGHT_COLON.search(PLACEHOLDER.sub("x", text))
+    }
+    assert not tight, tight
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_kreyol_rules_pages_put_a_space_before_a_colon(game):
+    from pathlib import Path
+
+    body = Path(__file__).resolve().parents[2] / f"frontend/templates/frontend/rules/{game}_body.ht.html"
+    text = re.sub(r"<[^>]+>", " ", body.read_text())
+    assert not TIGHT_COLON.findall(text)
