@@ -30,10 +30,12 @@ from games import bots, engines, invites, ratelimit, seats, service
 from games.catalogue import installed, titles
 from games.errors import Forbidden, ServiceError
 from games.models import Game, Seat
-from games.names import guest_name
+from games.names import GUEST, PLAYER, stored_name
 
 
-def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSpec:
+def _seat_spec(choice: str, number: int, request: HttpRequest, passing: bool = False) -> service.SeatSpec:
+    """``passing``: the device is passed between players, who are then all called "Player N" alike
+    (a guest's own seat too: "Guest 1" beside "Player 2" read as two kinds of people)."""
     if choice.startswith("bot:") and choice[4:] in bots.LEVELS:
         level = choice[4:]
         return service.SeatSpec.computer(number + 1, level)
@@ -41,9 +43,9 @@ def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSp
         return service.SeatSpec(_("Open seat"), awaiting_player=True)
     if choice == "me" and request.user.is_authenticated:
         return service.SeatSpec(request.user.get_username(), user=request.user)
-    if choice == "me":
-        return service.SeatSpec(guest_name(number))
-    return service.SeatSpec(_("Player %(n)s") % {"n": number + 1})
+    if choice == "me" and not passing:
+        return service.SeatSpec(stored_name(GUEST, number), name_role=GUEST)
+    return service.SeatSpec(stored_name(PLAYER, number), name_role=PLAYER)
 
 
 def _table_kind(request: HttpRequest, choices: list[str]) -> str:
@@ -89,7 +91,8 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
                 config = engines.compose(game, parse_options(game, request.POST), players)
             except engines.IllegalAction as exc:
                 raise ServiceError.from_illegal(exc) from None
-            specs = [_seat_spec(choice, n, request) for n, choice in enumerate(choices)]
+            passing = "local" in choices
+            specs = [_seat_spec(choice, n, request, passing) for n, choice in enumerate(choices)]
             table = service.create_game(
                 game,
                 config,

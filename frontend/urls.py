@@ -1,4 +1,6 @@
+from django.templatetags.static import static
 from django.urls import path
+from django.views.generic import RedirectView
 
 from frontend import lessons, over_the_board, printables, ratings, tables, tournaments, views
 from games import ids  # noqa: F401 - registers the <id:...> converter
@@ -7,6 +9,12 @@ app_name = "frontend"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # Browsers and feed readers ask for /favicon.ico whatever the page says: never a 404.
+    path(
+        "favicon.ico",
+        RedirectView.as_view(url=static("frontend/favicon.svg"), permanent=True),
+        name="favicon",
+    ),
     path("accounts/signup/", views.signup, name="signup"),
     path("new/", tables.choose_game, name="choose_game"),
     path("new/<str:game>/", tables.new_table, name="new_table"),

@@ -23,6 +23,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.utils import translation
 from redis.exceptions import RedisError
 
 from games import publish, ratelimit, seats, service, spectators
@@ -157,7 +158,8 @@ class TableConsumer(GuardedJsonConsumer):
 
     @database_sync_to_async
     def _snapshot(self) -> dict[str, Any]:
-        with database_guard():
+        # Seats without a name of their own are named in the language of the page that connects.
+        with database_guard(), translation.override(self.language):
             table = service.load_table(self.game_id)
             return publish.snapshot(table, self.seat)
 

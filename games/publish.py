@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 
-from games import hooks
+from games import hooks, names
 from games.groups import public_group, seat_group
 from games.tables import Table, folded_upto, moves_back, previous_end, spectator_cut
 from games.timeline import FAIR_PREFIX, TABLE_EVENTS
@@ -84,7 +84,7 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     seats = [
         {
             "number": s.number,
-            "name": s.display_name,
+            "name": names.seat_name(s),
             "bot": s.bot_level or None,
             "computer": s.bot_number if s.bot_level else None,
             "team": s.team,
@@ -123,11 +123,13 @@ def table_changed(table: Table) -> None:
         (group, json.dumps({"type": "update", **message}, separators=(",", ":")))
         for group, message in messages
     ]
+    # Other parts' sockets that follow the game (a replay page), told in the same trip.
+    nudges = [(group, message) for follower in _followers for group, message in follower(table)]
 
     async def send_all() -> None:
         # One trip into the event loop for every audience: each trip costs a thread hop.
         try:
-            listened = await _listened(layer, [group for group, _text in texts])
+            listened = await _listened(layer, [group for group, _text in texts] + [g for g, _m in nudges])
         except Exception:  # the layer cannot say: send to every audience
             log.exception("could not ask who listens to game %s", game_id)
             listened = None
@@ -138,6 +140,13 @@ def table_changed(table: Table) -> None:
                 await layer.group_send(group, {"type": "table.update", "text": text})
             except Exception:  # a full or unreachable layer must not undo a committed move
                 log.exception("could not publish game %s seq %s to %s", game_id, table.seq, group)
+        for group, nudge in nudges:
+            if listened is not None and group not in listened:
+                continue
+            try:
+                await layer.group_send(group, nudge)
+            except Exception:
+                log.exception("could not tell %s of game %s seq %s", group, game_id, table.seq)
 
     try:
         _run(send_all, layer)
@@ -162,6 +171,18 @@ async def _listened(layer: Any, groups: list[str]) -> set[str] | None:
             counts = await pipe.execute()
         listened.update(group for group, count in zip(some, counts, strict=True) if count)
     return listened
+
+
+Follower = Callable[[Table], list[tuple[str, dict[str, Any]]]]
+_followers: list[Follower] = []
+
+
+def follow(follower: Follower) -> None:
+    """After every change, ``follower(table)`` names channel-layer groups and the message each is sent
+    with the table's own updates, in the same trip and only to groups someone listens to (replay.live).
+    """
+    if follower not in _followers:
+        _followers.append(follower)
 
 
 def _changed(change: hooks.Change) -> None:

@@ -69,6 +69,7 @@ class SeatSpec:
     team: int | None = None
     awaiting_player: bool = False
     bot_number: int | None = None
+    name_role: str = ""  # "guest" or "player": called by role and number in the reader's language
 
     @classmethod
     def computer(cls, number: int, level: str, team: int | None = None) -> SeatSpec:
@@ -132,6 +133,7 @@ def create_game(
                 bot_number=(spec.bot_number or n + 1) if spec.bot_level else None,
                 team=spec.team,
                 awaiting_player=spec.awaiting_player,
+                name_role=spec.name_role,
             )
             for n, spec in enumerate(seats)
         )

@@ -480,6 +480,7 @@ ENDPOINTS: list[Endpoint] = [
         "set_language", "POST", lambda w: "/i18n/setlang/", cells(FOUND), data=lambda w: {"language": "ht"}
     ),
     Endpoint("javascript-catalog", "GET", lambda w: "/jsi18n/", cells(OK)),
+    Endpoint("frontend:favicon", "GET", lambda w: "/favicon.ico", cells(Expect(301))),
     # --- The admin: staff only (one row stands for every URL of the admin namespace) -----------------
     Endpoint("admin:index", "GET", lambda w: "/admin/", cells(Expect(302, login=True), staff=OK)),
 ]
