@@ -1,0 +1,466 @@
+"""The spectator edge: spectators' table sockets served by a process built for fan-out (as lila-ws
+beside lila). Seats stay on Daphne (games/consumers.py).
+
+    python -m infra.edge [--host 127.0.0.1] [--port 8003]        (REDIS_URL, SPECTATOR_SOCKET set)
+
+It hears only what the table's public group hears: ``games.publish`` also PUBLISHes each public update,
+already cut by the spectator delay and the duplicate rules and already encoded, on the table's Redis
+channel (``games.groups.edge_channel``), and this process SUBSCRIBEs to that channel alone, once per
+table, on one connection. It never joins the channel layer, so no seat's message can reach it. Each
+update is written to all of a table's sockets with ``websockets.broadcast`` (encoded once).
+
+The socket speaks the table socket's spectator protocol (docs/live-tables.md): the ``state`` on connect
+and on ``resync``, then every ``update`` as it comes; ``?since=SEQ`` resumes from a seq when the last
+``KEEP`` updates of the table still reach back to it (else the state is sent). The state is the read
+side's (``games.publish.snapshot``), read once per table and brought up to date with the updates heard
+since, as a client does (an update whose ``since`` is not the picture's seq throws it away); it is read
+again after ``STATE_TTL`` seconds, so a seat's new name shows. A socket is subscribed before its state
+is read, and the updates heard meanwhile follow the state, as in games/spectators.py.
+
+Close codes as on Daphne: 4403 for a seat asked of the edge (players connect to Daphne), 4400 for a
+credential in the address, 4404 for no such table, 4503 when the edge stops or loses Redis (whose
+restart would leave its subscriptions deaf): clients connect again and get the whole picture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import re
+import signal
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+from redis.asyncio import Redis
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+log = logging.getLogger("infra.edge")
+
+KEEP = 64  # updates kept per table for ``?since``
+STATE_TTL = 10.0  # seconds a table's picture is served from memory before it is read again
+MAX_MESSAGE = 8192
+# A socket whose unsent bytes pass this is too slow to follow the table: closed (4503), it reconnects.
+MAX_BUFFER = 4 * 2**20
+TRY_AGAIN, NOT_FOUND, NOT_YOUR_SEAT, BAD_HANDSHAKE = 4503, 4404, 4403, 4400
+MAX_ID = 2**63 - 1
+
+
+class _Table:
+    """One table's subscription, its sockets, its last updates and its picture."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        self.live: set[ServerConnection] = set()
+        self.held: dict[ServerConnection, list[tuple[int, str]]] = {}
+        self.recent: deque[tuple[int, int, str]] = deque(maxlen=KEEP)  # (seq, since, text)
+        self.state: dict[str, Any] | None = None
+        self.read_at = 0.0
+        self.reading: asyncio.Future[dict[str, Any]] | None = None
+        self.subscribed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def heard(self, seq: int, since: int, text: str) -> None:
+        self.recent.append((seq, since, text))
+        self.state = _applied(self.state, seq, since, text)
+
+
+def _applied(state: dict[str, Any] | None, seq: int, since: int, text: str) -> dict[str, Any] | None:
+    """The picture after an update, by the browser client's rule (connection.js): old news changes
+    nothing, a gap loses the picture (it is read again), else the update's fields replace the state's."""
+    if state is None or seq <= state["seq"]:
+        return state
+    if since != state["seq"]:
+        return None
+    return {**state, **json.loads(text), "type": "state"}
+
+
+class Edge:
+    def __init__(self, redis_url: str, prefix: str, reader: Any = None) -> None:
+        self.redis_url = redis_url
+        self.prefix = prefix
+        self.path = re.compile(rf"^{re.escape(prefix)}(\d{{1,19}})/$")
+        self.tables: dict[int, _Table] = {}
+        self.read_state = reader or read_state
+        self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="edge-db")
+        self.redis: Redis | None = None
+        self.pubsub: Any = None
+        self.listener: asyncio.Task[None] | None = None
+        self.stopping = False
+        self.delivered = 0  # frames handed to sockets (bench: CPU per delivered message)
+
+    # --- Redis -----------------------------------------------------------------------------------
+
+    async def _subscribe(self, table: _Table) -> None:
+        if self.pubsub is None:
+            self.redis = Redis.from_url(self.redis_url, socket_connect_timeout=5)
+            self.pubsub = self.redis.pubsub()
+            await self.pubsub.subscribe(_channel(table.game_id))
+            self.listener = asyncio.create_task(self._listen(self.pubsub))
+        else:
+            await self.pubsub.subscribe(_channel(table.game_id))
+
+    async def _listen(self, pubsub: Any) -> None:
+        try:
+            while True:
+                message = await pubsub.get_message(timeout=None)
+                if message is None:
+                    await asyncio.sleep(0.05)  # nothing subscribed at this instant
+                    continue
+                self._message(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - Redis lost: every subscription may be deaf now
+            await self.lost(f"{type(exc).__name__}: {exc}")
+
+    def _message(self, message: dict[str, Any]) -> None:
+        kind, channel = message["type"], message["channel"]
+        game_id = int(channel.rsplit(b":", 1)[1])
+        table = self.tables.get(game_id)
+        if kind == "subscribe":
+            if table is None:
+                return
+            if table.subscribed.done():
+                # The client reconnected to Redis on its own and subscribed again: what was
+                # published meanwhile is lost, so nobody may keep a picture from before.
+                asyncio.ensure_future(self.lost("Redis connection was renewed"))
+                return
+            table.subscribed.set_result(None)
+            return
+        if kind != "message" or table is None:
+            return
+        data = message["data"]
+        text = data.decode() if isinstance(data, bytes) else data
+        head = json.loads(text)
+        seq, since = head["seq"], head["since"]
+        table.heard(seq, since, text)
+        for held in table.held.values():
+            held.append((seq, text))
+        self.send_all(table, text)
+
+    def send_all(self, table: _Table, text: str) -> None:
+        sockets = table.live
+        broadcast(sockets, text.encode(), text=True)
+        self.delivered += len(sockets)
+        for ws in sockets:
+            transport = ws.transport
+            if transport is not None and transport.get_write_buffer_size() > MAX_BUFFER:
+                asyncio.ensure_future(ws.close(TRY_AGAIN, "too slow"))
+
+    async def lost(self, why: str) -> None:
+        """Redis went away (or came back on its own): close every socket with 4503 and start afresh."""
+        if self.pubsub is None:
+            return
+        log.warning("spectator edge lost Redis (%s): closing %d tables' sockets", why, len(self.tables))
+        pubsub, redis, listener = self.pubsub, self.redis, self.listener
+        self.pubsub = self.redis = self.listener = None
+        tables, self.tables = self.tables, {}
+        for table in tables.values():
+            if not table.subscribed.done():
+                table.subscribed.set_exception(ConnectionError(why))
+                table.subscribed.exception()  # retrieved: a socket waiting on it closes by itself
+        await self._close([ws for t in tables.values() for ws in (*t.live, *t.held)], "Redis lost")
+        if listener is not None and listener is not asyncio.current_task():
+            listener.cancel()
+        with contextlib.suppress(Exception):
+            await pubsub.aclose()
+        with contextlib.suppress(Exception):
+            if redis is not None:
+                await redis.aclose()
+
+    async def _close(self, sockets: list[ServerConnection], reason: str) -> None:
+        await asyncio.gather(*(ws.close(TRY_AGAIN, reason) for ws in sockets), return_exceptions=True)
+
+    # --- a table's picture ---------------------------------------------------------------------------
+
+    async def _join(self, game_id: int, ws: ServerConnection) -> _Table:
+        table = self.tables.get(game_id)
+        if table is None:
+            table = self.tables[game_id] = _Table(game_id)
+            try:
+                await self._subscribe(table)
+            except Exception as exc:
+                table.subscribed.set_exception(exc)
+                table.subscribed.exception()
+                if self.tables.get(game_id) is table:
+                    del self.tables[game_id]
+                raise
+        table.held[ws] = []
+        await asyncio.shield(table.subscribed)
+        return table
+
+    async def picture(self, table: _Table) -> dict[str, Any]:
+        """The table as a spectator sees it now: read once by however many sockets ask at once."""
+        if table.state is not None and time.monotonic() - table.read_at < STATE_TTL:
+            return table.state
+        if table.reading is None:
+            table.reading = asyncio.ensure_future(self._read(table))
+        try:
+            return await asyncio.shield(table.reading)
+        finally:
+            if table.reading is not None and table.reading.done():
+                table.reading = None
+
+    async def _read(self, table: _Table) -> dict[str, Any]:
+        started = time.monotonic()
+        loop = asyncio.get_running_loop()
+        state: dict[str, Any] | None = {
+            "type": "state",
+            **await loop.run_in_executor(self.pool, self.read_state, table.game_id),
+        }
+        # The updates heard while it was read, applied as a client would.
+        for seq, since, text in list(table.recent):
+            state = _applied(state, seq, since, text) if state is not None else None
+        if state is None:  # a gap among them: the fresh read is the truth, without them
+            raise RuntimeError("updates heard while reading the table do not follow it")
+        table.state, table.read_at = state, started
+        return state
+
+    def resumed(self, table: _Table, since: int) -> list[str] | None:
+        """The kept updates after ``since``, when they reach back to it and up to the picture."""
+        if table.state is None:
+            return None
+        texts, at = [], since
+        for seq, before, text in table.recent:
+            if seq <= at:
+                continue
+            if before != at:
+                return None
+            texts.append(text)
+            at = seq
+        return texts if at == table.state["seq"] else None
+
+    # --- a socket ------------------------------------------------------------------------------------
+
+    async def handler(self, ws: ServerConnection) -> None:
+        from django.utils import translation
+
+        from games.engines.base import _
+        from games.errors import DatabaseUnavailable, Forbidden, ServiceError
+        from games.i18n import scope_language
+        from games.ratelimit import RateLimited, socket_bucket
+
+        request = ws.request
+        assert request is not None
+        headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in request.headers.raw_items()]
+        language = scope_language({"headers": headers})
+
+        async def error(exc: ServiceError, close: int | None = None, **extra: Any) -> None:
+            with translation.override(language):
+                await ws.send(json.dumps({"type": "error", **exc.localized(), **extra}))
+            if close is not None:
+                await ws.close(close)
+
+        address = urlparse(request.path)
+        match = self.path.match(address.path)
+        if match is None or int(match.group(1)) > MAX_ID:
+            await ws.close(NOT_FOUND)
+            return
+        game_id = int(match.group(1))
+        query = parse_qs(address.query, keep_blank_values=True)
+        if "token" in query:
+            message = _("Send the seat's token in the X-Seat-Token header, never in the address.")
+            await error(ServiceError("token_in_address", message), BAD_HANDSHAKE)
+            return
+        if "seat" in query or "X-Seat-Token" in request.headers:
+            # Players connect to Daphne (the table page gives them its address): the edge has no seat.
+            await error(Forbidden("not_your_seat", _("You do not play this seat.")), NOT_YOUR_SEAT)
+            return
+        if self.stopping:
+            await ws.close(TRY_AGAIN)
+            return
+        try:
+            table = await self._join(game_id, ws)
+        except Exception:  # noqa: BLE001 - no Redis: nothing to hear the table with
+            log.warning("spectator edge: could not subscribe to game %s", game_id, exc_info=True)
+            await ws.close(TRY_AGAIN)
+            return
+        try:
+            sent = await self._first(table, ws, since=_since(query))
+            held = table.held.pop(ws, [])
+            while held:  # what arrived while the state was read (sends may let more arrive)
+                seq, text = held.pop(0)
+                if seq > sent:
+                    await ws.send(text)
+                held += table.held.pop(ws, [])
+            if self.tables.get(game_id) is not table:  # Redis was lost meanwhile
+                await ws.close(TRY_AGAIN)
+                return
+            table.live.add(ws)
+            bucket = socket_bucket()
+            async for raw in ws:
+                if bucket is not None and not bucket.take():
+                    await error(RateLimited())
+                    continue
+                await self._answer(table, ws, raw, error, _)
+        except ServiceError as exc:
+            if exc.code == "unknown_game":
+                await ws.close(NOT_FOUND)
+            elif isinstance(exc, DatabaseUnavailable):
+                await error(exc, TRY_AGAIN)
+            else:
+                raise
+        except ConnectionClosed:
+            pass
+        finally:
+            table.live.discard(ws)
+            table.held.pop(ws, None)
+            if not table.live and not table.held and self.tables.get(game_id) is table:
+                del self.tables[game_id]
+                if self.pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await self.pubsub.unsubscribe(_channel(game_id))
+
+    async def _first(self, table: _Table, ws: ServerConnection, since: int | None) -> int:
+        """Send the state (or the updates since ``since``): the seq the socket has reached."""
+        if since is not None:
+            texts = self.resumed(table, since)
+            if texts is not None and table.state is not None:
+                for text in texts:
+                    await ws.send(text)
+                return int(table.state["seq"])
+        state = await self.picture(table)
+        await ws.send(json.dumps(state, separators=(",", ":")))
+        return int(state["seq"])
+
+    async def _answer(self, table: _Table, ws: ServerConnection, raw: Any, error: Any, _: Any) -> None:
+        from games.errors import DatabaseUnavailable, Forbidden, ServiceError
+
+        if not isinstance(raw, str) or len(raw) > MAX_MESSAGE:
+            await error(ServiceError("bad_json", _("Send a JSON object of at most 8 KB.")))
+            return
+        try:
+            content = json.loads(raw)
+        except (ValueError, RecursionError):
+            await error(ServiceError("bad_json", _("The message is not valid JSON.")))
+            return
+        if not isinstance(content, dict):
+            await error(ServiceError("bad_json", _("Send a JSON object.")))
+        elif content.get("type") == "resync":
+            try:
+                await ws.send(json.dumps(await self.picture(table), separators=(",", ":")))
+            except DatabaseUnavailable as exc:
+                await error(exc)  # the client keeps its picture
+        else:  # an action or a table command, as Daphne answers a spectator's
+            command_id = content.get("command_id")
+            safe = command_id if isinstance(command_id, str) and len(command_id) <= 64 else None
+            await error(Forbidden("spectator", _("Spectators watch; they cannot play.")), command_id=safe)
+
+    # --- the server ----------------------------------------------------------------------------------
+
+    def check_origin(self, ws: ServerConnection, request: Request) -> Response | None:
+        """The pages of the site only, as infra/origin.py checks on Daphne."""
+        from channels.security.websocket import OriginValidator
+
+        from infra.origin import _well_formed, allowed_origins
+
+        origin = request.headers.get("Origin")
+        if origin is not None and not _well_formed(origin.encode("latin-1")):
+            return ws.respond(403, "Forbidden\n")
+        validator = OriginValidator(None, allowed_origins())
+        if not validator.valid_origin(urlparse(origin) if origin is not None else None):
+            return ws.respond(403, "Forbidden\n")
+        return None
+
+    async def run(self, host: str, port: int, ready: asyncio.Future[int] | None = None) -> None:
+        loop = asyncio.get_running_loop()
+        stop = loop.create_future()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, _settle, stop)
+        async with serve(
+            self.handler,
+            host,
+            port,
+            process_request=self.check_origin,
+            compression=None,  # each frame is written as it is to every socket: nothing per socket
+            max_size=4 * MAX_MESSAGE,
+            server_header=None,
+        ) as server:
+            bound = next(iter(server.sockets)).getsockname()[1]
+            log.info("spectator edge listening on %s:%s, sockets under %s", host, bound, self.prefix)
+            print(f"spectator edge ready on {host}:{bound}", flush=True)
+            if ready is not None:
+                ready.set_result(bound)
+            await stop
+            await self.shutdown(server)
+
+    async def shutdown(self, server: Any) -> None:
+        """Stop taking sockets, then close every one with 4503: each client connects again elsewhere
+        (or here once the edge is back) and gets the whole picture."""
+        self.stopping = True
+        server.close(close_connections=False)
+        sockets = [ws for t in self.tables.values() for ws in (*t.live, *t.held)]
+        await self._close(sockets, "the spectator edge is restarting")
+        if self.pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self.pubsub.aclose()
+        self.pool.shutdown(wait=False)
+
+
+def _settle(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+def _since(query: dict[str, list[str]]) -> int | None:
+    values = query.get("since", [])
+    if len(values) == 1 and values[0].isdigit() and len(values[0]) <= 19:
+        return int(values[0])
+    return None
+
+
+def _channel(game_id: int) -> str:
+    from games.groups import edge_channel
+
+    return edge_channel(game_id)
+
+
+def read_state(game_id: int) -> dict[str, Any]:
+    """The spectators' state of a table, from the read side (in a worker thread)."""
+    from django.db import close_old_connections
+
+    from games import publish, service
+    from games.errors import database_guard
+
+    close_old_connections()
+    with database_guard():
+        service.get_game(game_id)
+        return publish.snapshot(service.load_table(game_id), None)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--host", default=os.environ.get("EDGE_HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("EDGE_PORT", "8003")))
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    if not settings.REDIS_URL or not settings.SPECTATOR_SOCKET:
+        raise SystemExit("the spectator edge needs REDIS_URL and SPECTATOR_SOCKET (docs/deploying.md)")
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("websockets").setLevel(logging.WARNING)
+    edge = Edge(settings.REDIS_URL, settings.SPECTATOR_SOCKET)
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(edge.run(args.host, args.port))
+    else:
+        uvloop.run(edge.run(args.host, args.port))
+
+
+if __name__ == "__main__":
+    main()
