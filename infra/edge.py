@@ -7,7 +7,7 @@ It hears only what the table's public group hears: ``games.publish`` also PUBLIS
 already cut by the spectator delay and the duplicate rules and already encoded, on the table's Redis
 channel (``games.groups.edge_channel``), and this process SUBSCRIBEs to that channel alone, once per
 table, on one connection. It never joins the channel layer, so no seat's message can reach it. Each
-update is written to all of a table's sockets with ``websockets.broadcast`` (encoded once).
+update is written to all of a table's sockets framed once (``Edge.send_all``).
 
 The socket speaks the table socket's spectator protocol (docs/live-tables.md): the ``state`` on connect
 and on ``resync``, then every ``update`` as it comes; ``?since=SEQ`` resumes from a seq when the last
@@ -41,7 +41,9 @@ from urllib.parse import parse_qs, urlparse
 from redis.asyncio import Redis
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 log = logging.getLogger("infra.edge")
 
@@ -146,13 +148,28 @@ class Edge:
         self.send_all(table, text)
 
     def send_all(self, table: _Table, text: str) -> None:
-        sockets = table.live
-        broadcast(sockets, text.encode(), text=True)
-        self.delivered += len(sockets)
-        for ws in sockets:
+        """One frame, built once, written as it is to every socket of the table.
+
+        ``websockets.broadcast`` encodes the text once but still frames it per socket; with no extension
+        negotiated (``compression=None``) a server's text frame is the same bytes for every socket, so
+        they are built once here and handed to each open socket's transport, which is all that
+        broadcast does after framing. A socket with an extension would get ``broadcast``."""
+        data = text.encode()
+        frame = Frame(Opcode.TEXT, data).serialize(mask=False)
+        others = []
+        for ws in table.live:
+            if ws.protocol.extensions:
+                others.append(ws)
+                continue
+            if ws.protocol.state is not State.OPEN or ws.send_in_progress is not None:
+                continue
             transport = ws.transport
-            if transport is not None and transport.get_write_buffer_size() > MAX_BUFFER:
+            transport.write(frame)
+            if transport.get_write_buffer_size() > MAX_BUFFER:
                 asyncio.ensure_future(ws.close(TRY_AGAIN, "too slow"))
+        if others:
+            broadcast(others, data, text=True)
+        self.delivered += len(table.live)
 
     async def lost(self, why: str) -> None:
         """Redis went away (or came back on its own): close every socket with 4503 and start afresh."""
@@ -355,12 +372,15 @@ class Edge:
 
     # --- the server ----------------------------------------------------------------------------------
 
-    def check_origin(self, ws: ServerConnection, request: Request) -> Response | None:
-        """The pages of the site only, as infra/origin.py checks on Daphne."""
+    async def check_origin(self, ws: ServerConnection, request: Request) -> Response | None:
+        """The pages of the site only, as infra/origin.py checks on Daphne. ``GET /healthz`` (no
+        upgrade) answers whether Redis answers, for compose and load balancers."""
         from channels.security.websocket import OriginValidator
 
         from infra.origin import _well_formed, allowed_origins
 
+        if request.path == "/healthz" and "Upgrade" not in request.headers:
+            return await self.health(ws)
         origin = request.headers.get("Origin")
         if origin is not None and not _well_formed(origin.encode("latin-1")):
             return ws.respond(403, "Forbidden\n")
@@ -368,6 +388,16 @@ class Edge:
         if not validator.valid_origin(urlparse(origin) if origin is not None else None):
             return ws.respond(403, "Forbidden\n")
         return None
+
+    async def health(self, ws: ServerConnection) -> Response:
+        client = Redis.from_url(self.redis_url, socket_connect_timeout=2, socket_timeout=2)
+        try:
+            await client.ping()
+        except Exception as exc:  # noqa: BLE001 - the kind of error only, never the URL
+            return ws.respond(503, f"redis: {type(exc).__name__}\n")
+        finally:
+            await client.aclose()
+        return ws.respond(200, "ok\n")
 
     async def run(self, host: str, port: int, ready: asyncio.Future[int] | None = None) -> None:
         loop = asyncio.get_running_loop()
@@ -386,7 +416,7 @@ class Edge:
         ) as server:
             bound = next(iter(server.sockets)).getsockname()[1]
             log.info("spectator edge listening on %s:%s, sockets under %s", host, bound, self.prefix)
-            print(f"spectator edge ready on {host}:{bound}", flush=True)
+            print(f"spectator edge on {host}:{bound} ready.", flush=True)
             if ready is not None:
                 ready.set_result(bound)
             await stop

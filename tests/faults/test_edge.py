@@ -49,7 +49,7 @@ class Site:
         name = f"edge-{sum(n.startswith('edge') for n in self.processes.processes) + 1}"
         self.processes.start(name, procfile()["edge"], EDGE_PORT=str(self.edge_port))
         deadline = time.monotonic() + TIMEOUT
-        while " ready on " not in self.processes.log(name):
+        while " ready." not in self.processes.log(name):
             assert self.processes.processes[name].poll() is None, self.processes.tails()
             assert time.monotonic() < deadline, self.processes.tails()
             time.sleep(0.05)
