@@ -54,6 +54,7 @@ MAX_MESSAGE = 8192
 MAX_BUFFER = 4 * 2**20
 TRY_AGAIN, NOT_FOUND, NOT_YOUR_SEAT, BAD_HANDSHAKE = 4503, 4404, 4403, 4400
 MAX_ID = 2**63 - 1
+SUBSCRIBE_TIMEOUT = 10.0
 
 
 class _Table:
@@ -96,6 +97,7 @@ class Edge:
         self.pubsub: Any = None
         self.listener: asyncio.Task[None] | None = None
         self.stopping = False
+        self.subscribing = asyncio.Lock()
         self.delivered = 0  # frames handed to sockets (bench: CPU per delivered message)
 
     # --- Redis -----------------------------------------------------------------------------------
@@ -198,20 +200,40 @@ class Edge:
     # --- a table's picture ---------------------------------------------------------------------------
 
     async def _join(self, game_id: int, ws: ServerConnection) -> _Table:
-        table = self.tables.get(game_id)
-        if table is None:
-            table = self.tables[game_id] = _Table(game_id)
-            try:
-                await self._subscribe(table)
-            except Exception as exc:
-                table.subscribed.set_exception(exc)
-                table.subscribed.exception()
-                if self.tables.get(game_id) is table:
-                    del self.tables[game_id]
-                raise
-        table.held[ws] = []
-        await asyncio.shield(table.subscribed)
+        # Subscribing and unsubscribing one at a time: a table left and watched again at once must not
+        # have its new SUBSCRIBE overtaken by the old UNSUBSCRIBE.
+        async with self.subscribing:
+            table = self.tables.get(game_id)
+            if table is None:
+                table = self.tables[game_id] = _Table(game_id)
+                try:
+                    await self._subscribe(table)
+                except Exception as exc:
+                    table.subscribed.set_exception(exc)
+                    table.subscribed.exception()
+                    if self.tables.get(game_id) is table:
+                        del self.tables[game_id]
+                    raise
+            table.held[ws] = []
+        try:
+            await asyncio.wait_for(asyncio.shield(table.subscribed), SUBSCRIBE_TIMEOUT)
+        except BaseException:
+            await self._leave(table, ws)
+            raise
         return table
+
+    async def _leave(self, table: _Table, ws: ServerConnection) -> None:
+        table.live.discard(ws)
+        table.held.pop(ws, None)
+        if table.live or table.held:
+            return
+        async with self.subscribing:
+            if self.tables.get(table.game_id) is not table or table.live or table.held:
+                return
+            del self.tables[table.game_id]
+            if self.pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await self.pubsub.unsubscribe(_channel(table.game_id))
 
     async def picture(self, table: _Table) -> dict[str, Any]:
         """The table as a spectator sees it now: read once by however many sockets ask at once."""
@@ -232,11 +254,13 @@ class Edge:
             "type": "state",
             **await loop.run_in_executor(self.pool, self.read_state, table.game_id),
         }
+        fresh = state
         # The updates heard while it was read, applied as a client would.
         for seq, since, text in list(table.recent):
             state = _applied(state, seq, since, text) if state is not None else None
-        if state is None:  # a gap among them: the fresh read is the truth, without them
-            raise RuntimeError("updates heard while reading the table do not follow it")
+        if state is None:  # a gap among them (a publication failed): served, not kept
+            assert fresh is not None
+            return fresh
         table.state, table.read_at = state, started
         return state
 
@@ -327,13 +351,7 @@ class Edge:
         except ConnectionClosed:
             pass
         finally:
-            table.live.discard(ws)
-            table.held.pop(ws, None)
-            if not table.live and not table.held and self.tables.get(game_id) is table:
-                del self.tables[game_id]
-                if self.pubsub is not None:
-                    with contextlib.suppress(Exception):
-                        await self.pubsub.unsubscribe(_channel(game_id))
+            await self._leave(table, ws)
 
     async def _first(self, table: _Table, ws: ServerConnection, since: int | None) -> int:
         """Send the state (or the updates since ``since``): the seq the socket has reached."""

@@ -325,3 +325,37 @@ def test_the_edge_refuses_what_daphne_refuses(site: Site):
     ]
     assert out[8]["code"] == "spectator" and out[8]["command_id"] == "c1"
     assert out[9] == "bad_json"
+
+
+def test_a_spectator_resumes_from_a_seq_with_the_updates_it_missed(site: Site):
+    game, tokens = table(goal=10)
+
+    async def scenario() -> tuple[Watcher, list[dict[str, Any]]]:
+        import websockets
+
+        # The edge keeps a table's updates while someone watches it: this one does throughout.
+        keeper = await websockets.connect(f"{site.edge}{game.pk}/", origin=site.web)
+        watcher = Watcher(f"{site.edge}{game.pk}/", site.web)
+        run = asyncio.create_task(watcher.run(lambda w: len(updates(w.frames)) == 6))
+        await asyncio.wait_for(watcher.connected.wait(), TIMEOUT)
+        await play(site.web, game, tokens, 6)
+        await asyncio.wait_for(run, TIMEOUT)
+        middle = json.loads(updates(watcher.frames)[2])["seq"]
+        got = []
+        for since in (middle, 10**9):
+            async with websockets.connect(f"{site.edge}{game.pk}/?since={since}", origin=site.web) as ws:
+                await ws.send(json.dumps({"type": "resync"}))  # answered after whatever the resume sent
+                while True:
+                    message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    got.append(message)
+                    if message["type"] == "state":
+                        break
+        await keeper.close()
+        return watcher, got
+
+    watcher, got = asyncio.run(scenario())
+    after = [json.loads(f) for f in updates(watcher.frames)[3:]]
+    # From a seq the edge still holds: the three updates after it, then (the resync) the state.
+    assert got[:3] == after and got[3]["type"] == "state" and got[3]["seq"] == after[-1]["seq"]
+    # From a seq it never had: the state at once.
+    assert [m["type"] for m in got[4:]] == ["state"]
