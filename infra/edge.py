@@ -34,6 +34,7 @@ import re
 import signal
 import time
 from collections import deque
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -70,19 +71,21 @@ class _Table:
         self.reading: asyncio.Future[dict[str, Any]] | None = None
         self.subscribed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
-    def heard(self, seq: int, since: int, text: str) -> None:
+    def heard(self, seq: int, since: int, text: str, fields: dict[str, Any]) -> None:
         self.recent.append((seq, since, text))
-        self.state = _applied(self.state, seq, since, text)
+        self.state = _applied(self.state, seq, since, fields)
 
 
-def _applied(state: dict[str, Any] | None, seq: int, since: int, text: str) -> dict[str, Any] | None:
+def _applied(
+    state: dict[str, Any] | None, seq: int, since: int, fields: str | dict[str, Any]
+) -> dict[str, Any] | None:
     """The picture after an update, by the browser client's rule (connection.js): old news changes
     nothing, a gap loses the picture (it is read again), else the update's fields replace the state's."""
     if state is None or seq <= state["seq"]:
         return state
     if since != state["seq"]:
         return None
-    return {**state, **json.loads(text), "type": "state"}
+    return {**state, **(json.loads(fields) if isinstance(fields, str) else fields), "type": "state"}
 
 
 class Edge:
@@ -98,6 +101,7 @@ class Edge:
         self.listener: asyncio.Task[None] | None = None
         self.stopping = False
         self.subscribing = asyncio.Lock()
+        self.background: set[asyncio.Future[None]] = set()
         self.delivered = 0  # frames handed to sockets (bench: CPU per delivered message)
 
     # --- Redis -----------------------------------------------------------------------------------
@@ -134,7 +138,7 @@ class Edge:
             if table.subscribed.done():
                 # The client reconnected to Redis on its own and subscribed again: what was
                 # published meanwhile is lost, so nobody may keep a picture from before.
-                asyncio.ensure_future(self.lost("Redis connection was renewed"))
+                self._soon(self.lost("Redis connection was renewed"))
                 return
             table.subscribed.set_result(None)
             return
@@ -142,9 +146,13 @@ class Edge:
             return
         data = message["data"]
         text = data.decode() if isinstance(data, bytes) else data
-        head = json.loads(text)
-        seq, since = head["seq"], head["since"]
-        table.heard(seq, since, text)
+        try:
+            fields = json.loads(text)
+            seq, since = int(fields["seq"]), int(fields["since"])
+        except (ValueError, KeyError, TypeError):  # only games.publish writes here: never expected
+            log.error("spectator edge: a message on %s is no update: ignored", channel)
+            return
+        table.heard(seq, since, text, fields)
         for held in table.held.values():
             held.append((seq, text))
         self.send_all(table, text)
@@ -168,10 +176,15 @@ class Edge:
             transport = ws.transport
             transport.write(frame)
             if transport.get_write_buffer_size() > MAX_BUFFER:
-                asyncio.ensure_future(ws.close(TRY_AGAIN, "too slow"))
+                self._soon(ws.close(TRY_AGAIN, "too slow"))
         if others:
             broadcast(others, data, text=True)
         self.delivered += len(table.live)
+
+    def _soon(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self.background.add(task)  # kept until done: the loop holds tasks only weakly
+        task.add_done_callback(self.background.discard)
 
     async def lost(self, why: str) -> None:
         """Redis went away (or came back on its own): close every socket with 4503 and start afresh."""

@@ -1,7 +1,7 @@
 """Spectators through the spectator edge (infra/edge.py) beside today's Daphne path, in the same run.
 
 Run on demand (bin/bench runs it as the ``edge`` section):
-    eval "$(bin/services)" && python tests/bench/bench_edge.py [--edge 1000 3000 5000] [--daphne 1000 3000]
+    eval "$(bin/services)" && python tests/bench/bench_edge.py [--edge 1000 3000 5000] [--daphne 1000 3000 5000]
         [--moves 40] [--rate 2]
 
 The web processes of bench_fanout.py (two Daphne, channels-redis, a database of their own) run with
@@ -153,7 +153,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--edge", type=int, nargs="+", default=[1000, 3000, 5000])
-    parser.add_argument("--daphne", type=int, nargs="*", default=[1000, 3000])
+    parser.add_argument("--daphne", type=int, nargs="*", default=[1000, 3000, 5000])
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--rate", type=float, default=2.0, help="moves per second")
     parser.add_argument("--clients", type=int, default=2, help="spectator client processes")

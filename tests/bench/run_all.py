@@ -89,7 +89,7 @@ def settings(quick: bool) -> dict[str, Any]:
         "command_moves": 600,
         "command_repeats": 3,
         "edge_spectators": [1000, 3000, 5000],
-        "edge_daphne": [1000, 3000],
+        "edge_daphne": [1000, 3000, 5000],
         "edge_moves": 40,
         "capacity_steps": [100, 250, 500, 750, 1000, 1250, 1500, 2000],
         "capacity_window": 30.0,
