@@ -430,7 +430,9 @@ class Edge:
             await client.aclose()
         return ws.respond(200, "ok\n")
 
-    async def run(self, host: str, port: int, ready: asyncio.Future[int] | None = None) -> None:
+    async def run(
+        self, host: str, port: int, ready: asyncio.Future[int] | None = None, reuse_port: bool = False
+    ) -> None:
         loop = asyncio.get_running_loop()
         stop = loop.create_future()
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -444,6 +446,7 @@ class Edge:
             compression=None,  # each frame is written as it is to every socket: nothing per socket
             max_size=4 * MAX_MESSAGE,
             server_header=None,
+            reuse_port=reuse_port,
         ) as server:
             bound = next(iter(server.sockets)).getsockname()[1]
             log.info("spectator edge listening on %s:%s, sockets under %s", host, bound, self.prefix)
@@ -503,6 +506,12 @@ def main() -> None:
     )
     parser.add_argument("--host", default=os.environ.get("EDGE_HOST", "127.0.0.1"))
     parser.add_argument("--port", type=int, default=int(os.environ.get("EDGE_PORT", "8003")))
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=int(os.environ.get("EDGE_PROCESSES", "1")),
+        help="processes sharing the port (SO_REUSEPORT): a table's fan-out spread over cores",
+    )
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
     import django
@@ -514,13 +523,39 @@ def main() -> None:
         raise SystemExit("the spectator edge needs REDIS_URL and SPECTATOR_SOCKET (docs/deploying.md)")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
-    edge = Edge(settings.REDIS_URL, settings.SPECTATOR_SOCKET)
+    if args.processes <= 1:
+        _serve(settings.REDIS_URL, settings.SPECTATOR_SOCKET, args.host, args.port, reuse_port=False)
+        return
+    # Each child is a whole edge (its own subscriptions): the kernel spreads new sockets over them.
+    children = []
+    for _ in range(args.processes):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                _serve(settings.REDIS_URL, settings.SPECTATOR_SOCKET, args.host, args.port, reuse_port=True)
+            finally:
+                os._exit(0)
+        children.append(pid)
+
+    def forward(signum: int, _frame: Any) -> None:
+        for child in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signum)
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    for child in children:
+        os.waitpid(child, 0)
+
+
+def _serve(redis_url: str, prefix: str, host: str, port: int, reuse_port: bool) -> None:
+    edge = Edge(redis_url, prefix)
     try:
         import uvloop
     except ImportError:
-        asyncio.run(edge.run(args.host, args.port))
+        asyncio.run(edge.run(host, port, reuse_port=reuse_port))
     else:
-        uvloop.run(edge.run(args.host, args.port))
+        uvloop.run(edge.run(host, port, reuse_port=reuse_port))
 
 
 if __name__ == "__main__":

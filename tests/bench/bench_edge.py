@@ -45,14 +45,28 @@ RESULTS = ROOT / "tests" / "bench" / "results" / "edge.txt"
 WATCH = "/ws/watch/"
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
 @contextmanager
-def edge_process(db_url: str) -> Iterator[subprocess.Popen[bytes]]:
-    """``python -m infra.edge`` on a free loopback port (``.port``), as the Procfile runs it."""
+def edge_process(db_url: str, processes: int = 1) -> Iterator[subprocess.Popen[bytes]]:
+    """``python -m infra.edge`` on a free loopback port (``.port``), as the Procfile runs it; with
+    ``processes`` > 1, that many processes share the port (``.pids``: every one, for their CPU)."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": db_url, "DJANGO_DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1"}
     with open(ROOT / "var" / "bench-edge.log", "w") as log:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "infra.edge", "--host", "127.0.0.1", "--port", str(port)],
+            [sys.executable, "-m", "infra.edge", "--host", "127.0.0.1", "--port", str(port)]
+            + ["--processes", str(processes)],
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -61,10 +75,11 @@ def edge_process(db_url: str) -> Iterator[subprocess.Popen[bytes]]:
         proc.port = port  # type: ignore[attr-defined]
         try:
             deadline = time.monotonic() + 60
-            while " ready." not in (ROOT / "var" / "bench-edge.log").read_text():
+            while (ROOT / "var" / "bench-edge.log").read_text().count(" ready.") < processes:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError("the spectator edge did not start: see var/bench-edge.log")
                 time.sleep(0.1)
+            proc.pids = [proc.pid, *children(proc.pid)]  # type: ignore[attr-defined]
             yield proc
         finally:
             proc.terminate()
@@ -75,14 +90,19 @@ def edge_process(db_url: str) -> Iterator[subprocess.Popen[bytes]]:
 
 
 def sweep(
-    edge_counts: list[int], daphne_counts: list[int], moves: int = 40, rate: float = 2.0, clients: int = 2
+    edge_counts: list[int],
+    daphne_counts: list[int],
+    moves: int = 40,
+    rate: float = 2.0,
+    clients: int = 2,
+    processes: int = 1,
 ) -> list[dict[str, Any]]:
     """Each count through the edge, and the ``daphne_counts`` through Daphne, on the same processes."""
     if not os.environ.get("REDIS_URL"):
         raise RuntimeError("REDIS_URL is not set: the edge hears the tables through Redis")
     os.environ["SPECTATOR_SOCKET"] = WATCH  # the web processes publish for the edge
     rows = []
-    with fanout_database() as url, web_processes(2, url) as web, edge_process(url) as edge:
+    with fanout_database() as url, web_processes(2, url) as web, edge_process(url, processes) as edge:
         port = edge.port  # type: ignore[attr-defined]
 
         def watch(game: int) -> list[str]:
@@ -90,8 +110,10 @@ def sweep(
 
         for count in sorted(set(edge_counts) | set(daphne_counts)):
             if count in edge_counts:
-                run = partial(measure, web, count, moves, rate, clients, watch=watch, others=[edge.pid])
-                rows.append(_one("edge", count, moves, rate, run))
+                pids = edge.pids  # type: ignore[attr-defined]
+                run = partial(measure, web, count, moves, rate, clients, watch=watch, others=pids)
+                path = "edge" if processes == 1 else f"edge ×{processes}"
+                rows.append(_one(path, count, moves, rate, run))
             if count in daphne_counts:
                 rows.append(
                     _one("daphne", count, moves, rate, partial(measure, web, count, moves, rate, clients))
@@ -124,7 +146,7 @@ def _one(path: str, count: int, moves: int, rate: float, run: Callable[[], dict[
         row |= {"lost": None, "closed": 0, "error": str(exc)[:300]}
         print(f"path={path} spectators={count}: failed: {exc}", flush=True)
         return row
-    row = _per_message({**f, "path": path}, f["other_cpu"] if path == "edge" else f["server_cpu"])
+    row = _per_message({**f, "path": path}, f["server_cpu"] if path == "daphne" else f["other_cpu"])
     print(line(row), flush=True)
     return row
 
@@ -157,8 +179,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=40)
     parser.add_argument("--rate", type=float, default=2.0, help="moves per second")
     parser.add_argument("--clients", type=int, default=2, help="spectator client processes")
+    parser.add_argument("--processes", type=int, default=1, help="edge processes sharing its port")
     args = parser.parse_args()
-    rows = sweep(args.edge, args.daphne, args.moves, args.rate, args.clients)
+    rows = sweep(args.edge, args.daphne, args.moves, args.rate, args.clients, args.processes)
     load = os.getloadavg()[0]
     lines = [
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC load={load:.1f} "

@@ -151,7 +151,7 @@ def edge_goals(results: dict[str, Any]) -> list[dict[str, Any]]:
     """Issue #24's goals: the edge's CPU per delivered message beside Daphne's in the same run (the
     largest audience both were measured with), and p99 and loss at 5,000 spectators on one table."""
     runs = results.get("edge") or []
-    edge = {f["spectators"]: f for f in runs if f["path"] == "edge"}
+    edge = {f["spectators"]: f for f in runs if f["path"].startswith("edge")}
     daphne = {f["spectators"]: f for f in runs if f["path"] == "daphne" and "error" not in f}
     both = max({n for n, f in edge.items() if "error" not in f} & set(daphne), default=None)
     e, d = (edge[both], daphne[both]) if both else (None, None)

@@ -45,11 +45,13 @@ class Site:
     def edge(self) -> str:
         return f"ws://127.0.0.1:{self.edge_port}{WATCH}"
 
-    def start_edge(self) -> None:
+    def start_edge(self, processes: int = 1) -> None:
         name = f"edge-{sum(n.startswith('edge') for n in self.processes.processes) + 1}"
-        self.processes.start(name, procfile()["edge"], EDGE_PORT=str(self.edge_port))
+        self.processes.start(
+            name, procfile()["edge"], EDGE_PORT=str(self.edge_port), EDGE_PROCESSES=str(processes)
+        )
         deadline = time.monotonic() + TIMEOUT
-        while " ready." not in self.processes.log(name):
+        while self.processes.log(name).count(" ready.") < processes:
             assert self.processes.processes[name].poll() is None, self.processes.tails()
             assert time.monotonic() < deadline, self.processes.tails()
             time.sleep(0.05)
@@ -359,3 +361,25 @@ def test_a_spectator_resumes_from_a_seq_with_the_updates_it_missed(site: Site):
     assert got[:3] == after and got[3]["type"] == "state" and got[3]["seq"] == after[-1]["seq"]
     # From a seq it never had: the state at once.
     assert [m["type"] for m in got[4:]] == ["state"]
+
+
+def test_edge_processes_sharing_a_port_each_serve_their_spectators(site: Site):
+    site.stop_edge()
+    site.start_edge(processes=2)
+    game, tokens = table(goal=10)
+
+    async def scenario() -> list[Watcher]:
+        watchers = [Watcher(f"{site.edge}{game.pk}/", site.web) for _ in range(8)]
+        runs = [asyncio.create_task(w.run()) for w in watchers]
+        await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in watchers)), TIMEOUT)
+        await play(site.web, game, tokens, 10)
+        await asyncio.wait_for(asyncio.gather(*runs), TIMEOUT)
+        return watchers
+
+    watchers = asyncio.run(scenario())
+    final = shown(publish.snapshot(service.load_table(game.pk), None))
+    assert all(w.view.shown() == final and w.view.applied == 10 for w in watchers)
+    log = "".join(site.processes.log(name) for name in site.processes.processes if name.startswith("edge"))
+    assert log.count(" ready.") == 3  # the first edge, then two processes on one port
+    site.stop_edge()  # SIGTERM reaches both
+    assert all(p.poll() is not None for n, p in site.processes.processes.items() if n.startswith("edge"))
