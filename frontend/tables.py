@@ -155,7 +155,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         # table offers a rematch once its game is over (games.service.new_game).
         "casual": game.allows_undo,
         "kind": game.kind,
-        # Spectators watch through the spectator edge when there is one (infra/edge.py).
+        # Spectators watch through the spectator edge when there is one (infra/edge/).
         "socket": f"{settings.SPECTATOR_SOCKET}{game.pk}/"
         if settings.SPECTATOR_SOCKET and not mine
         else f"/ws/tables/{game.pk}/",

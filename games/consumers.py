@@ -208,7 +208,7 @@ class TableConsumer(GuardedJsonConsumer):
 
 class SpectatorConsumer(TableConsumer):
     """The spectators' address (``/ws/watch/ID/``, SPECTATOR_SOCKET) served by Daphne, as the spectator
-    edge (infra/edge.py) serves it: nginx falls back to it while the edge is down. Spectators only: a
+    edge (infra/edge/) serves it: nginx falls back to it while the edge is down. Spectators only: a
     seat asked for here is refused as on the edge (players have the table socket)."""
 
     @database_sync_to_async

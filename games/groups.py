@@ -12,6 +12,6 @@ def public_group(game_id: int) -> str:
 
 
 def edge_channel(game_id: int) -> str:
-    """The Redis pub/sub channel of a table's public updates, for the spectator edge (infra/edge.py):
+    """The Redis pub/sub channel of a table's public updates, for the spectator edge (infra/edge/):
     only the spectators' already-encoded frames are ever published there."""
     return f"tablehall:spectators:{game_id}"

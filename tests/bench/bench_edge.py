@@ -1,4 +1,4 @@
-"""Spectators through the spectator edge (infra/edge.py) beside today's Daphne path, in the same run.
+"""Spectators through the spectator edge (infra/edge/) beside today's Daphne path, in the same run.
 
 Run on demand (bin/bench runs it as the ``edge`` section):
     eval "$(bin/services)" && python tests/bench/bench_edge.py [--edge 1000 3000 5000] [--daphne 1000 3000 5000]

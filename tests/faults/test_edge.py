@@ -1,4 +1,4 @@
-"""The spectator edge (infra/edge.py) beside a Daphne process of the Procfile, on a Redis of the test's own.
+"""The spectator edge (infra/edge/) beside a Daphne process of the Procfile, on a Redis of the test's own.
 
 A spectator on the edge gets what a spectator on Daphne gets; nothing a seat may hide ever reaches the
 edge; restarting the edge or Redis makes its spectators reconnect and resume with nothing lost or
@@ -184,7 +184,7 @@ def test_the_edge_never_hears_a_seat(site: Site):
     """By construction (it reads no channel layer, only its tables' edge channels, on which games.publish
     puts the public text alone), and in fact: everything published for it during a whole game played by
     two seats on sockets, and everything it sent, holds no seat's secret card."""
-    source = (ROOT / "infra" / "edge.py").read_text()
+    source = "\n".join(path.read_text() for path in (ROOT / "infra" / "edge").glob("*.py"))
     names = {
         n.id if isinstance(n, ast.Name) else n.attr
         for n in ast.walk(ast.parse(source))

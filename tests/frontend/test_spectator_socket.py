@@ -1,5 +1,5 @@
 """Which socket the table page opens: spectators watch through the edge when there is one
-(SPECTATOR_SOCKET, infra/edge.py); players always play through Daphne's table socket."""
+(SPECTATOR_SOCKET, infra/edge/); players always play through Daphne's table socket."""
 
 from __future__ import annotations
 

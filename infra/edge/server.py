@@ -1,39 +1,15 @@
-"""The spectator edge: spectators' table sockets served by a process built for fan-out (as lila-ws
-beside lila). Seats stay on Daphne (games/consumers.py).
-
-    python -m infra.edge [--host 127.0.0.1] [--port 8003]        (REDIS_URL, SPECTATOR_SOCKET set)
-
-It hears only what the table's public group hears: ``games.publish`` also PUBLISHes each public update,
-already cut by the spectator delay and the duplicate rules and already encoded, on the table's Redis
-channel (``games.groups.edge_channel``), and this process SUBSCRIBEs to that channel alone, once per
-table, on one connection. It never joins the channel layer, so no seat's message can reach it. Each
-update is written to all of a table's sockets framed once (``Edge.send_all``).
-
-The socket speaks the table socket's spectator protocol (docs/live-tables.md): the ``state`` on connect
-and on ``resync``, then every ``update`` as it comes; ``?since=SEQ`` resumes from a seq when the last
-``KEEP`` updates of the table still reach back to it (else the state is sent). The state is the read
-side's (``games.publish.snapshot``), read once per table and brought up to date with the updates heard
-since, as a client does (an update whose ``since`` is not the picture's seq throws it away); it is read
-again after ``STATE_TTL`` seconds, so a seat's new name shows. A socket is subscribed before its state
-is read, and the updates heard meanwhile follow the state, as in games/spectators.py.
-
-Close codes as on Daphne: 4403 for a seat asked of the edge (players connect to Daphne), 4400 for a
-credential in the address, 4404 for no such table, 4503 when the edge stops or loses Redis (whose
-restart would leave its subscriptions deaf): clients connect again and get the whole picture.
-"""
+"""The spectator edge's server: its Redis subscription (one per table, on one connection) and its sockets
+(the spectator protocol of docs/live-tables.md). The overview: infra/edge/__init__.py."""
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import json
 import logging
-import os
 import re
 import signal
 import time
-from collections import deque
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -46,10 +22,10 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
+from infra.edge.tables import STATE_TTL, Table, applied, read_state
+
 log = logging.getLogger("infra.edge")
 
-KEEP = 64  # updates kept per table for ``?since``
-STATE_TTL = 10.0  # seconds a table's picture is served from memory before it is read again
 MAX_MESSAGE = 8192
 # A socket whose unsent bytes pass this is too slow to follow the table: closed (4503), it reconnects.
 MAX_BUFFER = 4 * 2**20
@@ -58,42 +34,12 @@ MAX_ID = 2**63 - 1
 SUBSCRIBE_TIMEOUT = 10.0
 
 
-class _Table:
-    """One table's subscription, its sockets, its last updates and its picture."""
-
-    def __init__(self, game_id: int) -> None:
-        self.game_id = game_id
-        self.live: set[ServerConnection] = set()
-        self.held: dict[ServerConnection, list[tuple[int, str]]] = {}
-        self.recent: deque[tuple[int, int, str]] = deque(maxlen=KEEP)  # (seq, since, text)
-        self.state: dict[str, Any] | None = None
-        self.read_at = 0.0
-        self.reading: asyncio.Future[dict[str, Any]] | None = None
-        self.subscribed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-    def heard(self, seq: int, since: int, text: str, fields: dict[str, Any]) -> None:
-        self.recent.append((seq, since, text))
-        self.state = _applied(self.state, seq, since, fields)
-
-
-def _applied(
-    state: dict[str, Any] | None, seq: int, since: int, fields: str | dict[str, Any]
-) -> dict[str, Any] | None:
-    """The picture after an update, by the browser client's rule (connection.js): old news changes
-    nothing, a gap loses the picture (it is read again), else the update's fields replace the state's."""
-    if state is None or seq <= state["seq"]:
-        return state
-    if since != state["seq"]:
-        return None
-    return {**state, **(json.loads(fields) if isinstance(fields, str) else fields), "type": "state"}
-
-
 class Edge:
     def __init__(self, redis_url: str, prefix: str, reader: Any = None) -> None:
         self.redis_url = redis_url
         self.prefix = prefix
         self.path = re.compile(rf"^{re.escape(prefix)}(\d{{1,19}})/$")
-        self.tables: dict[int, _Table] = {}
+        self.tables: dict[int, Table] = {}
         self.read_state = reader or read_state
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="edge-db")
         self.redis: Redis | None = None
@@ -106,7 +52,7 @@ class Edge:
 
     # --- Redis -----------------------------------------------------------------------------------
 
-    async def _subscribe(self, table: _Table) -> None:
+    async def _subscribe(self, table: Table) -> None:
         if self.pubsub is None:
             self.redis = Redis.from_url(self.redis_url, socket_connect_timeout=5)
             self.pubsub = self.redis.pubsub()
@@ -157,7 +103,7 @@ class Edge:
             held.append((seq, text))
         self.send_all(table, text)
 
-    def send_all(self, table: _Table, text: str) -> None:
+    def send_all(self, table: Table, text: str) -> None:
         """One frame, built once, written as it is to every socket of the table.
 
         ``websockets.broadcast`` encodes the text once but still frames it per socket; with no extension
@@ -212,13 +158,13 @@ class Edge:
 
     # --- a table's picture ---------------------------------------------------------------------------
 
-    async def _join(self, game_id: int, ws: ServerConnection) -> _Table:
+    async def _join(self, game_id: int, ws: ServerConnection) -> Table:
         # Subscribing and unsubscribing one at a time: a table left and watched again at once must not
         # have its new SUBSCRIBE overtaken by the old UNSUBSCRIBE.
         async with self.subscribing:
             table = self.tables.get(game_id)
             if table is None:
-                table = self.tables[game_id] = _Table(game_id)
+                table = self.tables[game_id] = Table(game_id)
                 try:
                     await self._subscribe(table)
                 except Exception as exc:
@@ -235,7 +181,7 @@ class Edge:
             raise
         return table
 
-    async def _leave(self, table: _Table, ws: ServerConnection) -> None:
+    async def _leave(self, table: Table, ws: ServerConnection) -> None:
         table.live.discard(ws)
         table.held.pop(ws, None)
         if table.live or table.held:
@@ -248,7 +194,7 @@ class Edge:
                 with contextlib.suppress(Exception):
                     await self.pubsub.unsubscribe(_channel(table.game_id))
 
-    async def picture(self, table: _Table) -> dict[str, Any]:
+    async def picture(self, table: Table) -> dict[str, Any]:
         """The table as a spectator sees it now: read once by however many sockets ask at once."""
         if table.state is not None and time.monotonic() - table.read_at < STATE_TTL:
             return table.state
@@ -260,7 +206,7 @@ class Edge:
             if table.reading is not None and table.reading.done():
                 table.reading = None
 
-    async def _read(self, table: _Table) -> dict[str, Any]:
+    async def _read(self, table: Table) -> dict[str, Any]:
         started = time.monotonic()
         loop = asyncio.get_running_loop()
         state: dict[str, Any] | None = {
@@ -270,26 +216,12 @@ class Edge:
         fresh = state
         # The updates heard while it was read, applied as a client would.
         for seq, since, text in list(table.recent):
-            state = _applied(state, seq, since, text) if state is not None else None
+            state = applied(state, seq, since, text) if state is not None else None
         if state is None:  # a gap among them (a publication failed): served, not kept
             assert fresh is not None
             return fresh
         table.state, table.read_at = state, started
         return state
-
-    def resumed(self, table: _Table, since: int) -> list[str] | None:
-        """The kept updates after ``since``, when they reach back to it and up to the picture."""
-        if table.state is None:
-            return None
-        texts, at = [], since
-        for seq, before, text in table.recent:
-            if seq <= at:
-                continue
-            if before != at:
-                return None
-            texts.append(text)
-            at = seq
-        return texts if at == table.state["seq"] else None
 
     # --- a socket ------------------------------------------------------------------------------------
 
@@ -366,10 +298,10 @@ class Edge:
         finally:
             await self._leave(table, ws)
 
-    async def _first(self, table: _Table, ws: ServerConnection, since: int | None) -> int:
+    async def _first(self, table: Table, ws: ServerConnection, since: int | None) -> int:
         """Send the state (or the updates since ``since``): the seq the socket has reached."""
         if since is not None:
-            texts = self.resumed(table, since)
+            texts = table.resumed(since)
             if texts is not None and table.state is not None:
                 for text in texts:
                     await ws.send(text)
@@ -378,7 +310,7 @@ class Edge:
         await ws.send(json.dumps(state, separators=(",", ":")))
         return int(state["seq"])
 
-    async def _answer(self, table: _Table, ws: ServerConnection, raw: Any, error: Any, _: Any) -> None:
+    async def _answer(self, table: Table, ws: ServerConnection, raw: Any, error: Any, _: Any) -> None:
         from games.errors import DatabaseUnavailable, Forbidden, ServiceError
 
         if not isinstance(raw, str) or len(raw) > MAX_MESSAGE:
@@ -485,78 +417,3 @@ def _channel(game_id: int) -> str:
     from games.groups import edge_channel
 
     return edge_channel(game_id)
-
-
-def read_state(game_id: int) -> dict[str, Any]:
-    """The spectators' state of a table, from the read side (in a worker thread)."""
-    from django.db import close_old_connections
-
-    from games import publish, service
-    from games.errors import database_guard
-
-    close_old_connections()
-    with database_guard():
-        service.get_game(game_id)
-        return publish.snapshot(service.load_table(game_id), None)
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--host", default=os.environ.get("EDGE_HOST", "127.0.0.1"))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("EDGE_PORT", "8003")))
-    parser.add_argument(
-        "--processes",
-        type=int,
-        default=int(os.environ.get("EDGE_PROCESSES", "1")),
-        help="processes sharing the port (SO_REUSEPORT): a table's fan-out spread over cores",
-    )
-    args = parser.parse_args()
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
-    import django
-
-    django.setup()
-    from django.conf import settings
-
-    if not settings.REDIS_URL or not settings.SPECTATOR_SOCKET:
-        raise SystemExit("the spectator edge needs REDIS_URL and SPECTATOR_SOCKET (docs/deploying.md)")
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    logging.getLogger("websockets").setLevel(logging.WARNING)
-    if args.processes <= 1:
-        _serve(settings.REDIS_URL, settings.SPECTATOR_SOCKET, args.host, args.port, reuse_port=False)
-        return
-    # Each child is a whole edge (its own subscriptions): the kernel spreads new sockets over them.
-    children = []
-    for _ in range(args.processes):
-        pid = os.fork()
-        if pid == 0:
-            try:
-                _serve(settings.REDIS_URL, settings.SPECTATOR_SOCKET, args.host, args.port, reuse_port=True)
-            finally:
-                os._exit(0)
-        children.append(pid)
-
-    def forward(signum: int, _frame: Any) -> None:
-        for child in children:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(child, signum)
-
-    signal.signal(signal.SIGTERM, forward)
-    signal.signal(signal.SIGINT, forward)
-    for child in children:
-        os.waitpid(child, 0)
-
-
-def _serve(redis_url: str, prefix: str, host: str, port: int, reuse_port: bool) -> None:
-    edge = Edge(redis_url, prefix)
-    try:
-        import uvloop
-    except ImportError:
-        asyncio.run(edge.run(host, port, reuse_port=reuse_port))
-    else:
-        uvloop.run(edge.run(host, port, reuse_port=reuse_port))
-
-
-if __name__ == "__main__":
-    main()
