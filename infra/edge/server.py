@@ -270,12 +270,14 @@ class Edge:
             return
         try:
             sent = await self._first(table, ws, since=_since(query))
-            held = table.held.pop(ws, [])
-            while held:  # what arrived while the state was read (sends may let more arrive)
+            held = table.held.get(ws, [])
+            while held:  # what arrived while the state was read (and arrives while these are sent)
                 seq, text = held.pop(0)
                 if seq > sent:
                     await ws.send(text)
-                held += table.held.pop(ws, [])
+                    sent = seq
+            # No await from here on: no update can fall between the last one held and going live.
+            table.held.pop(ws, None)
             if self.tables.get(game_id) is not table:  # Redis was lost meanwhile
                 await ws.close(TRY_AGAIN)
                 return
