@@ -23,7 +23,7 @@ import redis
 from games import publish, service, tables
 from games.groups import edge_channel
 from games.models import Event, Game, Seat
-from tests.processes import ROOT, Processes, free_port, procfile
+from tests.processes import ROOT, Processes, free_port, http_get, procfile
 
 from .clients import View, shown
 from .conftest import OwnRedis, server_errors
@@ -314,6 +314,7 @@ def test_the_edge_refuses_what_daphne_refuses(site: Site):
         return out
 
     out = asyncio.run(scenario())
+    assert http_get(f"http://127.0.0.1:{site.edge_port}/healthz") == (200, "ok\n")  # compose's check
     assert out[:9] == [
         "not_your_seat",
         4403,
