@@ -159,6 +159,8 @@ else:
 # every public update is also published to the edge; unset, or without Redis (embedded mode),
 # spectators watch through Daphne as the players do.
 SPECTATOR_SOCKET = os.environ.get("SPECTATOR_SOCKET", "") if REDIS_URL else ""
+if SPECTATOR_SOCKET and not (SPECTATOR_SOCKET.startswith("/") and SPECTATOR_SOCKET.endswith("/")):
+    raise RuntimeError(f"SPECTATOR_SOCKET must be a path such as /ws/watch/, not {SPECTATOR_SOCKET!r}")
 
 # The cache holds the rate-limit counts (games/ratelimit.py): in Redis when there is one, so that
 # every Daphne process counts the same actions; else this process's memory (the embedded mode).
