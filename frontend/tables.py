@@ -165,7 +165,10 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         # table offers a rematch once its game is over (games.service.new_game).
         "casual": game.allows_undo,
         "kind": game.kind,
-        "socket": f"/ws/tables/{game.pk}/",
+        # Spectators watch through the spectator edge when there is one (infra/edge/).
+        "socket": f"{settings.SPECTATOR_SOCKET}{game.pk}/"
+        if settings.SPECTATOR_SOCKET and not mine
+        else f"/ws/tables/{game.pk}/",
         "hint": reverse("frontend:hint", args=[game.pk]),
         "rules": reverse("frontend:rules", args=[game.engine]),
     }

@@ -208,5 +208,19 @@ class TableConsumer(GuardedJsonConsumer):
         await self.send(text_data=event["text"])
 
 
+class SpectatorConsumer(TableConsumer):
+    """The spectators' address (``/ws/watch/ID/``, SPECTATOR_SOCKET) served by Daphne, as the spectator
+    edge (infra/edge/) serves it: nginx falls back to it while the edge is down. Spectators only: a
+    seat asked for here is refused as on the edge (players have the table socket)."""
+
+    @database_sync_to_async
+    def _audience(self, wanted: list[str] | None) -> int | None:
+        with database_guard():
+            service.get_game(self.game_id)
+        if wanted is not None or any(name.lower() == b"x-seat-token" for name, _v in self.scope["headers"]):
+            raise Forbidden("not_your_seat", _("You do not play this seat."))
+        return None
+
+
 def _safe_id(value: Any) -> str | None:
     return value if isinstance(value, str) and len(value) <= 64 else None

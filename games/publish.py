@@ -17,9 +17,10 @@ from typing import Any, TypeVar
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 
 from games import hooks, names
-from games.groups import public_group, seat_group
+from games.groups import edge_channel, public_group, seat_group
 from games.tables import Table, folded_upto, moves_back, previous_end, spectator_cut
 from games.timeline import FAIR_PREFIX, TABLE_EVENTS
 
@@ -125,6 +126,8 @@ def table_changed(table: Table) -> None:
     ]
     # Other parts' sockets that follow the game (a replay page), told in the same trip.
     nudges = [(group, message) for follower in _followers for group, message in follower(table)]
+    # The edge hears the public text and nothing else: the seats' texts never reach its channel.
+    public_text = next((text for group, text in texts if group == public_group(game_id)), None)
 
     async def send_all() -> None:
         # One trip into the event loop for every audience: each trip costs a thread hop.
@@ -147,11 +150,22 @@ def table_changed(table: Table) -> None:
                 await layer.group_send(group, nudge)
             except Exception:
                 log.exception("could not tell %s of game %s seq %s", group, game_id, table.seq)
+        if public_text is not None and edge_enabled(layer):
+            try:
+                await layer.connection(0).publish(edge_channel(game_id), public_text)
+            except Exception:  # the edge's spectators see the gap and resync
+                log.exception("could not publish game %s seq %s to the spectator edge", game_id, table.seq)
 
     try:
         _run(send_all, layer)
     except Exception:  # e.g. called from a thread that runs an event loop: the move stands regardless
         log.exception("could not publish game %s seq %s", game_id, table.seq)
+
+
+def edge_enabled(layer: Any) -> bool:
+    """Whether spectators watch through the edge (``SPECTATOR_SOCKET`` set, on channels-redis): not in
+    embedded mode, whose in-memory layer has no Redis to publish on."""
+    return bool(getattr(settings, "SPECTATOR_SOCKET", "")) and hasattr(layer, "connection")
 
 
 async def _listened(layer: Any, groups: list[str]) -> set[str] | None:

@@ -2,6 +2,7 @@
 
 DATABASE_URL   default: SQLite file var/db.sqlite3 (WAL, busy timeout, immediate transactions)
 REDIS_URL      set: channels-redis layer and Celery broker; unset: in-memory layer, in-process AI worker
+SPECTATOR_SOCKET  with Redis: spectators watch through the spectator edge at this path (infra/edge/)
 DJANGO_SECRET_KEY, DJANGO_DEBUG, ALLOWED_HOSTS
 ACTION_RATE_LIMIT, HINT_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY   limits (docs/security.md)
 DJANGO_HTTPS   1 behind nginx with TLS: secure cookies, HSTS, redirect to https (docs/deploying.md)
@@ -160,6 +161,14 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# The spectator edge (infra/edge/, docs/deploying.md): the path prefix under which nginx sends
+# spectators' sockets to it, e.g. "/ws/watch/". Set, table pages open spectators' sockets there and
+# every public update is also published to the edge; unset, or without Redis (embedded mode),
+# spectators watch through Daphne as the players do.
+SPECTATOR_SOCKET = os.environ.get("SPECTATOR_SOCKET", "") if REDIS_URL else ""
+if SPECTATOR_SOCKET and not (SPECTATOR_SOCKET.startswith("/") and SPECTATOR_SOCKET.endswith("/")):
+    raise RuntimeError(f"SPECTATOR_SOCKET must be a path such as /ws/watch/, not {SPECTATOR_SOCKET!r}")
 
 # The cache holds the rate-limit counts (games/ratelimit.py): in Redis when there is one, so that
 # every Daphne process counts the same actions; else this process's memory (the embedded mode).
