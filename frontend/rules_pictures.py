@@ -10,6 +10,7 @@ replays every script move by move, so a picture can never show a position the ru
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -33,7 +34,7 @@ class Picture:
     seed: int = 0
 
 
-def _stacked(top: list[Any], deck: list[Any]) -> list[Any]:
+def _stacked(top: list[Any], deck: Sequence[Any]) -> list[Any]:
     """``top`` first, then the rest of the deck in a fixed order."""
     rest = Counter(deck)
     rest.subtract(Counter(top))
@@ -77,7 +78,11 @@ _KAZINO_CAPTURE = ["10H", "4C", "QD", "2S", "AS", "5D", "KC", "7S", "8H", "6S", 
 _KAZINO_BUILD = ["8H", "3C", "9D", "JS", "5D", "KC", "2C", "6H", "4S", "10D", "AH", "7C"]
 
 # Pitch, seat 2 deals three at a time, seat 1 first: the Jack of hearts is the only heart dealt.
-_PITCH = {"players": 2, "dealer": 1, "deck": ["AS", "KS", "2S", "JH", "9D", "8D", "10C", "4C", "3D", "QC", "7S", "6C"]}
+_PITCH = {
+    "players": 2,
+    "dealer": 1,
+    "deck": ["AS", "KS", "2S", "JH", "9D", "8D", "10C", "4C", "3D", "QC", "7S", "6C"],
+}
 
 PICTURES: tuple[Picture, ...] = (
     Picture(
@@ -118,7 +123,7 @@ PICTURES: tuple[Picture, ...] = (
         _ALL_FIVES,
         _SPINNER,
         gettext_noop(
-            "All Fives: the 5-5 is the spinner. With the 5-0 on one side the ends count 10 + 0 = 10, "
+            "All Fives: the 5-5 is the spinner. With the 5-0 on one side the ends count 0 + 10 = 10, "
             "and seat 2 scores 10."
         ),
     ),
@@ -128,8 +133,7 @@ PICTURES: tuple[Picture, ...] = (
         _ALL_FIVES,
         (*_SPINNER, (0, {"type": "play", "tile": "5-3", "end": "right"})),
         gettext_noop(
-            "Then the 5-3 on the other side: the spinner no longer counts, the ends are 0 + 3 = 3, "
-            "no score."
+            "Then the 5-3 on the other side: the spinner no longer counts, the ends are 0 + 3 = 3, no score."
         ),
     ),
     Picture(
@@ -159,7 +163,9 @@ PICTURES: tuple[Picture, ...] = (
         "pitch",
         _PITCH,
         ((0, {"type": "pass"}),),
-        gettext_noop("Seat 1 passed: seat 2, the dealer, may not pass and must bid 2, 3 or 4."),
+        gettext_noop(
+            "Seat 1 passed: seat 2, the dealer, may not pass or bid 1, and must bid 2 or 3, or pitch."
+        ),
         seat=1,
     ),
     Picture(
@@ -192,8 +198,9 @@ def replay(picture: Picture) -> Any:
 
 @cache
 def position(slug: str) -> dict[str, Any]:
-    """What the renderer is given, shaped like the table's state message (games/publish.py) with no
-    move to offer: the audience's view, who is to act, nothing legal."""
+    """What the renderer is given, shaped like the table's state message (games/publish.py): the
+    audience's view, who is to act and, for a seat's picture, the moves it could make (drawn as at the
+    table, so a hand looks playable and Pitch's dealer shows the bids left; the page makes them inert)."""
     picture = BY_SLUG[slug]
     engine = engines.get(picture.engine)
     state = replay(picture)
@@ -203,7 +210,7 @@ def position(slug: str) -> dict[str, Any]:
         "seat": picture.seat,
         "view": engine.view(state, picture.seat),
         "to_act": engine.to_act(state),
-        "legal_actions": [],
+        "legal_actions": engine.legal_actions(state, picture.seat) if picture.seat is not None else [],
         "finished": engine.outcome(state) is not None,
         "paused": False,
         "game_number": 1,

@@ -60,7 +60,9 @@ def test_every_rules_page_draws_its_pictures_in_every_language_and_size(browser,
                 screenshot(page, f"rules-pictures-{game}-{language}-{viewport['width']}")
                 for slug in expected:  # each picture on its own, to look at it closely
                     figure = page.locator(f'figure[data-picture="{slug}"]')
-                    figure.screenshot(path=str(SHOTS / f"rules-picture-{slug}-{language}-{viewport['width']}.png"))
+                    figure.screenshot(
+                        path=str(SHOTS / f"rules-picture-{slug}-{language}-{viewport['width']}.png")
+                    )
                 found_axe = run_axe(page)["violations"]
                 assert count(found_axe) == 0, f"{game} {language}: {report(found_axe)}"
         finally:

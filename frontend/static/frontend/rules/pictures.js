@@ -1,7 +1,8 @@
 // The rules pages' pictures: each worked example's position (frontend/rules_pictures.py, played through
-// the engine on the server) drawn by the table's own renderer, with nothing to play: no legal moves, no
-// socket, and the drawing inert. Each picture imports its own copy of the renderer (the address differs
-// by a query), because a renderer remembers the last position it drew to tell what a move changed.
+// the engine on the server) drawn by the table's own renderer, with nothing to play: no socket, nothing
+// chosen, and the drawing inert (a seat's moves are drawn as at the table, but cannot be pressed).
+// Each picture imports its own copy of the renderer (the address differs by a query), because a
+// renderer remembers the last position it drew to tell what a move changed.
 const gettext = window.gettext || ((s) => s);
 const interpolate = window.interpolate || ((f, o) => f.replace(/%\((\w+)\)s/g, (_, k) => o[k]));
 
@@ -20,7 +21,7 @@ async function draw(figure) {
   const names = Object.fromEntries(snap.view.scores.map((_, seat) => [seat, seatName(seat)]));
   const ctx = {
     seat: snap.seat,
-    legal: [],
+    legal: snap.legal_actions || [],
     pending: null,
     names,
     seatName,
