@@ -53,6 +53,8 @@ SELECTED = """() => !document.querySelector('#preview').hidden
   || !!document.querySelector('#board [aria-pressed=true], #board .kz-options, #board .dom-ends')"""
 REPLAY_DRAWN = """() => { const r = document.querySelector('#replay');
   return r && r.dataset.index !== undefined && !r.dataset.loading && document.querySelector('#board').firstElementChild; }"""
+# The rules pages' worked examples, each drawn by its renderer (rules/pictures.js).
+RULES_DRAWN = "() => [...document.querySelectorAll('figure.rules-picture')].every((f) => f.dataset.drawn)"
 
 
 @pytest.fixture
@@ -147,7 +149,7 @@ def static_pages(site: dict[str, Any]) -> list[tuple[str, str, str | None]]:
         ("new table: choose a game", "/new/", None),
     ]
     pages += [(f"new table: {game}", f"/new/{game}/", None) for game in GAMES]
-    pages += [(f"rules: {game}", f"/rules/{game}/", None) for game in GAMES]
+    pages += [(f"rules: {game}", f"/rules/{game}/", RULES_DRAWN) for game in GAMES]
     pages += [("lessons", "/learn/", None)] + [(f"lesson: {game}", f"/learn/{game}/", None) for game in GAMES]
     pages += [
         (f"replay: {game}", f"/games/{pk}/replay/?at={seq}", REPLAY_DRAWN)

@@ -80,7 +80,7 @@ def test_a_tournaments_computer_keeps_its_name_at_its_table_in_kreyol(browser, s
     page.goto(f"/tables/{game_id}/")
     page.wait_for_selector("#scores li")
     names = page.locator("#scores li").all_inner_texts()
-    assert any(name.startswith("Òdinatè 3 (fò):") for name in names), names
+    assert any(name.startswith("Òdinatè 3 (fò) :") for name in names), names  # Kreyòl: a space before a colon
     assert seat.number + 1 != 3 or any(name.startswith("Òdinatè") for name in names)
     standings = context.new_page()
     standings.goto(f"/tournaments/{row.pk}/")
