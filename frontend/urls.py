@@ -1,6 +1,6 @@
 from django.urls import path
 
-from frontend import over_the_board, printables, ratings, tables, tournaments, views
+from frontend import over_the_board, printables, profile, ratings, tables, tournaments, views
 from games import ids  # noqa: F401 - registers the <id:...> converter
 
 app_name = "frontend"
@@ -8,6 +8,7 @@ app_name = "frontend"
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/profile/", profile.profile, name="profile"),
     path("new/", tables.choose_game, name="choose_game"),
     path("new/<str:game>/", tables.new_table, name="new_table"),
     path("tables/<id:game_id>/", tables.table, name="table"),
