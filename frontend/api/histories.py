@@ -45,6 +45,15 @@ class HistoryQuery(Schema):
     )
 
 
+class NotOver(ServiceError):
+    status = 409
+
+    def __init__(self) -> None:
+        super().__init__(
+            "game_not_over", _("This game is still being played: its hand history comes when it ends.")
+        )
+
+
 def _perspective(text: str) -> str | int:
     if text in (history.ALL, history.PUBLIC):
         return text
@@ -68,9 +77,7 @@ def _seqs(text: str | None) -> list[int]:
 
 def _check(request: HttpRequest, game: Game, replay: frames.Replay, perspective: str | int) -> None:
     if game.status == Game.Status.ACTIVE:
-        raise ServiceError(
-            "game_not_over", _("This game is still being played: its hand history comes when it ends.")
-        )
+        raise NotOver()
     if perspective == history.ALL:
         user = caller(request).need(ApiToken.Scope.ORGANISE)
         if not (user.is_staff or game.created_by_id == user.pk):
@@ -88,8 +95,8 @@ def _check(request: HttpRequest, game: Game, replay: frames.Replay, perspective:
         )
 
 
-@router.get("/tables/{int:table}/history", response={200: schemas.History, **ERRORS}, url_name="history")
-def hand_history(request: HttpRequest, table: int, query: Query[HistoryQuery]) -> dict[str, Any]:
+@router.get("/tables/{table}/history", response={200: schemas.History, **ERRORS}, url_name="history")
+def hand_history(request: HttpRequest, table: str, query: Query[HistoryQuery]) -> dict[str, Any]:
     """A finished game's hand history for one perspective, compact: events, and views on demand."""
     perspective = _perspective(query.perspective)
     wanted = _seqs(query.at)

@@ -16,6 +16,7 @@ from frontend.api.auth import TokenAuth, caller
 from games import bots, engines, invites, publish, ratelimit, seats, service
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
+from games.ids import fits
 from games.models import ApiToken, Game, Seat
 from tournaments.models import Tournament
 
@@ -141,8 +142,8 @@ def create(request: HttpRequest, body: schemas.CreateIn) -> Status:
     )
 
 
-@router.post("/tables/{int:table}/join", response={200: schemas.Credential, **ERRORS}, url_name="join")
-def join(request: HttpRequest, table: int, body: schemas.JoinIn) -> dict[str, Any]:
+@router.post("/tables/{table}/join", response={200: schemas.Credential, **ERRORS}, url_name="join")
+def join(request: HttpRequest, table: str, body: schemas.JoinIn) -> dict[str, Any]:
     """Take an open seat (needs the `play` scope): one open to all, or one kept by invite with its
     `code`. Returns the seat's new credential."""
     user = caller(request).need(PLAY)
@@ -195,8 +196,8 @@ def _only_seat(request: HttpRequest, game: Game, *scopes: str) -> Seat:
     return next(iter(mine.values()))
 
 
-@router.get("/tables/{int:table}/state", response={200: schemas.TableState, **ERRORS}, url_name="state")
-def state(request: HttpRequest, table: int, query: Query[StateQuery]) -> dict[str, Any]:
+@router.get("/tables/{table}/state", response={200: schemas.TableState, **ERRORS}, url_name="state")
+def state(request: HttpRequest, table: str, query: Query[StateQuery]) -> dict[str, Any]:
     """A seat's picture (`?seat=N`, with its credential or a `read`/`play` token of its player), or
     the spectators' (no seat: the public view, with the table's spectator delay)."""
     who = caller(request)
@@ -213,8 +214,8 @@ def state(request: HttpRequest, table: int, query: Query[StateQuery]) -> dict[st
     return {**picture, "outcome": shown.outcome() if picture["finished"] else None}
 
 
-@router.post("/tables/{int:table}/actions", response={200: schemas.Acted, **ERRORS}, url_name="act")
-def act(request: HttpRequest, table: int, body: schemas.ActionIn) -> dict[str, Any]:
+@router.post("/tables/{table}/actions", response={200: schemas.Acted, **ERRORS}, url_name="act")
+def act(request: HttpRequest, table: str, body: schemas.ActionIn) -> dict[str, Any]:
     """Play an action for your seat (its credential, or a `play` token of its player)."""
     with database_guard():
         game = game_of(table)
@@ -232,8 +233,9 @@ def act(request: HttpRequest, table: int, body: schemas.ActionIn) -> dict[str, A
     return {**result.as_dict(), "command_id": command_id}
 
 
-def game_of(table: int) -> Game:
-    """The table's game; NotFound for an id no table has (past a 64-bit integer included)."""
-    if not 0 < table < 2**63:
+def game_of(table: str) -> Game:
+    """The table's game; NotFound for an address no table has (not a number, past a 64-bit integer)."""
+    number = int(table) if table.isascii() and table.isdigit() and len(table) <= 19 else 0
+    if not fits(number, low=1):
         raise NotFound("unknown_game", _("There is no such game."))
-    return service.get_game(table)
+    return service.get_game(number)
