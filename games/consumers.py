@@ -25,11 +25,12 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from redis.exceptions import RedisError
 
-from games import publish, ratelimit, seats, service, spectators
+from games import publish, ratelimit, resume, seats, service, spectators
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, Forbidden, ServiceError, database_guard
 from games.groups import seat_group
 from games.i18n import scope_language
+from games.ids import fits
 from games.sockets import TRY_AGAIN, GuardedJsonConsumer
 
 MAX_MESSAGE = 8192
@@ -37,6 +38,7 @@ MAX_MESSAGE = 8192
 # the handshake is malformed (a credential in the address).
 NOT_YOUR_SEAT = 4403
 BAD_HANDSHAKE = 4400
+NOT_FOUND = 4404
 TABLE_COMMANDS = {
     "undo": service.undo,
     "redo": service.redo,
@@ -85,7 +87,8 @@ class TableConsumer(GuardedJsonConsumer):
             return
         except ServiceError as exc:
             if exc.code == "unknown_game":
-                await self.close(code=4404)
+                # Accepted first, so the client reads the code and the reason, not a bare 403.
+                await self._refuse(exc, NOT_FOUND)
                 return
             await self._refuse(exc, BAD_HANDSHAKE)
             return
@@ -164,11 +167,35 @@ class TableConsumer(GuardedJsonConsumer):
     async def _send_state(self) -> None:
         await self.send_json({"type": "state", **await self._snapshot()})
 
+    async def _resume(self, since: Any) -> None:
+        """Exactly the updates after ``since`` for this socket's audience, or the whole ``state`` when
+        ``since`` is too old (games.resume)."""
+        if not fits(since):
+            raise ServiceError("bad_request", _("Say the last seq you have, as a number: since."))
+        messages = await self._missed(since)
+        if messages is None:
+            await self._send_state()
+            return
+        for message in messages:
+            await self.send(text_data=message)
+
+    @database_sync_to_async
+    def _missed(self, since: int) -> list[str] | None:
+        with database_guard():
+            table = service.load_table(self.game_id)
+            return resume.updates_after(table, self.seat, since)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
             await self.send_json(self.error_message(ServiceError("bad_json", _("Send a JSON object."))))
             return
         kind = content.get("type")
+        if kind == "resume" and "since" in content:  # the stream's resume; without "since": un-pause
+            try:
+                await self._resume(content.get("since"))
+            except ServiceError as exc:
+                await self.send_json(self.error_message(exc))
+            return
         if kind == "resync":
             try:
                 await self._send_state()
