@@ -9,11 +9,18 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.renderers import JSONRenderer
 
 from games.engines.base import _
 from games.errors import ServiceError
 
+
+class CompactJSON(JSONRenderer):
+    json_dumps_params = {"separators": (",", ":")}  # noqa: RUF012 - the base class's attribute
+
+
 api = NinjaAPI(
+    renderer=CompactJSON(),
     title="Tablehall API",
     version="1",
     description="Tables, seats, moves and hand histories of Tablehall. Guide: docs/api.md.",
@@ -31,7 +38,7 @@ def _error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
     if isinstance(fields, list):
         body["fields"] = fields
     response = api.create_response(request, {"error": body}, status=exc.status)
-    if exc.status == 503:
+    if exc.status in (429, 503):
         response["Retry-After"] = "1"
     if exc.status == 401:
         response["WWW-Authenticate"] = "Bearer"

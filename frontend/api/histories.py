@@ -2,7 +2,7 @@
 
 The full export (replay/export.py) carries a picture per moment; this one carries the events (their
 data only for the engine's public event types, as the live move log) and the pictures asked for:
-by default the first moment of each hand and the last one, or `at` chosen seqs. Any moment can be
+by default the last one; each hand's first moment and the last with `views=hands`; or `at` chosen seqs. Any moment can be
 asked for later: `?at=SEQ`.
 
 Who may read which perspective: a game is read once it is over. "public" and any seat, by anyone,
@@ -37,8 +37,8 @@ MAX_AT = 50
 
 class HistoryQuery(Schema):
     perspective: str = Field("public", description='"public", a seat number, or "all".')
-    views: Literal["hands", "end", "none"] = Field(
-        "hands", description="hands: each hand's first moment and the last one; end: the last; none."
+    views: Literal["end", "hands", "none"] = Field(
+        "end", description="end: the last moment's view; hands: each hand's first moment and the last; none."
     )
     at: str | None = Field(
         None, description=f"Up to {MAX_AT} seqs, comma-separated: those moments' views too."
@@ -107,6 +107,27 @@ def hand_history(request: HttpRequest, table: str, query: Query[HistoryQuery]) -
         return compact(game, replay, perspective, query.views, wanted)
 
 
+def _events(moments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The moments as few bytes tell them: the hand is in ``hands``; ``seq`` only when it is not the
+    seq before plus one (table and fair-deal events leave gaps); ``actor`` only when it differs from
+    the event before; ``end`` only when it is false."""
+    out = []
+    actor, seq = None, None
+    for moment in moments:
+        event: dict[str, Any] = {"type": moment["type"]}
+        if seq is None or moment["seq"] != seq + 1:
+            event["seq"] = moment["seq"]
+        seq = moment["seq"]
+        if moment["actor"] != actor:
+            event["actor"] = actor = moment["actor"]
+        if "data" in moment:
+            event["data"] = moment["data"]
+        if not moment["end"]:
+            event["end"] = False
+        out.append(event)
+    return out
+
+
 def compact(
     game: Game, replay: frames.Replay, perspective: str | int, views: str, at: list[int]
 ) -> dict[str, Any]:
@@ -121,8 +142,10 @@ def compact(
             game, replay, perspective, {k: v for k, v in game.config.items() if k not in ("deck", "seed")}
         )
         public = frozenset(getattr(replay.engine, "PUBLIC_EVENTS", frozenset()))
-        doc["events"] = [
-            {k: v for k, v in moment_json(replay, m, public).items() if k != "index"} for m in replay.moments
+        doc["events"] = _events([moment_json(replay, m, public) for m in replay.moments])
+        doc["hands"] = [
+            {"hand": hand, "first": replay.moments[first].seq, "last": replay.moments[last].seq}
+            for hand, first, last in replay.hands()
         ]
         verdict = fair.verify(game.pk, opened=replay.finished)
         doc["fair"] = {"status": verdict.status, "hands": verdict.hands, "roots": list(verdict.roots)}

@@ -154,12 +154,22 @@ class TableState(Schema):
 
 
 class HistoryEvent(Schema):
-    seq: int
+    seq: int | None = Field(None, description="Left out when it is the seq of the event before plus one.")
     type: str
-    actor: str
-    hand: int
-    end: bool = Field(description="The last event of its command: live audiences were sent this moment.")
+    actor: str | None = Field(
+        None,
+        description='Who acted: "seat:N", "bot:N", "system"… Left out when it is the actor of the event before.',
+    )
     data: dict[str, Any] | None = Field(None, description="Only for the engine's public event types.")
+    end: bool = Field(
+        True, description="false: not the last event of its command (live audiences saw the command's end)."
+    )
+
+
+class HistoryHand(Schema):
+    hand: int
+    first: int = Field(description="The seq of the hand's first event.")
+    last: int = Field(description="The seq of the hand's last event.")
 
 
 class History(Schema):
@@ -169,7 +179,10 @@ class History(Schema):
     game: dict[str, Any]
     seats: list[dict[str, Any]]
     outcome: dict[str, Any] | None
-    events: list[dict[str, Any]]
+    events: list[dict[str, Any]] = Field(
+        description='HistoryEvent items; for "all", every stored event as the server keeps it (with hashes).'
+    )
+    hands: list[HistoryHand] | None = None
     views: dict[str, dict[str, Any]] = Field(
         description="seq -> this perspective's view after that event: the moments asked for (`views`, `at`)."
     )
