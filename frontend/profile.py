@@ -1,7 +1,7 @@
 """The player's profile page: their personal API tokens, made and revoked (games/tokens.py).
 
-A new token is shown once, on the page that answers the form that made it (never in an address, a
-redirect or a log), and only its digest is kept.
+A new token is shown once, on the page the form that made it redirects to (never in an address or a
+log; the session holds it for that one redirect), and only its digest is kept.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from games import tokens
 from games.errors import ServiceError
 from games.models import ApiToken
 
+NEW_TOKEN = "new_api_token"  # the session keeps a new token from the POST to the page that shows it, once
+
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
-    new_token = ""
     error = ""
     if request.method == "POST":
         action = request.POST.get("action")
@@ -34,11 +35,17 @@ def profile(request: HttpRequest) -> HttpResponse:
                 messages.success(request, _("The token was revoked: it opens nothing any more."))
             return redirect("frontend:profile")
         try:
-            _row, new_token = tokens.create(
+            _row, token = tokens.create(
                 request.user, request.POST.get("name", ""), request.POST.getlist("scopes")
             )
         except ServiceError as exc:
             error = exc.localized()["message"]
+        else:
+            # Shown by the GET this redirects to, and then forgotten: reloading that page neither
+            # makes another token nor shows this one again.
+            request.session[NEW_TOKEN] = token
+            return redirect("frontend:profile")
+    new_token = request.session.pop(NEW_TOKEN, "") if request.method == "GET" else ""
     context = {
         "tokens": tokens.live(request.user),
         "scopes": ApiToken.Scope.choices,
@@ -46,6 +53,5 @@ def profile(request: HttpRequest) -> HttpResponse:
         "error": error,
     }
     response = render(request, "frontend/profile.html", context)
-    if new_token:
-        response["Cache-Control"] = "no-store"  # the token is on this page only
+    response["Cache-Control"] = "no-store"  # a new token is on this page once
     return response
