@@ -132,3 +132,28 @@ def _play_and_drop(rounds: int, seed: int) -> tuple[int, int]:
 async def test_a_thousand_drops_lose_and_double_nothing():
     drops, head = await _play_and_drop(1000, seed=7)
     assert drops == 1000 and head > 1000
+
+
+@database_sync_to_async
+def _across_a_new_game() -> tuple[list[dict], int]:
+    game = tiny_game(goal=3)
+    start = store.head(game.pk)[0]
+    while service.load_table(game.pk).outcome() is None:
+        table = service.load_table(game.pk)
+        service.submit(game.pk, table.to_act()[0], {"type": "add", "n": 1}, f"m{table.seq}", table.seq)
+    seq = store.head(game.pk)[0]
+    service.new_game(game.pk, "again", seq, by="seat:0")
+    table = service.load_table(game.pk)
+    service.submit(game.pk, table.to_act()[0], {"type": "add", "n": 1}, "g2", table.seq)
+    messages = resume.updates_after(service.load_table(game.pk), None, start)
+    assert messages is not None
+    return [json.loads(m) for m in messages], seq
+
+
+async def test_a_resume_across_a_new_game_keeps_the_last_moves_and_the_result_of_the_one_before():
+    updates, end_of_first = await _across_a_new_game()
+    numbers = [u["game_number"] for u in updates]
+    assert numbers == sorted(numbers) and numbers[0] == 1 and numbers[-1] == 2
+    last_of_first = next(u for u in updates if u["seq"] == end_of_first)
+    assert last_of_first["finished"] and last_of_first["game_number"] == 1
+    assert [u["since"] for u in updates[1:]] == [u["seq"] for u in updates[:-1]]
