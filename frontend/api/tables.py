@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Prefetch
 from django.http import HttpRequest
 from django.urls import reverse
@@ -26,6 +27,7 @@ ERRORS: dict[int | frozenset[int], Any] = {
 }
 PLAY, READ = ApiToken.Scope.PLAY, ApiToken.Scope.READ
 LOBBY_TABLES = 50
+TABLES_GROUP = "api.tables"
 
 
 @router.get("/me", response={200: schemas.Me, **ERRORS}, url_name="me", tags=["tokens"])
@@ -88,6 +90,13 @@ def lobby(request: HttpRequest) -> dict[str, Any]:
     return {"tables": tables, "tournaments": tournaments}
 
 
+def _count_table(request: HttpRequest) -> None:
+    """One more table made or joined by this token (RateLimited past API_TABLES_RATE_LIMIT)."""
+    token = caller(request).token
+    if token is not None:
+        ratelimit.check_seat(f"token:{token.digest}", group=TABLES_GROUP, rate=settings.API_TABLES_RATE_LIMIT)
+
+
 def _seat_spec(seat: schemas.SeatIn, number: int, user: Any) -> service.SeatSpec:
     if seat.kind == "computer":
         return service.SeatSpec.computer(number + 1, seat.level)
@@ -101,6 +110,7 @@ def create(request: HttpRequest, body: schemas.CreateIn) -> Status:
     """Make a table (needs the `play` scope). Returns the credential of each of your seats, and the
     invite code of each seat kept by invite."""
     user = caller(request).need(PLAY)
+    _count_table(request)
     kinds = [s.kind for s in body.seats]
     if "me" not in kinds:
         raise ServiceError("no_human", _("Take at least one seat yourself."), fields=["seats"])
@@ -147,6 +157,7 @@ def join(request: HttpRequest, table: str, body: schemas.JoinIn) -> dict[str, An
     """Take an open seat (needs the `play` scope): one open to all, or one kept by invite with its
     `code`. Returns the seat's new credential."""
     user = caller(request).need(PLAY)
+    _count_table(request)
     with database_guard():
         game = game_of(table)
         if body.code is not None:

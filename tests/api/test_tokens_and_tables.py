@@ -137,3 +137,13 @@ def test_a_seat_not_yours_is_refused_and_nothing_changes():
 def test_the_schema_is_generated():
     schema = Api().get("/schema").json()
     assert {"/api/v1/tables", "/api/v1/tables/{table}/actions", "/api/v1/lobby"} <= set(schema["paths"])
+
+
+def test_tables_made_per_token_are_limited(settings):
+    settings.API_TABLES_RATE_LIMIT = "2/m"
+    ada = Api(token_for(user()))
+    assert [ada.post("/tables", TINY).status_code for _ in range(2)] == [201, 201]
+    refused = ada.post("/tables", TINY)
+    assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
+    assert refused["Retry-After"] == "1"
+    assert Game.objects.count() == 2
