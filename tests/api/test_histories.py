@@ -15,7 +15,9 @@ pytestmark = pytest.mark.django_db
 def _finished_duplicate(organiser, players):
     """A tiny game of a duplicate deal group (its deal still played elsewhere), played to its end."""
     seats = [service.SeatSpec(p.username, user=p) for p in players]
-    game = service.create_game("tiny", {"players": 2, "goal": 3}, seats, created_by=organiser, deal=("grp", 0))
+    game = service.create_game(
+        "tiny", {"players": 2, "goal": 3}, seats, created_by=organiser, deal=("grp", 0)
+    )
     while (table := service.load_table(game.pk)).outcome() is None:
         service.submit(game.pk, table.to_act()[0], {"type": "add", "n": 1}, f"m{table.seq}", table.seq)
     return game
