@@ -150,6 +150,14 @@ class TableState(Schema):
     last_move: dict[str, Any] | None
 
 
+class Updates(Schema):
+    updates: list[dict[str, Any]] | None = Field(
+        None,
+        description="The `update` messages after `since`, as the table socket sent them (docs/live-tables.md).",
+    )
+    state: dict[str, Any] | None = Field(None, description="Instead, the whole picture: `since` was too old.")
+
+
 # --- Hand histories ----------------------------------------------------------------------------------
 
 

@@ -3,6 +3,7 @@ picture, and moves (docs/api.md). Everything goes through the games service, as 
 
 from __future__ import annotations
 
+import json
 import uuid
 from typing import Any
 
@@ -11,10 +12,11 @@ from django.db.models import Prefetch
 from django.http import HttpRequest
 from django.urls import reverse
 from ninja import Query, Router, Status
+from pydantic import Field
 
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
-from games import bots, engines, invites, publish, ratelimit, seats, service
+from games import bots, engines, invites, publish, ratelimit, resume, seats, service
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
 from games.ids import fits
@@ -194,6 +196,17 @@ def _holder(request: HttpRequest, game: Game, number: int, *scopes: str) -> Seat
     raise Forbidden("not_your_seat", _("You do not play this seat."))
 
 
+def _audience(request: HttpRequest, game: Game, seat: int | None) -> int | None:
+    """The seat whose picture the caller reads (it must hold it), or None for the spectators'. A seat
+    credential of another table is refused, not taken for a spectator."""
+    if seat is not None:
+        return _holder(request, game, seat, READ, PLAY).number
+    who = caller(request)
+    if who.seat_token is not None and not seats.held(who.requester(READ, PLAY), game):
+        raise Forbidden("not_your_seat", _("This seat credential is not for this table."))
+    return None
+
+
 def _only_seat(request: HttpRequest, game: Game, *scopes: str) -> Seat:
     """The one seat the caller holds at ``game`` (an action that names none)."""
     mine = seats.held(caller(request).requester(*scopes), game)
@@ -211,18 +224,33 @@ def _only_seat(request: HttpRequest, game: Game, *scopes: str) -> Seat:
 def state(request: HttpRequest, table: str, query: Query[StateQuery]) -> dict[str, Any]:
     """A seat's picture (`?seat=N`, with its credential or a `read`/`play` token of its player), or
     the spectators' (no seat: the public view, with the table's spectator delay)."""
-    who = caller(request)
     with database_guard():
         game = game_of(table)
-        number = None
-        if query.seat is not None:
-            number = _holder(request, game, query.seat, READ, PLAY).number
-        elif who.seat_token is not None and not seats.held(who.requester(READ, PLAY), game):
-            raise Forbidden("not_your_seat", _("This seat credential is not for this table."))
+        number = _audience(request, game, query.seat)
         loaded = service.load_table(game)
         picture = publish.snapshot(loaded, number)
         shown = loaded if number is not None else publish.spectator_table(loaded)
     return {**picture, "outcome": shown.outcome() if picture["finished"] else None}
+
+
+class UpdatesQuery(schemas.Schema):
+    since: int = Field(ge=0, description="The last seq you have (a `seq` of a state or an update).")
+    seat: int | None = None
+
+
+@router.get("/tables/{table}/updates", response={200: schemas.Updates, **ERRORS}, url_name="updates")
+def updates(request: HttpRequest, table: str, query: Query[UpdatesQuery]) -> dict[str, Any]:
+    """What you missed since `since`: exactly the updates this audience (your seat, or the spectators
+    with their delay) was sent live after it, oldest first; or the whole state when `since` is too old
+    (more than 200 commands back, or no update's seq)."""
+    with database_guard():
+        game = game_of(table)
+        number = _audience(request, game, query.seat)
+        loaded = service.load_table(game)
+        missed = resume.updates_after(loaded, number, query.since)
+        if missed is None:
+            return {"updates": None, "state": publish.snapshot(loaded, number)}
+    return {"updates": [json.loads(m) for m in missed], "state": None}
 
 
 @router.post("/tables/{table}/actions", response={200: schemas.Acted, **ERRORS}, url_name="act")

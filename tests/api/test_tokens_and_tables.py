@@ -147,3 +147,25 @@ def test_tables_made_per_token_are_limited(settings):
     assert refused.status_code == 429 and refused.json()["error"]["code"] == "rate_limited"
     assert refused["Retry-After"] == "1"
     assert Game.objects.count() == 2
+
+
+def test_updates_since_a_seq_are_what_the_socket_sent():
+    ada = Api(token_for(user()))
+    made = _table(ada)
+    game_id, start = made["table"], made["seq"]
+    bob = Api(token_for(user("bob")))
+    assert bob.post(f"/tables/{game_id}/join", {}).status_code == 200
+    for n in range(3):
+        who = ada if n % 2 == 0 else bob
+        assert who.post(f"/tables/{game_id}/actions", {"action": {"type": "add", "n": 1}}).status_code == 200
+    answer = ada.get(f"/tables/{game_id}/updates", since=start, seat=0).json()
+    assert answer["state"] is None
+    seqs = [u["seq"] for u in answer["updates"]]
+    assert len(seqs) == 3 and [u["since"] for u in answer["updates"]] == [start, *seqs[:-1]]
+    assert all(u["seat"] == 0 for u in answer["updates"])
+    public = Api().get(f"/tables/{game_id}/updates", since=start).json()
+    assert [u["seat"] for u in public["updates"]] == [None] * 3
+    too_old = Api().get(f"/tables/{game_id}/updates", since=start + 1000).json()
+    assert too_old["updates"] is None and too_old["state"]["seq"] == seqs[-1]
+    missing = Api().get(f"/tables/{game_id}/updates")
+    assert missing.status_code == 400 and missing.json()["error"]["fields"] == ["since"]
