@@ -12,6 +12,8 @@ seq order and asks for ``resync`` when one is missing. A seat's sockets are memb
 spectators of a table in one process share one member of the public group (games.spectators), which
 writes each update to all of them. Actions and table commands come in with a
 command id and get an ``ack`` or an ``error`` (a code and a sentence); a refused one appends nothing.
+An action may leave out ``expected_seq`` (it then applies to the table as it is, if legal for the seat)
+and ``command_id`` (the server gives one); an explicit null is still refused.
 A lost database is an ``error`` too (``database_unavailable``: send the same command id again); on
 connect, before the client has any picture, the socket then closes with TRY_AGAIN to be opened again.
 """
@@ -19,6 +21,7 @@ connect, before the client has any picture, the socket then closes with TRY_AGAI
 from __future__ import annotations
 
 import contextlib
+import uuid
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -219,9 +222,14 @@ class TableConsumer(GuardedJsonConsumer):
             raise ServiceError("unknown_message", _("The table does not understand this message."))
         ratelimit.check_seat(self.seat_token)
         command_id, expected_seq = content.get("command_id"), content.get("expected_seq")
+        if kind == "action" and "command_id" not in content:
+            command_id = f"ws:{uuid.uuid4().hex}"  # left out: the client will not retry it
         service.check_client_command_id(command_id)
         with database_guard():
-            if kind == "action":
+            if kind == "action" and "expected_seq" not in content:
+                # Left out: the move applies to the table as it is, if it is legal for this seat now.
+                result = service.submit_now(self.game_id, self.seat, content.get("action"), command_id)
+            elif kind == "action":
                 result = service.submit(
                     self.game_id, self.seat, content.get("action"), command_id, expected_seq
                 )

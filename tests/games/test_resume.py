@@ -157,3 +157,22 @@ async def test_a_resume_across_a_new_game_keeps_the_last_moves_and_the_result_of
     last_of_first = next(u for u in updates if u["seq"] == end_of_first)
     assert last_of_first["finished"] and last_of_first["game_number"] == 1
     assert [u["since"] for u in updates[1:]] == [u["seq"] for u in updates[:-1]]
+
+
+async def test_a_socket_action_may_leave_out_the_seq_and_the_command_id():
+    game, tokens = await setup()
+    ws = await connect(game.pk, tokens[0])
+    await ws.receive_json_from()
+    await ws.send_json_to({"type": "action", "action": {"type": "add", "n": 1}})
+    reply = await ws.receive_json_from()
+    while reply["type"] == "update":
+        reply = await ws.receive_json_from()
+    assert reply["type"] == "ack" and reply["command_id"].startswith("ws:")
+    await ws.send_json_to(
+        {"type": "action", "action": {"type": "add", "n": 1}, "expected_seq": None, "command_id": "x"}
+    )
+    refused = await ws.receive_json_from()
+    while refused["type"] == "update":
+        refused = await ws.receive_json_from()
+    assert refused["type"] == "error" and refused["code"] == "bad_seq"
+    await ws.disconnect()
