@@ -227,9 +227,7 @@ def state(request: HttpRequest, table: str, query: Query[StateQuery]) -> dict[st
         game = game_of(table)
         number = _audience(request, game, query.seat)
         loaded = service.load_table(game)
-        picture = publish.snapshot(loaded, number)
-        shown = loaded if number is not None else publish.spectator_table(loaded)
-    return {**picture, "outcome": shown.outcome() if picture["finished"] else None}
+        return publish.snapshot(loaded, number)
 
 
 class UpdatesQuery(schemas.Schema):
