@@ -95,10 +95,11 @@ def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 
 
 def _register() -> None:
-    from frontend.api import histories, tables
+    from frontend.api import histories, tables, tournaments
 
     api.add_router("", tables.router)
     api.add_router("", histories.router)
+    api.add_router("", tournaments.router)
 
 
 _register()

@@ -169,3 +169,18 @@ def test_updates_since_a_seq_are_what_the_socket_sent():
     assert too_old["updates"] is None and too_old["state"]["seq"] == seqs[-1]
     missing = Api().get(f"/tables/{game_id}/updates")
     assert missing.status_code == 400 and missing.json()["error"]["fields"] == ["since"]
+
+
+def test_register_for_a_tournament_and_read_its_standings():
+    from tournaments import service as tournaments
+
+    organiser = user("org")
+    cup = tournaments.create("API Cup", "kazino", "swiss", {}, by=organiser)
+    ada = Api(token_for(user("ada")))
+    first = ada.post(f"/tournaments/{cup.pk}/register", {})
+    assert first.status_code == 200 and first.json()["entrant"] == 1
+    again = ada.post(f"/tournaments/{cup.pk}/register", {})
+    assert again.status_code == 400 and again.json()["error"]["code"] == "already_registered"
+    read = Api().get(f"/tournaments/{cup.pk}").json()
+    assert read["name"] == "API Cup" and [s["name"] for s in read["standings"]] == ["ada"]
+    assert Api().get("/tournaments/99999999999999999999").json()["error"]["code"] == "unknown_tournament"

@@ -291,6 +291,37 @@ ENDPOINTS: list[Endpoint] = [
         effect=_head(lambda w: w.live),
     ),
     Endpoint(
+        "api_v1:tournament",
+        "GET",
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}",
+        cells(OK),
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:tournament_register",
+        "POST",
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/register",
+        cells(OK, guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")),
+        label="with a play token",
+        data=lambda w: json.dumps({}),
+        json_body=True,
+        headers=v1_headers("play"),
+        effect=lambda w: Entry.objects.filter(tournament=w.tournament).count(),
+    ),
+    Endpoint(
+        "api_v1:tournament_register",
+        "POST",
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/register",
+        cells(
+            refused(403, "missing_scope"), guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")
+        ),
+        label="with a read token",
+        data=lambda w: json.dumps({}),
+        json_body=True,
+        headers=v1_headers("read"),
+        effect=lambda w: Entry.objects.filter(tournament=w.tournament).count(),
+    ),
+    Endpoint(
         "api_v1:history",
         "GET",
         lambda w: f"/api/v1/tables/{w.finished.pk}/history?perspective=public",
