@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
+from frontend import lessons
 from frontend.options import (
     GAME_OPTIONS,
     RATED_BY_DEFAULT,
@@ -29,10 +30,12 @@ from games import bots, engines, invites, ratelimit, seats, service
 from games.catalogue import installed, titles
 from games.errors import Forbidden, ServiceError
 from games.models import Game, Seat
-from games.names import guest_name
+from games.names import GUEST, PLAYER, stored_name
 
 
-def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSpec:
+def _seat_spec(choice: str, number: int, request: HttpRequest, passing: bool = False) -> service.SeatSpec:
+    """``passing``: the device is passed between players, who are then all called "Player N" alike
+    (a guest's own seat too: "Guest 1" beside "Player 2" read as two kinds of people)."""
     if choice.startswith("bot:") and choice[4:] in bots.LEVELS:
         level = choice[4:]
         return service.SeatSpec.computer(number + 1, level)
@@ -40,9 +43,9 @@ def _seat_spec(choice: str, number: int, request: HttpRequest) -> service.SeatSp
         return service.SeatSpec(_("Open seat"), awaiting_player=True)
     if choice == "me" and request.user.is_authenticated:
         return service.SeatSpec(request.user.get_username(), user=request.user)
-    if choice == "me":
-        return service.SeatSpec(guest_name(number))
-    return service.SeatSpec(_("Player %(n)s") % {"n": number + 1})
+    if choice == "me" and not passing:
+        return service.SeatSpec(stored_name(GUEST, number), name_role=GUEST)
+    return service.SeatSpec(stored_name(PLAYER, number), name_role=PLAYER)
 
 
 def _table_kind(request: HttpRequest, choices: list[str]) -> str:
@@ -88,7 +91,8 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
                 config = engines.compose(game, parse_options(game, request.POST), players)
             except engines.IllegalAction as exc:
                 raise ServiceError.from_illegal(exc) from None
-            specs = [_seat_spec(choice, n, request) for n, choice in enumerate(choices)]
+            passing = "local" in choices
+            specs = [_seat_spec(choice, n, request, passing) for n, choice in enumerate(choices)]
             table = service.create_game(
                 game,
                 config,
@@ -106,6 +110,10 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
                     seats.remember(request.session, seat)
             return redirect("frontend:table", game_id=table.pk)
     posted = request.POST if request.method == "POST" else None
+    if posted is None and any(option.key in request.GET for option in spec.offered(TABLES)):
+        # A link may choose options (a lesson's "with friends": Kazino online is one game, a match of
+        # its own); they are only where the form starts, and the engine checks them when it is sent.
+        posted = request.GET
     context = {
         "game": game,
         "title": titles()[game],
@@ -114,6 +122,8 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
         "option_fields": fields(game, TABLES, shown_players, posted),
         "option_defaults": {game: defaults_table(game, list(spec.players), TABLES)},
         "seat_choices": SEAT_CHOICES,
+        # The other seats: a computer, or a friend when the page was asked for that (a lesson's end).
+        "others": "friend" if request.GET.get("with") == "friend" else "bot:greedy",
         "error": error,
         "max_players": max(spec.players),
         "rated": rated,
@@ -155,15 +165,21 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         # table offers a rematch once its game is over (games.service.new_game).
         "casual": game.allows_undo,
         "kind": game.kind,
-        "socket": f"/ws/tables/{game.pk}/",
+        # Spectators watch through the spectator edge when there is one (infra/edge/).
+        "socket": f"{settings.SPECTATOR_SOCKET}{game.pk}/"
+        if settings.SPECTATOR_SOCKET and not mine
+        else f"/ws/tables/{game.pk}/",
         "hint": reverse("frontend:hint", args=[game.pk]),
         "rules": reverse("frontend:rules", args=[game.engine]),
     }
-    return render(
-        request,
-        "frontend/table.html",
-        {"game": game, "title": titles().get(game.engine, game.engine), "client": client, "invites": links},
-    )
+    context = {
+        "game": game,
+        "title": titles().get(game.engine, game.engine),
+        "client": client,
+        "invites": links,
+        "lesson": lessons.client(game),
+    }
+    return render(request, "frontend/table.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,12 +1,20 @@
+from django.templatetags.static import static
 from django.urls import path
+from django.views.generic import RedirectView
 
-from frontend import over_the_board, printables, profile, ratings, tables, tournaments, views
+from frontend import lessons, over_the_board, printables, profile, ratings, tables, tournaments, views
 from games import ids  # noqa: F401 - registers the <id:...> converter
 
 app_name = "frontend"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    # Browsers and feed readers ask for /favicon.ico whatever the page says: never a 404.
+    path(
+        "favicon.ico",
+        RedirectView.as_view(url=static("frontend/favicon.svg"), permanent=True),
+        name="favicon",
+    ),
     path("accounts/signup/", views.signup, name="signup"),
     path("accounts/profile/", profile.profile, name="profile"),
     path("new/", tables.choose_game, name="choose_game"),
@@ -17,6 +25,9 @@ urlpatterns = [
     path("tables/<id:game_id>/join/<str:token>/", tables.old_invite, name="old_invite"),
     path("tables/<id:game_id>/hint", tables.hint, name="hint"),
     path("rules/<str:game>/", tables.rules, name="rules"),
+    path("learn/", lessons.index, name="learn_index"),
+    path("learn/<str:slug>/", lessons.lesson, name="learn"),
+    path("learn/tables/<id:game_id>/progress", lessons.progress, name="lesson_progress"),
     path("tournaments/", tournaments.tournament_list, name="tournaments"),
     path("ratings/", ratings.leaderboard, name="leaderboard"),
     path("clubs/<slug:slug>/", ratings.club, name="club"),

@@ -2,31 +2,36 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
-from django.db.models import Count, Q
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
+from frontend import lobby
 from frontend.languages import save_language
+from games import seats
 from games.catalogue import installed, titles
-from games.models import Game
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    """The lobby: tables with an open seat, live tables to watch, recent games."""
-    live = Game.objects.tables().filter(status=Game.Status.ACTIVE).order_by("-created_at")
-    open_seat = Q(seats__user__isnull=True, seats__bot_level="", seats__awaiting_player=True)
-    open_tables = live.annotate(open=Count("seats", filter=open_seat)).filter(open__gt=0)[:20]
+    """The lobby: the tables being played (latest move first), the recent ones, the games; one game
+    at a time with ``?game=``."""
+    names = titles()
+    game = request.GET.get("game") or None
+    if game is not None and game not in names:
+        raise Http404(_("There is no such game."))
+    requester = seats.Requester.of_request(request, header=False)
+    tabs = [{"game": "", "title": _("All games"), "current": game is None}]
+    tabs += [{"game": key, "title": title, "current": key == game} for key, title in names.items()]
     context = {
         "games": installed(),
-        "titles": titles(),
-        "open_tables": open_tables,
-        "live_tables": live.prefetch_related("seats")[:30],
-        "recent": Game.objects.tables()
-        .filter(status=Game.Status.FINISHED)
-        .order_by("-finished_at")
-        .prefetch_related("seats")[:20],
+        "chosen": game,
+        "chosen_title": names.get(game or "", ""),
+        "tabs": tabs,
+        "idle_minutes": int(settings.LOBBY_IDLE_MINUTES),
+        **lobby.listing(requester, lobby.clock(), game),
     }
     return render(request, "frontend/home.html", context)
 

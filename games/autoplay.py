@@ -10,6 +10,7 @@ from typing import Any
 
 from games import bots, service
 from games.errors import ServiceError
+from games.lessons import play as lessons
 from games.tables import Table
 
 log = logging.getLogger(__name__)
@@ -36,6 +37,8 @@ def choose(table: Table, seq: int, seat: int) -> dict[str, Any]:
     levels = table.computer_levels()
     if seat >= len(levels) or not levels[seat]:
         raise _Skip("not a bot")
+    if (part := lessons.scripted(table, seat)) is not None:
+        return part  # a lesson's computer plays its part of the script
     bot = bots.get(table.game.engine, levels[seat])
     view = table.engine.view(table.state, seat)
     legal = table.engine.legal_actions(table.state, seat)

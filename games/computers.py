@@ -53,7 +53,8 @@ def from_rating_key(key: str) -> tuple[str, int] | None:
 # ("Òdinatè 3 (fò)", "Computer 3 (magaling)"), the simulations' "Bot 3 (greedy)", the demo's
 # "Greedy 3" and the play command's "greedy 3".
 _LEGACY = re.compile(
-    r"^(?:computer|òdinatè|bot|random|greedy|strong|beginner|easy)\s+(\d{1,6})\s*(?:\(([^()]*)\))?$", re.I
+    r"^(?:computer|kompyuter|òdinatè|bot|random|greedy|strong|beginner|easy)\s+(\d{1,6})\s*(?:\(([^()]*)\))?$",
+    re.I,
 )
 _LEVEL_WORDS = {
     "random": "random",

@@ -26,6 +26,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from django.utils import translation
 from redis.exceptions import RedisError
 
 from games import publish, ratelimit, resume, seats, service, spectators
@@ -163,7 +164,8 @@ class TableConsumer(GuardedJsonConsumer):
 
     @database_sync_to_async
     def _snapshot(self) -> dict[str, Any]:
-        with database_guard():
+        # Seats without a name of their own are named in the language of the page that connects.
+        with database_guard(), translation.override(self.language):
             table = service.load_table(self.game_id)
             return publish.snapshot(table, self.seat)
 
@@ -239,6 +241,20 @@ class TableConsumer(GuardedJsonConsumer):
 
     async def table_update(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
+
+
+class SpectatorConsumer(TableConsumer):
+    """The spectators' address (``/ws/watch/ID/``, SPECTATOR_SOCKET) served by Daphne, as the spectator
+    edge (infra/edge/) serves it: nginx falls back to it while the edge is down. Spectators only: a
+    seat asked for here is refused as on the edge (players have the table socket)."""
+
+    @database_sync_to_async
+    def _audience(self, wanted: list[str] | None) -> int | None:
+        with database_guard():
+            service.get_game(self.game_id)
+        if wanted is not None or any(name.lower() == b"x-seat-token" for name, _v in self.scope["headers"]):
+            raise Forbidden("not_your_seat", _("You do not play this seat."))
+        return None
 
 
 def _safe_id(value: Any) -> str | None:

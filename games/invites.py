@@ -123,10 +123,14 @@ def claim(game_id: int, code: Any, *, user: Any) -> Seat:
         if user is not None and user.is_authenticated:
             seat.user = user
             seat.display_name = user.get_username()
+            seat.name_role = ""
         else:
-            seat.display_name = names.guest_name(seat.number)
+            seat.display_name = names.stored_name(names.GUEST, seat.number)
+            seat.name_role = names.GUEST
         seat.token = secrets.token_urlsafe()
-        seat.save(update_fields=["awaiting_player", "open_to_all", "user", "display_name", "token"])
+        seat.save(
+            update_fields=["awaiting_player", "open_to_all", "user", "display_name", "name_role", "token"]
+        )
         # This process's kept fold knows the seats as they were: forget it (games/tables.py).
         transaction.on_commit(partial(tables.invalidate, seat.game_id))
     return seat

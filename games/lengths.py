@@ -79,7 +79,7 @@ def _read(engine: str) -> list[Played]:
     broken = Event.objects.filter(game=OuterRef("pk"), type__in=NOT_WHOLE)
     computer = Seat.objects.filter(game=OuterRef("pk")).exclude(bot_level="")
     rows = (
-        Game.objects.tables()
+        Game.objects.listed()
         .filter(engine=engine, status=Game.Status.FINISHED)
         .exclude(Exists(broken))
         .annotate(

@@ -25,6 +25,10 @@ class GameQuerySet(models.QuerySet["Game"]):
         """Games played at a table, without the other parts' event streams."""
         return self.exclude(kind=Game.Kind.LOG)
 
+    def listed(self) -> GameQuerySet:
+        """Tables that count: what the lobby lists and the statistics read (lessons never do)."""
+        return self.tables().exclude(kind=Game.Kind.LESSON)
+
 
 class DealGroup(models.Model):
     """Tables dealt the same cards: game *n* of every table of a duplicate tournament round is dealt
@@ -62,6 +66,9 @@ class Game(models.Model):
         TOURNAMENT = "tournament", _("Tournament")
         # Not a table: another part's own event stream kept in the same store (a tournament's log).
         LOG = "log", _("Event stream")
+        # A lesson's table (games/lessons): a stacked deal and a script; it counts nowhere (no rating,
+        # no lobby, no statistics).
+        LESSON = "lesson", _("Lesson")
 
     engine = models.CharField(max_length=32)
     engine_version = models.PositiveIntegerField()
@@ -134,6 +141,10 @@ class Seat(models.Model):
     # (from 1) at a table, its entrant's at a tournament's table. Null for people.
     bot_number = models.PositiveIntegerField(null=True, blank=True)
     display_name = models.CharField(max_length=NAME_LENGTH)
+    # A seat without a name of its own ("guest": a guest who took it; "player": another player on a
+    # pass-and-play device) is called by this role and its number in the reader's language
+    # (games/names.py); ``display_name`` then holds the English name, for logs and exports only.
+    name_role = models.CharField(max_length=8, blank=True, default="")
     team = models.PositiveSmallIntegerField(null=True, blank=True)
     # An open seat waiting for a friend to claim it through an invite (Invite).
     awaiting_player = models.BooleanField(default=False)

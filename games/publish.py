@@ -17,9 +17,10 @@ from typing import Any, TypeVar
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 
-from games import hooks
-from games.groups import public_group, seat_group
+from games import hooks, names
+from games.groups import edge_channel, public_group, seat_group
 from games.tables import Table, folded_upto, moves_back, previous_end, spectator_cut
 from games.timeline import FAIR_PREFIX, TABLE_EVENTS
 
@@ -86,7 +87,7 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
     seats = [
         {
             "number": s.number,
-            "name": s.display_name,
+            "name": names.seat_name(s),
             "bot": s.bot_level or None,
             "computer": s.bot_number if s.bot_level else None,
             "team": s.team,
@@ -125,11 +126,15 @@ def table_changed(table: Table) -> None:
         (group, json.dumps({"type": "update", **message}, separators=(",", ":")))
         for group, message in messages
     ]
+    # Other parts' sockets that follow the game (a replay page), told in the same trip.
+    nudges = [(group, message) for follower in _followers for group, message in follower(table)]
+    # The edge hears the public text and nothing else: the seats' texts never reach its channel.
+    public_text = next((text for group, text in texts if group == public_group(game_id)), None)
 
     async def send_all() -> None:
         # One trip into the event loop for every audience: each trip costs a thread hop.
         try:
-            listened = await _listened(layer, [group for group, _text in texts])
+            listened = await _listened(layer, [group for group, _text in texts] + [g for g, _m in nudges])
         except Exception:  # the layer cannot say: send to every audience
             log.exception("could not ask who listens to game %s", game_id)
             listened = None
@@ -140,11 +145,29 @@ def table_changed(table: Table) -> None:
                 await layer.group_send(group, {"type": "table.update", "text": text})
             except Exception:  # a full or unreachable layer must not undo a committed move
                 log.exception("could not publish game %s seq %s to %s", game_id, table.seq, group)
+        for group, nudge in nudges:
+            if listened is not None and group not in listened:
+                continue
+            try:
+                await layer.group_send(group, nudge)
+            except Exception:
+                log.exception("could not tell %s of game %s seq %s", group, game_id, table.seq)
+        if public_text is not None and edge_enabled(layer):
+            try:
+                await layer.connection(0).publish(edge_channel(game_id), public_text)
+            except Exception:  # the edge's spectators see the gap and resync
+                log.exception("could not publish game %s seq %s to the spectator edge", game_id, table.seq)
 
     try:
         _run(send_all, layer)
     except Exception:  # e.g. called from a thread that runs an event loop: the move stands regardless
         log.exception("could not publish game %s seq %s", game_id, table.seq)
+
+
+def edge_enabled(layer: Any) -> bool:
+    """Whether spectators watch through the edge (``SPECTATOR_SOCKET`` set, on channels-redis): not in
+    embedded mode, whose in-memory layer has no Redis to publish on."""
+    return bool(getattr(settings, "SPECTATOR_SOCKET", "")) and hasattr(layer, "connection")
 
 
 async def _listened(layer: Any, groups: list[str]) -> set[str] | None:
@@ -164,6 +187,18 @@ async def _listened(layer: Any, groups: list[str]) -> set[str] | None:
             counts = await pipe.execute()
         listened.update(group for group, count in zip(some, counts, strict=True) if count)
     return listened
+
+
+Follower = Callable[[Table], list[tuple[str, dict[str, Any]]]]
+_followers: list[Follower] = []
+
+
+def follow(follower: Follower) -> None:
+    """After every change, ``follower(table)`` names channel-layer groups and the message each is sent
+    with the table's own updates, in the same trip and only to groups someone listens to (replay.live).
+    """
+    if follower not in _followers:
+        _followers.append(follower)
 
 
 def _changed(change: hooks.Change) -> None:

@@ -17,7 +17,7 @@ the claim replaces it (games/invites.py). Credentials are compared in constant t
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,16 +78,21 @@ def same_credential(given: Any, stored: str) -> bool:
 
 def held(requester: Requester, game: Game) -> dict[int, Seat]:
     """The seats of ``game`` the requester holds, by number (in order)."""
+    return held_among(requester, Seat.objects.filter(game=game).order_by("number"))
+
+
+def held_among(requester: Requester, seats: Iterable[Seat]) -> dict[int, Seat]:
+    """The seats among ``seats`` (one game's, already loaded: the lobby's) the requester holds."""
     mine: dict[int, Seat] = {}
-    kept = requester.kept.get(str(game.pk))
-    kept = kept if isinstance(kept, dict) else {}
     user_id = requester.user_id
-    for seat in Seat.objects.filter(game=game).order_by("number"):
+    for seat in seats:
         if seat.awaiting_player:
             continue  # an open seat is nobody's until it is claimed
         if requester.token is not None:
             holds = same_credential(requester.token, seat.token)
         else:
+            kept = requester.kept.get(str(seat.game_id))
+            kept = kept if isinstance(kept, dict) else {}
             holds = (user_id is not None and seat.user_id == user_id and not seat.is_bot) or (
                 same_credential(kept.get(str(seat.number)), seat.token)
             )

@@ -35,6 +35,7 @@ from django.utils import timezone
 from games import bots, commitment, computers, engines, hooks, invites, signals, store, tables, timeline
 from games.engines.base import IllegalAction, _
 from games.errors import CommandReused, Conflict, Forbidden, ServiceError
+from games.lessons import play as lessons
 from games.models import NAME_LENGTH, DealGroup, Event, Game, Seat
 from games.tables import Table, get_game, load_table
 
@@ -69,6 +70,7 @@ class SeatSpec:
     awaiting_player: bool = False
     bot_number: int | None = None
     open_to_all: bool = False  # an open seat anyone may take from the lobby, not by invite only
+    name_role: str = ""  # "guest" or "player": called by role and number in the reader's language
 
     @classmethod
     def computer(cls, number: int, level: str, team: int | None = None) -> SeatSpec:
@@ -133,6 +135,7 @@ def create_game(
                 team=spec.team,
                 awaiting_player=spec.awaiting_player,
                 open_to_all=spec.awaiting_player and spec.open_to_all,
+                name_role=spec.name_role,
             )
             for n, spec in enumerate(seats)
         )
@@ -275,9 +278,11 @@ def submit(
         if table.game.status != Game.Status.ACTIVE:
             raise ServiceError("game_over", _("This game is over."))
         try:
-            return table.engine.decide(table.state, seat, action)
+            events = table.engine.decide(table.state, seat, action)
         except IllegalAction as exc:
             raise ServiceError.from_illegal(exc) from None
+        lessons.check(table, seat, action)  # a lesson's step teaches one move (games/lessons)
+        return events
 
     return _run(table, command_id, expected_seq, actor, decide, same=_same_action(seat, action, actor))
 
@@ -442,6 +447,9 @@ def _no_takebacks(game: Game) -> None:
     """Undo, redo and restart: casual tables only."""
     if game.kind == Game.Kind.TOURNAMENT:
         raise Forbidden("not_in_tournament", _("Tournament games cannot be undone or restarted."))
+    if game.kind == Game.Kind.LESSON:
+        # A lesson's steps follow the moves made, which only ever grow (games/lessons/play.py).
+        raise Forbidden("not_in_lesson", _("A lesson cannot be undone or restarted: start it again instead."))
     if game.kind != Game.Kind.CASUAL:
         raise Forbidden("not_in_rated", _("Rated games cannot be undone or restarted."))
 
@@ -466,6 +474,8 @@ def _pause_allowed(by: str) -> Callable[[Game], None]:
                     "organiser_only", _("Only the organiser can pause or resume a tournament table.")
                 )
             return
+        if game.kind == Game.Kind.LESSON:
+            raise Forbidden("not_in_lesson", _("A lesson cannot be paused."))
         raise Forbidden("not_in_rated", _("Rated games cannot be paused."))
 
     return check
@@ -557,7 +567,7 @@ def new_game(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Re
     """
 
     def build(table: Table) -> list[dict[str, Any]]:
-        if table.game.kind == Game.Kind.RATED and table.outcome() is None:
+        if table.game.kind in (Game.Kind.RATED, Game.Kind.LESSON) and table.outcome() is None:
             raise ServiceError(
                 "game_not_over", _("A rated game is played to its end before the next one starts.")
             )
@@ -668,6 +678,8 @@ def check_hints(game: Game) -> None:
     """Hints are the strong computer player's help: casual tables only."""
     if game.kind == Game.Kind.TOURNAMENT:
         raise Forbidden("no_hint", _("There are no hints in tournament games."))
+    if game.kind == Game.Kind.LESSON:
+        raise Forbidden("no_hint", _("A lesson has no hints: each step says what to play."))
     if game.kind != Game.Kind.CASUAL:
         raise Forbidden("no_hint", _("There are no hints in rated games."))
 
@@ -772,9 +784,9 @@ def played_games(kinds: Iterable[str]) -> list[Played]:
 
 
 def finished_games() -> list[int]:
-    """Every finished table game, in the order it finished."""
+    """Every finished table game, in the order it finished (lessons are not games that count)."""
     return list(
-        Game.objects.tables()
+        Game.objects.listed()
         .filter(status=Game.Status.FINISHED)
         .order_by("finished_at", "pk")
         .values_list("pk", flat=True)

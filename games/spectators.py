@@ -22,6 +22,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from games import audience
 from games.groups import public_group
 
 log = logging.getLogger(__name__)
@@ -131,10 +132,12 @@ async def join(layer: Any, game_id: int, send: Send) -> Watch:
         table = registry[key] = _Table(layer, game_id)
     watch = Watch(table, send)
     table.members[watch] = []
+    audience.changed(game_id, _watching(game_id))
     try:
         await asyncio.shield(table.subscribed)
     except BaseException:  # the subscription failed (the next spectator tries again), or this one left
         table.members.pop(watch, None)
+        audience.changed(game_id, _watching(game_id))
         if not table.members and registry.get(key) is table:
             del registry[key]
             closing = asyncio.ensure_future(_close(table))
@@ -156,7 +159,9 @@ async def live(watch: Watch) -> None:
 
 async def leave(watch: Watch) -> None:
     table = watch.table
-    table.members.pop(watch, None)
+    if watch in table.members:
+        del table.members[watch]
+        audience.changed(table.game_id, _watching(table.game_id))
     registry, key = _registry(), (id(table.layer), table.game_id)
     if table.members:
         return
@@ -178,6 +183,11 @@ def detach_all() -> None:
     group, not only those whose read failed. The next spectators subscribe afresh."""
     for table in list(_registry().values()):
         table._detach()
+
+
+def _watching(game_id: int) -> int:
+    """This process's spectators of one table (the lobby's count, games.audience)."""
+    return sum(len(t.members) for (_layer, gid), t in _registry().items() if gid == game_id)
 
 
 def watched() -> dict[int, int]:

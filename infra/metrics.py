@@ -165,6 +165,7 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 def socket_route(path: str) -> str:
     for prefix, route in (
         ("/ws/tables/", "table"),
+        ("/ws/watch/", "table"),
         ("/ws/replays/", "replay"),
         ("/ws/tournaments/", "tournament"),
     ):

@@ -2,11 +2,13 @@
 
 DATABASE_URL   default: SQLite file var/db.sqlite3 (WAL, busy timeout, immediate transactions)
 REDIS_URL      set: channels-redis layer and Celery broker; unset: in-memory layer, in-process AI worker
+SPECTATOR_SOCKET  with Redis: spectators watch through the spectator edge at this path (infra/edge/)
 DJANGO_SECRET_KEY, DJANGO_DEBUG, ALLOWED_HOSTS
 ACTION_RATE_LIMIT, HINT_RATE_LIMIT, API_TABLES_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY   limits (docs/security.md)
 DJANGO_HTTPS   1 behind nginx with TLS: secure cookies, HSTS, redirect to https (docs/deploying.md)
 LOG_FORMAT     json: one JSON object per log line (production); default: plain text
 TURN_WATCHDOG_INTERVAL, TURN_WATCHDOG_IDLE   the computer turns' watchdog (celery beat)
+LOBBY_IDLE_MINUTES   minutes without a move before a table leaves the lobby's live list (10)
 METRICS_TOKEN  lets /metrics be read from elsewhere than this machine (infra/metrics.py)
 """
 
@@ -160,6 +162,14 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# The spectator edge (infra/edge/, docs/deploying.md): the path prefix under which nginx sends
+# spectators' sockets to it, e.g. "/ws/watch/". Set, table pages open spectators' sockets there and
+# every public update is also published to the edge; unset, or without Redis (embedded mode),
+# spectators watch through Daphne as the players do.
+SPECTATOR_SOCKET = os.environ.get("SPECTATOR_SOCKET", "") if REDIS_URL else ""
+if SPECTATOR_SOCKET and not (SPECTATOR_SOCKET.startswith("/") and SPECTATOR_SOCKET.endswith("/")):
+    raise RuntimeError(f"SPECTATOR_SOCKET must be a path such as /ws/watch/, not {SPECTATOR_SOCKET!r}")
+
 # The cache holds the rate-limit counts (games/ratelimit.py): in Redis when there is one, so that
 # every Daphne process counts the same actions; else this process's memory (the embedded mode).
 if REDIS_URL:
@@ -213,6 +223,9 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
 # idle for TURN_WATCHDOG_IDLE seconds (a turn lost with Redis, or held by a worker killed outright).
 TURN_WATCHDOG_INTERVAL = float(os.environ.get("TURN_WATCHDOG_INTERVAL", "10"))
 TURN_WATCHDOG_IDLE = float(os.environ.get("TURN_WATCHDOG_IDLE", "30"))
+# The lobby's "Live tables" are those someone moved at in the last LOBBY_IDLE_MINUTES; the others are
+# listed under "Recent" (frontend/lobby.py).
+LOBBY_IDLE_MINUTES = float(os.environ.get("LOBBY_IDLE_MINUTES", "10"))
 CELERY_BEAT_SCHEDULE = (
     {
         "turn-watchdog": {

@@ -220,6 +220,17 @@ class ReplayConsumer(GuardedJsonConsumer):
     async def room_members(self, event: dict[str, Any]) -> None:
         await self.send_json(await self._driver())
 
+    async def replay_moved(self, event: dict[str, Any]) -> None:
+        """The game moved on (replay.live): what this viewer may see now, as on connect."""
+        if self.replay.finished:
+            return
+        await self.send_json(await self._moved())
+
+    @database_sync_to_async
+    def _moved(self) -> dict[str, Any]:
+        self.replay = frames.load(self.game_id)
+        return {**self._ready(), "type": "moved"}
+
     async def replay_comment(self, event: dict[str, Any]) -> None:
         note = event["note"]
         if comments.shown_to(note, self.viewer, finished=self.replay.finished, moderator=self.moderator):

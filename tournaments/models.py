@@ -170,12 +170,25 @@ class Rating(models.Model):
     @property
     def shown_name(self) -> str:
         """The player's name on a page: a computer's in the reader's language."""
-        computer = computers.from_rating_key(self.player)
-        return computers.name(computer[1], computer[0]) if computer else self.name
+        return shown_name(self.player, self.name)
 
     @property
     def ordinal(self) -> float:
         return self.mu - 3 * self.sigma
+
+
+def shown_name(key: str, stored: str) -> str:
+    """A rated player's name on a page: a computer's by its number and level in the reader's
+    language, also for the rows kept before computers were numbered ("bot:Bot 6 (greedy)")."""
+    computer = computers.from_rating_key(key)
+    if computer:
+        return computers.name(computer[1], computer[0])
+    if key.startswith("bot:"):
+        legacy = key[4:] or stored
+        number, level = computers.legacy_number(legacy), computers.legacy_level(legacy)
+        if number is not None and level is not None:
+            return computers.name(number, level)
+    return stored
 
 
 class RatingHistory(models.Model):
@@ -188,6 +201,10 @@ class RatingHistory(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     at = models.DateTimeField()
+    # The player's side's place in that game (1 = first; sides that tie share it) and how many sides
+    # played: the result on the player's page. Null for rows rated before they were kept.
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    sides = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -126,13 +126,20 @@ def _rate(
         ranks=ranks,
     )
     now = at or timezone.now()
-    for team, new in zip(teams, rated, strict=True):
+    for team, new, rank in zip(teams, rated, ranks, strict=True):
         for key, value in zip(team, new, strict=True):
             row = rows[key]
             row.mu, row.sigma, row.games, row.name = value.mu, value.sigma, row.games + 1, names[key]
             row.save(update_fields=["mu", "sigma", "games", "name", "updated_at"])
             RatingHistory.objects.create(
-                rating=row, game_id=game_id, number=number, mu=value.mu, sigma=value.sigma, at=now
+                rating=row,
+                game_id=game_id,
+                number=number,
+                mu=value.mu,
+                sigma=value.sigma,
+                at=now,
+                place=int(rank),
+                sides=len(teams),
             )
 
 

@@ -271,10 +271,17 @@ def measure(
     rate: float = 10.0,
     clients: int = 2,
     table: Callable[[], tuple[int, list[str]]] = new_table,
+    watch: Callable[[int], list[str]] | None = None,
+    others: list[int] | None = None,
 ) -> dict[str, Any]:
-    """One table, ``spectators`` watching it, ``moves`` moves: latency percentiles (ms) and losses."""
+    """One table, ``spectators`` watching it, ``moves`` moves: latency percentiles (ms) and losses.
+
+    ``watch``: the spectators' socket URLs for a game (the spectator edge's, tests/bench/bench_edge.py;
+    by default the web processes'); ``others``: more server processes whose CPU is counted apart."""
     game, tokens = table()
     urls = [f"ws://127.0.0.1:{proc.port}/ws/tables/{game}/" for proc in web]  # type: ignore[attr-defined]
+    spectator_urls = watch(game) if watch is not None else urls
+    others = others or []
     clients = max(1, min(clients, spectators))
     shares = [spectators // clients + (1 if i < spectators % clients else 0) for i in range(clients)]
     ctx = mp.get_context("spawn")
@@ -282,7 +289,7 @@ def measure(
     first = 0
     for share in shares:
         here, there = ctx.Pipe()
-        proc = ctx.Process(target=client_process, args=(urls, first, share, there), daemon=True)
+        proc = ctx.Process(target=client_process, args=(spectator_urls, first, share, there), daemon=True)
         proc.start()
         pipes.append(here)
         procs.append(proc)
@@ -295,6 +302,7 @@ def measure(
             if answer[0] != "ready":
                 raise RuntimeError(f"a spectator could not connect: {answer[1]}")
         server_cpu0 = sum(cpu_seconds(p.pid) for p in web)
+        other_cpu0 = sum(cpu_seconds(pid) for pid in others)
         cpu0, wall0 = time.process_time(), time.perf_counter()
         sent = asyncio.run(play(urls, tokens, moves, rate))
         wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
@@ -313,6 +321,7 @@ def measure(
             client_cpu += spent
             closed += gone
         server_cpu = sum(cpu_seconds(p.pid) for p in web) - server_cpu0
+        other_cpu = sum(cpu_seconds(pid) for pid in others) - other_cpu0
     finally:
         for proc in procs:
             proc.join(30)
@@ -334,6 +343,7 @@ def measure(
         "closed": len(closed),
         "wall": wall,
         "server_cpu": server_cpu,
+        "other_cpu": other_cpu,
         "client_cpu": client_cpu,
         "player_cpu": cpu,
     }

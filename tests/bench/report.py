@@ -26,6 +26,9 @@ TABLE_SPREAD_GOAL = 2.0  # × today's
 # with 8 writers; live tables of computer players at human pace carried by this machine's topology.
 COMMAND_GOAL = 0.15  # of raw INSERT+COMMIT, 8 writers
 CAPACITY_GOAL = (1000, 250.0)  # tables, p99 ms move → spectator (and nothing lost)
+# Issue #24, the spectator edge: CPU per delivered update, and one table's audience at 2 moves/s.
+EDGE_CPU_GOAL = 20.0  # µs of CPU per delivered message
+EDGE_SPECTATORS_GOAL = (5000, 250.0)  # spectators, p99 ms (and nothing lost)
 
 
 def _num(value: float | None, digits: int = 0) -> str:
@@ -108,6 +111,8 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
         }
     )
 
+    rows += edge_goals(results)
+
     bots = {(b["game"], b["level"]): b for b in results.get("bots") or []}
     for game in results.get("games") or sorted({g for g, _ in bots}):
         b = bots.get((game, "strong"))
@@ -139,6 +144,43 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
     )
     rows += two_player_goals(p)
     rows += command_goals(results)
+    return rows
+
+
+def edge_goals(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue #24's goals: the edge's CPU per delivered message beside Daphne's in the same run (the
+    largest audience both were measured with), and p99 and loss at 5,000 spectators on one table."""
+    runs = results.get("edge") or []
+    edge = {f["spectators"]: f for f in runs if f["path"].startswith("edge")}
+    daphne = {f["spectators"]: f for f in runs if f["path"] == "daphne" and "error" not in f}
+    both = max({n for n, f in edge.items() if "error" not in f} & set(daphne), default=None)
+    e, d = (edge[both], daphne[both]) if both else (None, None)
+    rows = [
+        {
+            "goal": "CPU per delivered spectator message, spectator edge"
+            + (f" ({both:,} spectators)" if both else ""),
+            "target": f"≤ {EDGE_CPU_GOAL:g} µs",
+            "measured": f"{_num(e['us_per_message'], 1)} µs" if e else "—",
+            "baseline": f"Daphne {_num(d['us_per_message'], 1)} µs, same run" if d else "—",
+            "ratio": f"{d['us_per_message'] / e['us_per_message']:.1f}× less than Daphne" if e and d else "—",
+            "met": None if e is None else e["us_per_message"] <= EDGE_CPU_GOAL,
+        }
+    ]
+    many, limit = EDGE_SPECTATORS_GOAL
+    f = edge.get(many)
+    failed = f is not None and "error" in f
+    rows.append(
+        {
+            "goal": f"{many:,} spectators on one table through the edge, 2 moves/s",
+            "target": f"p99 < {limit:g} ms, 0 lost",
+            "measured": "failed: see the table"
+            if failed
+            else (f"p99 {_num(f['p99'])} ms, lost {f['lost']:,}/{f['messages']:,}" if f else "—"),
+            "baseline": f"Daphne p99 {_num(daphne[many]['p99'])} ms" if many in daphne else "—",
+            "ratio": f"{f['p99'] / limit:.2f}× limit" if f and not failed else "—",
+            "met": None if f is None else (not failed and f["p99"] < limit and f["lost"] == 0),
+        }
+    )
     return rows
 
 
@@ -376,6 +418,7 @@ def render(results: dict[str, Any], images: dict[str, str] | None = None) -> str
     out += _replay(results)
     out += _store(results)
     out += _fanout(results, images)
+    out += _edge(results)
     out += _bots(results, images)
     out += _pairing(results)
     out += _command(results)
@@ -609,6 +652,71 @@ def _fanout(results: dict[str, Any], images: dict[str, str]) -> list[str]:
     ]
     if "fanout" in images:
         out += [f"![spectator latency against spectators]({images['fanout']})", ""]
+    return out
+
+
+def _edge(results: dict[str, Any]) -> list[str]:
+    runs = results.get("edge")
+    if not runs:
+        return []
+    f0 = runs[0]
+    out = [
+        "## Spectator edge: one table, its spectators through the edge and through Daphne"
+        + _busy(results, "edge"),
+        "",
+        "`tests/bench/bench_edge.py`: the web processes of the table above, with `SPECTATOR_SOCKET` set, "
+        f"and one spectator edge (`python -m infra.edge`); the players play {f0['moves']} moves at "
+        f"{f0['rate']:g} a second through Daphne, the spectators watch through the edge, then (on the "
+        "same processes, a fresh table) through Daphne as before. CPU per message: the CPU of the "
+        "processes that serve the spectators (the edge alone on its path, the web processes on Daphne's) "
+        "while the moves were played and delivered, over the updates delivered. Web CPU: the Daphne "
+        "processes, which handle the moves on both paths. Most of the edge's figure is the kernel's: on "
+        "loopback a socket write costs some 7.5 µs of system time in the writer (the receiving side's TCP "
+        "work included), against under 1 µs in the edge's own code. Latency is wall-clock on a shared "
+        "machine: it follows the load (see the heading), the CPU per message does not.",
+        "",
+        _table(
+            [
+                "path",
+                "spectators",
+                "messages",
+                "p50 ms",
+                "p99 ms",
+                "max ms",
+                "lost",
+                "closed",
+                "CPU µs/message",
+                "fan-out CPU s",
+                "web CPU s",
+                "client CPU s",
+            ],
+            [
+                [
+                    f["path"],
+                    f"{f['spectators']:,}",
+                    f"{f['messages']:,}",
+                    _num(f["p50"], 1),
+                    _num(f["p99"], 1),
+                    _num(f["max"], 1),
+                    "—" if f["lost"] is None else f"{f['lost']:,}",
+                    str(f.get("closed", 0)),
+                    _num(f["us_per_message"], 1),
+                    _num(f["fanout_cpu"], 1),
+                    _num(f["server_cpu"], 1),
+                    _num(f["client_cpu"], 1),
+                ]
+                for f in runs
+            ],
+        ),
+        "",
+    ]
+    out += [
+        f"- {f['path']}, {f['spectators']:,} spectators: not measured: `{f['error']}`"
+        for f in runs
+        if "error" in f
+    ]
+    if any("error" in f for f in runs):
+        out.append("")
     return out
 
 

@@ -7,7 +7,7 @@ Needs PostgreSQL (DATABASE_URL: the store, the long game's rebuild, the live tab
 and the capacity run each create a database ``<name>_<section>`` of their own and drop it) and Redis
 (REDIS_URL: the channel layer and the Celery queue). The measuring is done by the scripts' own
 functions (bench_*.py), so a figure here is the one the script prints when run on its own. Sections:
-engines, replay, pairing, bots, store, rebuild, fanout, pipeline (the command path), capacity (the longest: about 10–15
+engines, replay, pairing, bots, store, rebuild, fanout, edge (the spectator edge beside Daphne), pipeline (the command path), capacity (the longest: about 10–15
 minutes, the Procfile's processes carrying more and more live tables). ``--quick`` takes short samples
 (a smoke run of a few minutes). The figures are also written as JSON to
 tests/bench/results/run_all.json; with ``--merge`` the sections measured replace theirs in that file
@@ -36,7 +36,18 @@ os.environ.setdefault("EXTRA_ENGINES", "tiny=tests.games.tiny_engine")  # the li
 
 from tests.bench import benchlib, report  # noqa: E402
 
-SECTIONS = ("engines", "replay", "pairing", "bots", "store", "rebuild", "fanout", "pipeline", "capacity")
+SECTIONS = (
+    "engines",
+    "replay",
+    "pairing",
+    "bots",
+    "store",
+    "rebuild",
+    "fanout",
+    "edge",
+    "pipeline",
+    "capacity",
+)
 JSON = ROOT / "tests" / "bench" / "results" / "run_all.json"
 PAGE = ROOT / "docs" / "BENCHMARKS.md"
 LEVELS = ("random", "greedy", "strong")
@@ -58,6 +69,9 @@ def settings(quick: bool) -> dict[str, Any]:
             "pairing_quick": True,
             "command_moves": 100,
             "command_repeats": 1,
+            "edge_spectators": [100, 500],
+            "edge_daphne": [100, 500],
+            "edge_moves": 10,
             "capacity_steps": [20, 50],
             "capacity_window": 8.0,
         }
@@ -74,6 +88,9 @@ def settings(quick: bool) -> dict[str, Any]:
         "pairing_quick": False,
         "command_moves": 600,
         "command_repeats": 3,
+        "edge_spectators": [1000, 3000, 5000],
+        "edge_daphne": [1000, 3000, 5000],
+        "edge_moves": 40,
         "capacity_steps": [100, 250, 500, 750, 1000, 1250, 1500, 2000],
         "capacity_window": 30.0,
     }
@@ -167,6 +184,12 @@ def fanout_section(s: dict[str, Any]) -> list[dict[str, Any]]:
     return bench_fanout.sweep(s["spectators"], moves=s["moves"], rate=10.0, web=2, clients=2)
 
 
+def edge_section(s: dict[str, Any]) -> list[dict[str, Any]]:
+    from tests.bench import bench_edge
+
+    return bench_edge.sweep(s["edge_spectators"], s["edge_daphne"], moves=s["edge_moves"], rate=2.0)
+
+
 def pipeline_section(s: dict[str, Any]) -> list[dict[str, Any]]:
     from tests.bench import bench_command
 
@@ -187,6 +210,7 @@ RUNNERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "store": store_section,
     "rebuild": rebuild_section,
     "fanout": fanout_section,
+    "edge": edge_section,
     "pipeline": pipeline_section,
     "capacity": capacity_section,
 }

@@ -87,6 +87,17 @@ def figures() -> dict[str, Any]:
             {**fan, "spectators": 100, "messages": 10_000, "p99": 50.0, "lost": 0},
             {**fan, "spectators": 1000, "messages": 100_000, "p99": 200.0, "lost": 0},
         ],
+        "edge": [
+            {**fan, "path": path, "spectators": n, "messages": 40 * n, "p99": p99, "lost": 0, "rate": 2.0}
+            | {"us_per_message": us, "fanout_cpu": us * 40 * n / 1e6}
+            for path, n, p99, us in [
+                ("edge", 1000, 60.0, 12.0),
+                ("daphne", 1000, 200.0, 100.0),
+                ("edge", 3000, 120.0, 11.0),
+                ("daphne", 3000, 600.0, 100.0),
+                ("edge", 5000, 200.0, 11.0),
+            ]
+        ],
         "bots": [
             {
                 "game": g,
@@ -205,7 +216,7 @@ def quality(above: int | None, faults: int) -> dict[str, Any]:
 def test_every_goal_of_the_issue_has_a_row_and_all_are_met_here():
     rows = report.goals(figures())
     names = [r["goal"] for r in rows]
-    assert len(rows) == 1 + 4 + 2 + 1 + 4 + 6 * 2 + 1 + 1 + 1 + 4 + 2
+    assert len(rows) == 1 + 4 + 2 + 1 + 2 + 4 + 6 * 2 + 1 + 1 + 1 + 4 + 2
     assert any("OpenSpiel" in n for n in names)
     assert {f"replay fold, {g}" for g in GAMES} <= set(names)
     assert {f"strong bot move time, {g}" for g in GAMES} <= set(names)
@@ -312,7 +323,7 @@ def test_a_section_that_did_not_run_keeps_its_goal_rows_unmeasured_and_the_page_
         del results[section]
     results["errors"] = {"fanout": "RuntimeError: REDIS_URL is not set"}
     rows = report.goals(results)
-    assert len(rows) == 33
+    assert len(rows) == 35
     unmeasured = [r for r in rows if r["met"] is None]
     assert len(unmeasured) == 1 + 2 + 4
     page = report.render(results)
@@ -380,3 +391,20 @@ def test_only_keeps_the_other_sections_of_the_last_run_and_the_page_says_so(tmp_
     assert run_all.keep_others({"x": 1}, [], saved) == {"x": 1}, "a full run keeps nothing"
     page = report.render({**figures(), "kept": {"engines": "2026-11-29 04:00 UTC"}})
     assert "these keep the figures of an earlier run: engines (2026-11-29 04:00 UTC)." in page
+
+
+def test_the_edge_goals_compare_with_daphne_in_the_same_run_and_say_no_when_missed():
+    rows = {r["goal"]: r for r in report.goals(figures())}
+    cpu = rows["CPU per delivered spectator message, spectator edge (3,000 spectators)"]
+    assert cpu["met"] is True and cpu["measured"] == "11.0 µs"
+    assert cpu["baseline"] == "Daphne 100.0 µs, same run" and cpu["ratio"] == "9.1× less than Daphne"
+    five = rows["5,000 spectators on one table through the edge, 2 moves/s"]
+    assert five["met"] is True and five["measured"] == "p99 200 ms, lost 0/200,000"
+    results = copy.deepcopy(figures())
+    results["edge"][2]["us_per_message"] = 25.0
+    results["edge"][4]["lost"] = 1
+    rows = {r["goal"]: r for r in report.goals(results)}
+    assert rows["CPU per delivered spectator message, spectator edge (3,000 spectators)"]["met"] is False
+    assert rows["5,000 spectators on one table through the edge, 2 moves/s"]["met"] is False
+    page = report.render(results)
+    assert "## Spectator edge: one table" in page and "| edge | 5,000 | 200,000 |" in page

@@ -1,5 +1,5 @@
 """The production topology on this machine: a bot tournament played by two Celery workers, watched
-through two Daphne processes, whose spectators must receive the very same stream.
+through two Daphne processes and the spectator edge, whose spectators must receive the very same stream.
 
 The first round's games are dealt with no worker told (AI_WORKER is off in the test process), the
 spectators connect, and only then are the computer seats woken: so each socket sees its game from
@@ -61,12 +61,14 @@ def eventually(check: Callable[[], bool], timeout: float = 10.0) -> bool:
 
 
 class Spectators:
-    """One spectator socket per (game, web process), each recording every message until its game
-    ends. Runs its own event loop in a thread; the test's thread keeps the database connection."""
+    """One spectator socket per (game, web process) and one per game on the edge (the last index),
+    each recording every message until its game ends. Runs its own event loop in a thread; the test's
+    thread keeps the database connection."""
 
     def __init__(self, cluster: Cluster, games: list[int]) -> None:
-        self.targets = [(game, web) for game in games for web in range(len(cluster.web))]
+        self.targets = [(game, web) for game in games for web in range(len(cluster.web) + 1)]
         self.web = cluster.web
+        self.edge = cluster.edge
         self.received: dict[tuple[int, int], list[str]] = {t: [] for t in self.targets}
         self.connected = threading.Event()
         self.error: BaseException | None = None
@@ -95,8 +97,10 @@ class Spectators:
 
         sockets = [
             await websockets.connect(
-                f"{self.web[web].replace('http', 'ws', 1)}/ws/tables/{game}/",
-                origin=self.web[web],  # the socket checks the Origin against ALLOWED_HOSTS
+                f"{self.web[web].replace('http', 'ws', 1)}/ws/tables/{game}/"
+                if web < len(self.web)
+                else f"{self.edge}{game}/",
+                origin=self.web[0],  # the socket checks the Origin against ALLOWED_HOSTS
                 max_size=2**22,
                 open_timeout=10,
             )
@@ -147,13 +151,14 @@ def test_two_web_processes_and_two_workers_play_a_tournament_that_both_sides_see
     assert row.status == FINISHED, f"the tournament is still {row.status} after {TOURNAMENT_TIMEOUT:.0f} s"
     spectators.join(timeout=30)
 
-    # Both web processes sent every spectator the same stream, whole and in order.
+    # Both web processes and the edge sent every spectator the same stream, whole and in order.
     for game in first_round:
-        via_a, via_b = spectators.received[(game, 0)], spectators.received[(game, 1)]
+        via_a, via_b, via_edge = (spectators.received[(game, n)] for n in range(3))
         state_a, state_b = json.loads(via_a[0]), json.loads(via_b[0])
-        assert state_a["type"] == "state" and state_a == state_b
+        assert state_a["type"] == "state" and state_a == state_b == json.loads(via_edge[0])
         assert state_a["seq"] == openings[game]
         assert via_a[1:] == via_b[1:], f"game {game}: the two web processes sent different updates"
+        assert via_edge[1:] == via_a[1:], f"game {game}: the edge sent other updates than Daphne"
         updates = [json.loads(text) for text in via_a[1:]]
         # A whole game: from the opening to the end, however short the deal made it (a game to 30 can
         # end in nine moves).

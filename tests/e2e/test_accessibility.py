@@ -148,6 +148,7 @@ def static_pages(site: dict[str, Any]) -> list[tuple[str, str, str | None]]:
     ]
     pages += [(f"new table: {game}", f"/new/{game}/", None) for game in GAMES]
     pages += [(f"rules: {game}", f"/rules/{game}/", None) for game in GAMES]
+    pages += [("lessons", "/learn/", None)] + [(f"lesson: {game}", f"/learn/{game}/", None) for game in GAMES]
     pages += [
         (f"replay: {game}", f"/games/{pk}/replay/?at={seq}", REPLAY_DRAWN)
         for game, (pk, seq) in site["replays"].items()

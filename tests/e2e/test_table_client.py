@@ -74,3 +74,106 @@ def test_a_reconnecting_client_catches_up(page):
     head = store.head(game.pk)[0]
     page.wait_for_function(f"window.tableClient.snap.seq === {head}", timeout=WAIT)
     assert page.evaluate("window.tableClient.snap.view.total") == 2
+
+
+def _unheard(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Moves made in this process reach no page: with Redis the server would share the channel layer."""
+    from games import publish
+
+    monkeypatch.setattr(publish, "table_changed", lambda table: None)
+
+
+def _watch_banner(page) -> None:  # type: ignore[no-untyped-def]
+    """Keep every text the error banner shows, however briefly."""
+    page.evaluate(
+        """() => {
+            window.bannerTexts = [];
+            const banner = document.getElementById("error");
+            new MutationObserver(() => { if (banner.textContent) window.bannerTexts.push(banner.textContent); })
+                .observe(banner, {childList: true, characterData: true, subtree: true});
+        }"""
+    )
+
+
+def _moves(game: Game) -> list[dict]:  # type: ignore[type-arg]
+    return [e.data for e in store.load(game.pk) if e.type == "added"]
+
+
+def test_a_move_refused_because_the_table_moved_on_is_played_again_when_still_legal(page, monkeypatch):
+    """#23.3: a person never sees a concurrency error. The table moves on without the page hearing of
+    it (a pause made in this process); the move confirmed from the old picture is refused as stale,
+    and the client sends it again from the new picture, since it is still legal."""
+    game = claimed_table(page)
+    _watch_banner(page)
+    _unheard(monkeypatch)
+    service.pause(game.pk, "elsewhere-pause", store.head(game.pk)[0], by="seat:1")
+    seen = page.evaluate("window.tableClient.snap.seq")
+    assert seen < store.head(game.pk)[0]
+    page.get_by_role("button", name="add · n 2").click()
+    page.click("#confirm")
+    page.wait_for_function("window.tableClient.snap.view.total === 2")
+    assert [m["n"] for m in _moves(game)] == [2]
+    assert page.evaluate("window.bannerTexts") == []
+    assert page.locator("#preview").is_hidden()
+
+
+def test_a_move_no_longer_possible_is_explained_in_plain_words(page, monkeypatch):
+    """The same, but the seat's move was made elsewhere meanwhile (another device of the same player):
+    the stale move is not sent again, and the page says what happened without seqs or jargon."""
+    game = claimed_table(page)
+    _watch_banner(page)
+    _unheard(monkeypatch)
+    service.submit(game.pk, 0, {"type": "add", "n": 1}, "elsewhere-1", store.head(game.pk)[0])
+    page.get_by_role("button", name="add · n 2").click()
+    page.click("#confirm")
+    page.wait_for_function("window.bannerTexts.length > 0")
+    texts = page.evaluate("window.bannerTexts")
+    assert texts == [
+        "Your move was not played: the table changed just before it arrived and it is no longer your turn."
+    ]
+    assert [m["n"] for m in _moves(game)] == [1]
+    page.wait_for_function("window.tableClient.snap.view.total === 1")
+
+
+def test_an_undo_refused_because_the_table_moved_on_is_explained_in_plain_words(page, monkeypatch):
+    """Undo from an old picture would take back someone else's move: it is not sent again, and the
+    page says in words that nothing was taken back (no "move 4, it is now at 5")."""
+    game = claimed_table(page)
+    page.get_by_role("button", name="add · n 1").click()
+    page.click("#confirm")
+    page.wait_for_function("window.tableClient.snap.view.total === 1 && window.tableClient.snap.can_undo")
+    _watch_banner(page)
+    _unheard(monkeypatch)
+    service.submit(game.pk, 1, {"type": "add", "n": 2}, "elsewhere-2", store.head(game.pk)[0])
+    page.click("#undo")
+    page.wait_for_function("window.bannerTexts.length > 0")
+    assert page.evaluate("window.bannerTexts") == [
+        "Another move was played just before: nothing was taken back. Look at the table and try again."
+    ]
+    assert [m["n"] for m in _moves(game)] == [1, 2]
+    assert not [e for e in store.load(game.pk) if e.type == "table.undo"]
+
+
+def test_the_replay_of_a_game_in_progress_receives_new_moves_live(page):
+    """#23.6: a spectator's replay page, open at the newest moment, shows a move played meanwhile at the
+    table, without reloading; a page looking back keeps its place."""
+    game = claimed_table(page)
+    watcher = page.context.browser.new_context(base_url=page.url.split("/tables/")[0])
+    try:
+        replay = watcher.new_page()
+        replay.goto(f"/games/{game.pk}/replay/")
+        replay.wait_for_function(
+            "document.querySelector('#replay') && !document.querySelector('#replay').dataset.loading && document.querySelector('#replay').dataset.seq"
+        )
+        before = int(replay.locator("#replay").get_attribute("data-seq"))
+        page.get_by_role("button", name="add · n 2").click()
+        page.click("#confirm")
+        page.wait_for_function("window.tableClient.snap.view.total === 2")
+        head = store.head(game.pk)[0]
+        assert head > before
+        replay.wait_for_function(
+            f"document.querySelector('#replay').dataset.seq === '{head}' && !document.querySelector('#replay').dataset.loading"
+        )
+        assert "Guest 1: added" in replay.locator("#moments").inner_text()
+    finally:
+        watcher.close()

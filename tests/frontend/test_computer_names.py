@@ -32,7 +32,7 @@ LEVELS = {
     "tl": ["Baguhan", "Madali", "Magaling"],
 }
 # The glossary's names (docs/glossary.md, "Computer players").
-NAMES = {"en": "Computer %s (%s)", "ht": "Òdinatè %s (%s)", "tl": "Computer %s (%s)"}
+NAMES = {"en": "Computer %s (%s)", "ht": "Òdinatè %s (%s)", "tl": "Kompyuter %s (%s)"}
 
 
 def named(language: str, number: int, level: str) -> str:
@@ -120,7 +120,7 @@ def test_a_computer_keeps_its_number_at_a_table_it_joins_in_another_seat():
     seat = Seat.objects.get(game=game, number=1)
     assert (seat.bot_number, seat.display_name) == (7, "Computer 7 (Strong)")
     assert (
-        named("ht", 7, "strong") == "Òdinatè 7 (fò)" and named("tl", 7, "strong") == "Computer 7 (magaling)"
+        named("ht", 7, "strong") == "Òdinatè 7 (fò)" and named("tl", 7, "strong") == "Kompyuter 7 (magaling)"
     )
     plain = games.create_game(
         "kazino", {"players": 2}, [games.SeatSpec("Ann"), games.SeatSpec("x", bot_level="random")]

@@ -615,7 +615,7 @@ def test_the_lobby_follows_the_browser_language(client, language, expected, engl
             "kazino",
             ["Nouvo tab : Kazino", "Òdinatè (fasil)", "Yon sèl pati, revanj apre", "Kòmanse tab la"],
         ),
-        ("tl", "dominoes", ["Bagong mesa: Domino", "Harang", "Bunot", "Lahat Lima", "Computer (madali)"]),
+        ("tl", "dominoes", ["Bagong mesa: Domino", "Harang", "Bunot", "Lahat Lima", "Kompyuter (madali)"]),
         ("tl", "pitch", ["Bagong mesa: Pitch", "Laro hanggang", "Ibang manlalaro sa device na ito"]),
         ("ht", "skyjo", ["Nouvo tab : Skyjo", "Pati a fini lè yon moun rive nan"]),
     ],
@@ -642,7 +642,7 @@ def test_the_new_table_form_is_translated(client, language, game, expected):
         ),
         ("tl", "kazino", ["Mga tuntunin: Kazino", "mare", "tripe"], "Capture as many cards"),
         ("tl", "skyjo", ["Mga tuntunin: Skyjo", "tapunan", "bunutan"], "The discard pile is public"),
-        ("tl", "pitch", ["Mga tuntunin: Pitch", "trump", "tawad"], "Scoring a hand"),
+        ("tl", "pitch", ["Mga tuntunin: Pitch", "triunfo", "tawad"], "Scoring a hand"),
     ],
 )
 def test_the_rules_page_is_written_in_the_language(client, language, game, expected, english):
@@ -789,9 +789,41 @@ def test_computer_seats_are_kept_by_number_and_level_whatever_language_made_the_
         HTTP_ACCEPT_LANGUAGE="ht",
     )
     seats = list(Game.objects.get().seats.order_by("number"))
-    assert [seat.display_name for seat in seats] == ["Envite 1", "Computer 2 (Easy)"]  # logs, exports
-    assert (seats[1].bot_level, seats[1].bot_number) == ("greedy", 2)
-    assert "Envite 1 · Computer 2 (madali)" in client.get("/", HTTP_ACCEPT_LANGUAGE="tl").content.decode()
+    assert [seat.display_name for seat in seats] == ["Guest 1", "Computer 2 (Easy)"]  # logs, exports
+    assert (seats[0].name_role, seats[1].bot_level, seats[1].bot_number) == ("guest", "greedy", 2)
+    assert "Bisita 1 · Kompyuter 2 (madali)" in client.get("/", HTTP_ACCEPT_LANGUAGE="tl").content.decode()
+
+
+@pages_db
+def test_guests_and_players_on_this_device_are_named_in_the_readers_language(client):
+    """#23.4: a table made in Kreyòl showed "Envite 1" in a Tagalog lobby beside "Guest 1": seats
+    without a name of their own keep a role and a number, named when shown (lobby, table socket)."""
+    from games import publish, tables
+
+    client.post(
+        "/new/kazino/",
+        {"players": "2", "match": "single", "seat0": "me", "seat1": "bot:greedy"},
+        HTTP_ACCEPT_LANGUAGE="ht",
+    )
+    client.post(
+        "/new/kazino/",
+        {"players": "2", "match": "single", "seat0": "me", "seat1": "local"},
+        HTTP_ACCEPT_LANGUAGE="ht",
+    )
+    alone, passing = Game.objects.order_by("pk")
+    assert alone.seats.get(number=0).name_role == "guest"
+    game = passing  # pass-and-play: "Player 1" and "Player 2" alike, not "Guest 1" beside "Player 2"
+    seats = list(game.seats.order_by("number"))
+    assert [(s.name_role, s.display_name) for s in seats] == [("player", "Player 1"), ("player", "Player 2")]
+    for language, names in (
+        ("en", "Player 1 · Player 2"),
+        ("ht", "Jwè 1 · Jwè 2"),
+        ("tl", "Manlalaro 1 · Manlalaro 2"),
+    ):
+        assert names in client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode(), language
+        with translation.override(language):
+            shown = publish.snapshot(tables.load_table(game.pk), 0)["seats"]
+        assert " · ".join(s["name"] for s in shown) == names
 
 
 @pages_db
@@ -805,7 +837,7 @@ def test_computer_seats_are_named_in_the_readers_language(client):
     service.create_game("kazino", engines.get("kazino").default_config(2), seats)
     assert "Òdinatè 1 (fasil) · Òdinatè 2 (fò)" in client.get("/", HTTP_ACCEPT_LANGUAGE="ht").content.decode()
     assert (
-        "Computer 1 (madali) · Computer 2 (magaling)"
+        "Kompyuter 1 (madali) · Kompyuter 2 (magaling)"
         in client.get("/", HTTP_ACCEPT_LANGUAGE="tl").content.decode()
     )
     assert (

@@ -74,6 +74,7 @@ def test_an_invite_link_seats_a_friend_once(client):
     assert friend.post(link["url"]).status_code == 302
     friend_seat.refresh_from_db()
     assert not friend_seat.awaiting_player and friend_seat.display_name == "Guest 2"
+    assert friend_seat.name_role == "guest"
     assert friend.get(f"/tables/{game.pk}/").context["client"]["seats"] == [1]
     assert not client.get(f"/tables/{game.pk}/").context["invites"]  # the seat is no longer open
 

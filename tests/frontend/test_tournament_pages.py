@@ -357,7 +357,7 @@ def test_a_multi_player_tournament_page_says_how_placement_points_are_scaled(cli
     assert "(n − p) × 3 ÷ (n − 1)" in html and "a table of 4" in html
     assert 'id="placement-points"' not in client.get(f"/tournaments/{twos.pk}/").content.decode()
     client.cookies["django_language"] = "ht"
-    assert "Pwen plas: plas p sou yon tab n jwè" in client.get(f"/tournaments/{fours.pk}/").content.decode()
+    assert "Pwen plas : plas p sou yon tab n jwè" in client.get(f"/tournaments/{fours.pk}/").content.decode()
 
 
 @pytest.mark.parametrize("language", ["en", "ht", "tl"])

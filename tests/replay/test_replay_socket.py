@@ -209,3 +209,37 @@ async def test_an_unknown_game_or_room_is_closed_at_once() -> None:
         communicator = WebsocketCommunicator(app, path)
         connected, code = await communicator.connect()
         assert not connected and code == 4404
+
+
+@database_sync_to_async
+def play_on(game_id: int, moves: int) -> None:
+    from games.models import Game
+
+    play(Game.objects.get(pk=game_id), moves=moves)
+
+
+@database_sync_to_async
+def live_with_delay(user: Any, delay: int) -> int:
+    game = new_game("dominoes", 2, options={"target": 50}, humans={0: user}, spectator_delay=delay)
+    play(game, moves=6)
+    return game.pk
+
+
+async def test_a_replay_of_a_game_in_progress_is_told_of_each_move_as_its_viewer_may_see_it() -> None:
+    """#23.6: the replay page of a game in progress received no new moves. Each move now reaches every
+    replay socket of the game as a "moved": the hands, perspectives and last moment this viewer may
+    see now, cut for spectators by the table's delay, nothing more."""
+    alice = await make_user("alice")
+    game_id = await live_with_delay(alice, 2)
+    ws = await connect(f"/ws/replays/{game_id}/")
+    ready = await until(ws, "ready")
+    await play_on(game_id, 2)
+    moved = await until(ws, "moved")
+    replay = await replay_of(game_id)
+    assert set(moved) == set(ready) and moved["perspectives"] == [PUBLIC] and moved["finished"] is False
+    spectator = access.Viewer(user_id=None, seats=frozenset())
+    assert moved["last"] == access.last_visible(replay, spectator) < replay.moments[-1].index
+    assert moved["last"] > ready["last"]
+    parts = await load(ws, PUBLIC, moved["hands"][-1][0])
+    assert max(m["index"] for p in parts for m in p["moments"]) <= moved["last"] or parts[0]["cut"]
+    await ws.disconnect()

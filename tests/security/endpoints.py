@@ -486,6 +486,25 @@ ENDPOINTS: list[Endpoint] = [
         label="tournament",
     ),
     Endpoint("frontend:rules", "GET", lambda w: "/rules/kazino/", cells(OK)),
+    # --- Lessons (frontend/lessons.py): anyone may take one; a lesson table counts nowhere ----------
+    Endpoint("frontend:learn_index", "GET", lambda w: "/learn/", cells(OK)),
+    Endpoint("frontend:learn", "GET", lambda w: "/learn/kazino/", cells(SHOWN)),
+    Endpoint(
+        "frontend:learn",
+        "POST",
+        lambda w: "/learn/kazino/",
+        cells(FOUND),
+        label="deal the lesson",
+        effect=lambda w: Game.objects.filter(kind=Game.Kind.LESSON).count(),
+    ),
+    # A lesson's progress is the learner's number of moves (public, as every move is); other tables
+    # have none.
+    Endpoint(
+        "frontend:lesson_progress",
+        "GET",
+        lambda w: f"/learn/tables/{w.dominoes.pk}/progress",
+        cells(NOT_FOUND),
+    ),
     # --- Tournaments (frontend/tournaments.py) ---------------------------------------------------------
     Endpoint("frontend:tournaments", "GET", lambda w: "/tournaments/", cells(OK)),
     # The tournament form's round-length estimate: public figures, nothing stored.
@@ -705,6 +724,7 @@ ENDPOINTS: list[Endpoint] = [
         "set_language", "POST", lambda w: "/i18n/setlang/", cells(FOUND), data=lambda w: {"language": "ht"}
     ),
     Endpoint("javascript-catalog", "GET", lambda w: "/jsi18n/", cells(OK)),
+    Endpoint("frontend:favicon", "GET", lambda w: "/favicon.ico", cells(Expect(301))),
     # --- The admin: staff only (one row stands for every URL of the admin namespace) -----------------
     Endpoint("admin:index", "GET", lambda w: "/admin/", cells(Expect(302, login=True), staff=OK)),
 ]

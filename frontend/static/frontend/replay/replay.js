@@ -97,6 +97,26 @@ function received(message) {
   drive();
 }
 
+// A game in progress moved on: a viewer at the newest moment follows it live; one looking back stays
+// where they are, with the new moments within reach. In a room, followers go where the driver goes.
+function moved(message) {
+  const atEnd = loaded !== null && index >= limit();
+  const newestBefore = hands.length ? hands[hands.length - 1][0] : null;
+  hands = message.hands;
+  perspectives = message.perspectives;
+  lastVisible = message.last;
+  if (config.room && room.following && !room.youDrive) { if (loaded) show(); return; }
+  const newest = hands.length ? hands[hands.length - 1][0] : hand;
+  if (atEnd) {
+    index = lastVisible;
+    load(newest, perspective);
+  } else if (loaded && loaded.hand === newestBefore) {
+    load(loaded.hand, perspective);
+  } else if (loaded) {
+    show();
+  }
+}
+
 function refused(message) {
   if (wanted && loaded) {
     // The hand or perspective asked for was refused: stay where we were.
@@ -465,6 +485,9 @@ function onMessage(message) {
       // room's position, which comes next.
       if (config.room && !room.following) socket.send({ type: "follow", on: false });
       if (!config.room || (loaded && (room.youDrive || !room.following))) load(hand, perspective);
+      break;
+    case "moved":
+      moved(message);
       break;
     case "hand":
       received(message);

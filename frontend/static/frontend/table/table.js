@@ -18,7 +18,13 @@ let pending = null; // the previewed action: nothing is played until it is confi
 let pendingLabel = "";
 let curtainFor = null;
 let sentCommand = null; // the command id of the confirmed move, until its ack or error
-let resendAfterResync = false;
+let sentAction = null; // the move that command carries
+// A confirmed move the server refused because the table had moved on (stale_seq): once the full
+// picture is back it is sent again if it is still legal, else the player is told in plain words.
+let retrying = null; // {action, label, attempts}
+const MAX_RETRIES = 3;
+let retriesSoFar = 0;
+const sentTableCommands = new Map(); // command id -> kind ("undo"…), to explain a refusal in words
 let pausedByMe = false;
 const log = [];
 // Keyboard focus across redraws (docs/accessibility.md): the renderers draw the board from scratch,
@@ -71,22 +77,32 @@ function connect(seat) {
       snap = next;
       if (!previous) sentCommand = null; // a full picture (reconnect, resync): nothing is in flight
       if (previous) addToLog(next);
-      update();
-      if (resendAfterResync) {
-        // Someone else moved at the same moment (a simultaneous choice): if the move is still
-        // legal at the new position, send it again once.
-        resendAfterResync = false;
-        if (pending) confirm();
-      }
+      if (retrying && !previous) retry();
+      else update();
+      // The page's other parts (a lesson's steps: lesson.js) follow the table through this event.
+      document.dispatchEvent(new CustomEvent("table:state", { detail: { seq: next.seq, finished: next.finished } }));
     },
     onAck: (ack) => {
-      if (ack.command_id === sentCommand) { pending = null; sentCommand = null; update(); }
+      sentTableCommands.delete(ack.command_id);
+      if (ack.command_id === sentCommand) { pending = null; sentCommand = null; sentAction = null; update(); }
     },
     onError: (error) => {
       const mine = error.command_id && error.command_id === sentCommand;
+      const tableCommand = sentTableCommands.get(error.command_id);
+      sentTableCommands.delete(error.command_id);
       if (mine) sentCommand = null;
-      if (mine && error.code === "stale_seq" && pending) { resendAfterResync = true; return; }
-      showError(error.message);
+      if (error.code === "stale_seq" && (mine || tableCommand)) {
+        // Never a concurrency error on screen: the connection asks for the whole table again; a
+        // move is then played if it still may be, and either way the player is told in words.
+        if (mine && sentAction) retrying = { action: sentAction, label: pendingLabel, attempts: retriesSoFar + 1 };
+        else if (tableCommand) showError(TABLE_COMMAND_REFUSED[tableCommand] ? TABLE_COMMAND_REFUSED[tableCommand]() : movedOn());
+        sentAction = null;
+        return;
+      }
+      if (mine) sentAction = null;
+      // A part of the page that explains this refusal itself (a lesson's step) takes it over.
+      const told = new CustomEvent("table:error", { detail: error, cancelable: true });
+      if (document.dispatchEvent(told)) showError(error.message);
       update();
     },
     onStatus: (status) => {
@@ -114,6 +130,9 @@ const TABLE_EVENTS = {
   "table.abandon": () => gettext("stopped the game"),
 };
 
+// "Name: what" in the reader's punctuation (Kreyòl puts a space before the colon: docs/glossary.md).
+const said = (name, move) => interpolate(gettext("%(name)s: %(move)s"), { name, move }, true);
+
 function addToLog(current) {
   const move = current.last_move;
   if (!move) return;
@@ -122,14 +141,14 @@ function addToLog(current) {
     const by = String(first.by || "");
     const bySeat = by.startsWith("seat:") ? Number(by.split(":")[1]) : null;
     const who = bySeat !== null ? seatName(bySeat) : gettext("The table");
-    log.unshift(`${who}: ${TABLE_EVENTS[first.type]()}`);
+    log.unshift(said(who, TABLE_EVENTS[first.type]()));
     if (bySeat !== current.seat) announce(log[0]);
     return;
   }
   if (move.actor === "system") return;
   const seat = Number(move.actor.split(":")[1]);
   const text = renderer.describeMove ? renderer.describeMove(move, current, seatName) : move.events.map((e) => e.type.replaceAll("_", " ")).join(", ");
-  log.unshift(`${seatName(seat)}: ${text}`);
+  log.unshift(said(seatName(seat), text));
   log.length = Math.min(log.length, 200);
   // Another seat's move is said aloud, in the move log's words; one's own move is not.
   if (seat !== current.seat) announce(log[0]);
@@ -142,21 +161,58 @@ function announce(text) {
   region.textContent = text;
 }
 
+const movedOn = () => gettext("The table changed just before your request arrived: look at it again.");
+const TABLE_COMMAND_REFUSED = {
+  undo: () => gettext("Another move was played just before: nothing was taken back. Look at the table and try again."),
+  redo: () => gettext("Another move was played just before: nothing was played again. Look at the table and try again."),
+  restart: () => gettext("Another move was played just before: the game was not restarted. Look at the table and try again."),
+  new_game: () => gettext("Another move was played just before: no new game was started. Look at the table and try again."),
+};
+
+// After a refused move the full picture is back: play the move if it is still legal from here.
+function retry() {
+  const { action, label, attempts } = retrying;
+  retrying = null;
+  const legal = snap.legal_actions || [];
+  const still = legal.find((a) => sameAction(a, action));
+  if (still && attempts <= MAX_RETRIES) {
+    pending = still;
+    pendingLabel = label;
+    update();
+    confirm(attempts);
+    return;
+  }
+  pending = null;
+  update();
+  showError(
+    legal.length
+      ? gettext("Your move was not played: the table changed just before it arrived and it is no longer possible. Choose again.")
+      : gettext("Your move was not played: the table changed just before it arrived and it is no longer your turn."),
+  );
+}
+
+function tableCommand(kind) {
+  const id = connection.command(kind);
+  if (id) sentTableCommands.set(id, kind);
+}
+
 function choose(action, label) {
   pending = action;
   pendingLabel = label || (renderer.describe ? renderer.describe(action, snap) : action.type);
   update();
 }
 
-function confirm() {
+function confirm(attempts = 0) {
   if (!pending || !connection || sentCommand) return;
   sentCommand = connection.command("action", { action: pending });
+  sentAction = sentCommand ? pending : null;
+  retriesSoFar = attempts; // a retry keeps its count until the move is stored or refused for good
 }
 
 function cancel() {
   cancelled = true;
   pending = null;
-  resendAfterResync = false;
+  retrying = null;
   if (renderer.reset) renderer.reset();
   update();
 }
@@ -182,8 +238,11 @@ function draw() {
   const board = $("board");
   if (curtainFor !== null) {
     // The next player's cards are not fetched until they ask; the previous player's leave the page.
+    // The empty board goes too (no bare felt above the curtain); the scores are everyone's.
     board.replaceChildren();
+    board.hidden = true;
     curtain.hidden = false;
+    renderScores();
     const text = interpolate(gettext("Pass the device to %(name)s."), { name: seatName(curtainFor) }, true);
     $("curtain-text").textContent = text;
     $("turn").textContent = text;
@@ -194,6 +253,7 @@ function draw() {
     return;
   }
   curtain.hidden = true;
+  board.hidden = false;
   const legal = snap.legal_actions || [];
   if (pending && !legal.some((a) => sameAction(a, pending))) pending = null;
   const ctx = {
@@ -229,12 +289,16 @@ function renderStatus(legal) {
     turn.textContent = interpolate(gettext("Waiting for %(names)s."), { names: who }, true);
   }
   turn.classList.toggle("mine", legal.length > 0);
+  renderScores();
+}
+
+function renderScores() {
   const scores = $("scores");
   scores.replaceChildren();
   const scale = snap.view.score_scale || 1;
   (snap.view.scores || []).forEach((score, seat) => {
     const item = document.createElement("li");
-    item.textContent = `${seatName(seat)}: ${formatScore(score, scale)}`;
+    item.textContent = said(seatName(seat), formatScore(score, scale));
     if (snap.to_act.includes(seat)) item.classList.add("acting");
     scores.append(item);
   });
@@ -279,6 +343,9 @@ function renderTools() {
 
 function renderLog() {
   const list = $("log-list");
+  // Newest first, numbered in the order the moves were played (the newest has the highest number).
+  list.reversed = true;
+  list.start = log.length;
   list.replaceChildren(...log.slice(0, 50).map((line) => Object.assign(document.createElement("li"), { textContent: line })));
 }
 
@@ -447,14 +514,14 @@ async function main() {
   } catch {
     renderer = await import("./games/generic.js");
   }
-  $("confirm").addEventListener("click", confirm);
+  $("confirm").addEventListener("click", () => confirm());
   $("cancel").addEventListener("click", cancel);
   onTool("hint", hint);
-  onTool("undo", () => connection.command("undo"));
-  onTool("redo", () => connection.command("redo"));
-  onTool("restart", () => { if (window.confirm(gettext("Start again with the same deal?"))) connection.command("restart"); });
-  onTool("rematch", () => connection.command("new_game"));
-  onTool("new-game", () => { if (window.confirm(gettext("Start a new game with a new deal?"))) connection.command("new_game"); });
+  onTool("undo", () => tableCommand("undo"));
+  onTool("redo", () => tableCommand("redo"));
+  onTool("restart", () => { if (window.confirm(gettext("Start again with the same deal?"))) tableCommand("restart"); });
+  onTool("rematch", () => tableCommand("new_game"));
+  onTool("new-game", () => { if (window.confirm(gettext("Start a new game with a new deal?"))) tableCommand("new_game"); });
   $("show-rules").addEventListener("click", () => openDialog("rules-dialog", fillRules));
   $("show-scores").addEventListener("click", () => openDialog("score-dialog", fillScoreSheet));
   for (const id of ["rules-dialog", "score-dialog"]) $(id).addEventListener("close", closed);
@@ -470,7 +537,7 @@ async function main() {
   if ($("skip-link")) $("skip-link").addEventListener("click", skipToHand);
   connect(shownSeat);
   // For tests and the curious: the live connection and the picture it holds.
-  window.tableClient = { get connection() { return connection; }, get snap() { return snap; } };
+  window.tableClient = { get connection() { return connection; }, get snap() { return snap; }, get pending() { return pending; } };
 }
 
 main();

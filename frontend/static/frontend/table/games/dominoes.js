@@ -623,7 +623,7 @@ function ghostGeometry(action, view, arms, placed, bound) {
 
 function seatPanel(view, snap, ctx, seat) {
   const scale = view.score_scale || 1;
-  const count = view.hand_sizes[seat];
+  const count = (view.hand_sizes || [])[seat] ?? 0; // before the deal (a replay's first moment) nobody holds a tile
   const shown = view.hands[seat];
   const acting = (snap.to_act || []).includes(seat) && !snap.finished;
   const partner = view.teams && snap.seat !== null && snap.seat !== seat && view.teams.some((t) => t.includes(seat) && t.includes(snap.seat));

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0012_seat_bot_number'),
+        ('games', '0014_seat_name_role'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,111 @@
+"""What the lobby lists: the tables being played now, the recent ones, for one game or all.
+
+A table is live while someone has moved at it in the last ``LOBBY_IDLE_MINUTES`` (its last event's
+time); a table nobody has moved at for longer, and a finished one, is listed under "Recent". Each row
+says who sits there (people, computers, open seats), whether one of the reader's seats is to play,
+whether it is a demo table, and how many watch it (``games.audience``; no number when that cannot be
+known).
+
+The time is an argument (``now``): the view passes the clock's, tests pass theirs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from games import audience, seats
+from games.catalogue import titles
+from games.models import Event, Game, Seat
+from games.tables import load_table
+
+LIVE_LENGTH = 30
+RECENT_LENGTH = 20
+
+
+@dataclass
+class Row:
+    game: Game
+    title: Any
+    last_move: datetime
+    seats: list[Seat]
+    live: bool
+    mine: list[int] = field(default_factory=list)  # the reader's seats (numbers)
+    my_turn: bool = False
+    watching: int | None = None
+
+    @property
+    def people(self) -> int:
+        return sum(1 for s in self.seats if not s.bot_level and not s.awaiting_player)
+
+    @property
+    def computers(self) -> int:
+        return sum(1 for s in self.seats if s.bot_level)
+
+    @property
+    def open_seats(self) -> int:
+        return sum(1 for s in self.seats if s.awaiting_player)
+
+
+def clock() -> datetime:
+    """Now, for the lobby (tests put their own clock here)."""
+    return timezone.now()
+
+
+def idle_after() -> timedelta:
+    return timedelta(minutes=settings.LOBBY_IDLE_MINUTES)
+
+
+def _with_last_move(rows: QuerySet[Game]) -> Any:
+    # The (game, seq) index finds each table's last event.
+    last = Event.objects.filter(game=OuterRef("pk")).order_by("-seq").values("created_at")[:1]
+    return rows.annotate(last_move=Coalesce(Subquery(last), F("created_at")))
+
+
+def listing(requester: seats.Requester, now: datetime, game: str | None = None) -> dict[str, list[Row]]:
+    """The lobby's lists at ``now``: ``live`` (moved at lately, latest first) and ``recent`` (idle or
+    finished, latest first)."""
+    cutoff = now - idle_after()
+    tables = Game.objects.listed()  # lesson tables are nobody's to watch or join
+    if game is not None:
+        tables = tables.filter(engine=game)
+    active = _with_last_move(tables.filter(status=Game.Status.ACTIVE))
+    live = list(active.filter(last_move__gte=cutoff).order_by("-last_move")[:LIVE_LENGTH])
+    idle = list(active.filter(last_move__lt=cutoff).order_by("-last_move")[:RECENT_LENGTH])
+    finished = list(
+        _with_last_move(tables.filter(status=Game.Status.FINISHED)).order_by("-finished_at")[:RECENT_LENGTH]
+    )
+    recent = sorted(idle + finished, key=lambda g: g.finished_at or g.last_move, reverse=True)[:RECENT_LENGTH]
+    shown = live + recent
+    seated: dict[int, list[Seat]] = {g.pk: [] for g in shown}
+    for seat in Seat.objects.filter(game__in=[g.pk for g in shown]).order_by("game_id", "number"):
+        seated[seat.game_id].append(seat)
+    names = titles()
+    watching = audience.counts([g.pk for g in live])
+    rows: dict[str, list[Row]] = {"live": [], "recent": []}
+    for games, section in ((live, "live"), (recent, "recent")):
+        for g in games:
+            row = Row(g, names.get(g.engine, g.engine), g.last_move, seated[g.pk], live=section == "live")
+            row.mine = sorted(seats.held_among(requester, row.seats))
+            if row.mine and g.status == Game.Status.ACTIVE:
+                row.my_turn = _to_play(g, row.mine)
+            if watching is not None and section == "live":
+                row.watching = watching.get(g.pk, 0)
+            rows[section].append(row)
+    # The reader's tables waiting for them come first (sorted stably: latest move first otherwise).
+    rows["live"].sort(key=lambda r: not r.my_turn)
+    return rows
+
+
+def _to_play(game: Game, mine: list[int]) -> bool:
+    """Whether one of these seats is to act now (the kept fold makes this cheap)."""
+    table = load_table(game)
+    if table.timeline.paused or table.timeline.abandoned:
+        return False
+    return bool(set(table.to_act()) & set(mine))

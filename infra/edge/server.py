@@ -1,0 +1,421 @@
+"""The spectator edge's server: its Redis subscription (one per table, on one connection) and its sockets
+(the spectator protocol of docs/live-tables.md). The overview: infra/edge/__init__.py."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import signal
+import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+from redis.asyncio import Redis
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Request, Response
+from websockets.protocol import State
+
+from infra.edge.tables import STATE_TTL, Table, applied, read_state
+
+log = logging.getLogger("infra.edge")
+
+MAX_MESSAGE = 8192
+# A socket whose unsent bytes pass this is too slow to follow the table: closed (4503), it reconnects.
+MAX_BUFFER = 4 * 2**20
+TRY_AGAIN, NOT_FOUND, NOT_YOUR_SEAT, BAD_HANDSHAKE = 4503, 4404, 4403, 4400
+MAX_ID = 2**63 - 1
+SUBSCRIBE_TIMEOUT = 10.0
+
+
+class Edge:
+    def __init__(self, redis_url: str, prefix: str, reader: Any = None) -> None:
+        self.redis_url = redis_url
+        self.prefix = prefix
+        self.path = re.compile(rf"^{re.escape(prefix)}(\d{{1,19}})/$")
+        self.tables: dict[int, Table] = {}
+        self.read_state = reader or read_state
+        self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="edge-db")
+        self.redis: Redis | None = None
+        self.pubsub: Any = None
+        self.listener: asyncio.Task[None] | None = None
+        self.stopping = False
+        self.subscribing = asyncio.Lock()
+        self.background: set[asyncio.Future[None]] = set()
+        self.delivered = 0  # frames handed to sockets (bench: CPU per delivered message)
+
+    # --- Redis -----------------------------------------------------------------------------------
+
+    async def _subscribe(self, table: Table) -> None:
+        if self.pubsub is None:
+            self.redis = Redis.from_url(self.redis_url, socket_connect_timeout=5)
+            self.pubsub = self.redis.pubsub()
+            await self.pubsub.subscribe(_channel(table.game_id))
+            self.listener = asyncio.create_task(self._listen(self.pubsub))
+        else:
+            await self.pubsub.subscribe(_channel(table.game_id))
+
+    async def _listen(self, pubsub: Any) -> None:
+        try:
+            while True:
+                message = await pubsub.get_message(timeout=None)
+                if message is None:
+                    await asyncio.sleep(0.05)  # nothing subscribed at this instant
+                    continue
+                self._message(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - Redis lost: every subscription may be deaf now
+            await self.lost(f"{type(exc).__name__}: {exc}")
+
+    def _message(self, message: dict[str, Any]) -> None:
+        kind, channel = message["type"], message["channel"]
+        game_id = int(channel.rsplit(b":", 1)[1])
+        table = self.tables.get(game_id)
+        if kind == "subscribe":
+            if table is None:
+                return
+            if table.subscribed.done():
+                # The client reconnected to Redis on its own and subscribed again: what was
+                # published meanwhile is lost, so nobody may keep a picture from before.
+                self._soon(self.lost("Redis connection was renewed"))
+                return
+            table.subscribed.set_result(None)
+            return
+        if kind != "message" or table is None:
+            return
+        data = message["data"]
+        text = data.decode() if isinstance(data, bytes) else data
+        try:
+            fields = json.loads(text)
+            seq, since = int(fields["seq"]), int(fields["since"])
+        except (ValueError, KeyError, TypeError):  # only games.publish writes here: never expected
+            log.error("spectator edge: a message on %s is no update: ignored", channel)
+            return
+        table.heard(seq, since, text, fields)
+        for held in table.held.values():
+            held.append((seq, text))
+        self.send_all(table, text)
+
+    def send_all(self, table: Table, text: str) -> None:
+        """One frame, built once, written as it is to every socket of the table.
+
+        ``websockets.broadcast`` encodes the text once but still frames it per socket; with no extension
+        negotiated (``compression=None``) a server's text frame is the same bytes for every socket, so
+        they are built once here and handed to each open socket's transport, which is all that
+        broadcast does after framing. A socket with an extension would get ``broadcast``."""
+        data = text.encode()
+        frame = Frame(Opcode.TEXT, data).serialize(mask=False)
+        others = []
+        for ws in table.live:
+            if ws.protocol.extensions:
+                others.append(ws)
+                continue
+            if ws.protocol.state is not State.OPEN or ws.send_in_progress is not None:
+                continue
+            transport = ws.transport
+            transport.write(frame)
+            if transport.get_write_buffer_size() > MAX_BUFFER:
+                self._soon(ws.close(TRY_AGAIN, "too slow"))
+        if others:
+            broadcast(others, data, text=True)
+        self.delivered += len(table.live)
+
+    def _soon(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self.background.add(task)  # kept until done: the loop holds tasks only weakly
+        task.add_done_callback(self.background.discard)
+
+    async def lost(self, why: str) -> None:
+        """Redis went away (or came back on its own): close every socket with 4503 and start afresh."""
+        if self.pubsub is None:
+            return
+        log.warning("spectator edge lost Redis (%s): closing %d tables' sockets", why, len(self.tables))
+        pubsub, redis, listener = self.pubsub, self.redis, self.listener
+        self.pubsub = self.redis = self.listener = None
+        tables, self.tables = self.tables, {}
+        for table in tables.values():
+            if not table.subscribed.done():
+                table.subscribed.set_exception(ConnectionError(why))
+                table.subscribed.exception()  # retrieved: a socket waiting on it closes by itself
+        await self._close([ws for t in tables.values() for ws in (*t.live, *t.held)], "Redis lost")
+        if listener is not None and listener is not asyncio.current_task():
+            listener.cancel()
+        with contextlib.suppress(Exception):
+            await pubsub.aclose()
+        with contextlib.suppress(Exception):
+            if redis is not None:
+                await redis.aclose()
+
+    async def _close(self, sockets: list[ServerConnection], reason: str) -> None:
+        await asyncio.gather(*(ws.close(TRY_AGAIN, reason) for ws in sockets), return_exceptions=True)
+
+    # --- a table's picture ---------------------------------------------------------------------------
+
+    async def _join(self, game_id: int, ws: ServerConnection) -> Table:
+        # Subscribing and unsubscribing one at a time: a table left and watched again at once must not
+        # have its new SUBSCRIBE overtaken by the old UNSUBSCRIBE.
+        async with self.subscribing:
+            table = self.tables.get(game_id)
+            if table is None:
+                table = self.tables[game_id] = Table(game_id)
+                try:
+                    await self._subscribe(table)
+                except Exception as exc:
+                    table.subscribed.set_exception(exc)
+                    table.subscribed.exception()
+                    if self.tables.get(game_id) is table:
+                        del self.tables[game_id]
+                    raise
+            table.held[ws] = []
+        try:
+            await asyncio.wait_for(asyncio.shield(table.subscribed), SUBSCRIBE_TIMEOUT)
+        except BaseException:
+            await self._leave(table, ws)
+            raise
+        return table
+
+    async def _leave(self, table: Table, ws: ServerConnection) -> None:
+        table.live.discard(ws)
+        table.held.pop(ws, None)
+        if table.live or table.held:
+            return
+        async with self.subscribing:
+            if self.tables.get(table.game_id) is not table or table.live or table.held:
+                return
+            del self.tables[table.game_id]
+            if self.pubsub is not None:
+                with contextlib.suppress(Exception):
+                    await self.pubsub.unsubscribe(_channel(table.game_id))
+
+    async def picture(self, table: Table) -> dict[str, Any]:
+        """The table as a spectator sees it now: read once by however many sockets ask at once."""
+        if table.state is not None and time.monotonic() - table.read_at < STATE_TTL:
+            return table.state
+        if table.reading is None:
+            table.reading = asyncio.ensure_future(self._read(table))
+        try:
+            return await asyncio.shield(table.reading)
+        finally:
+            if table.reading is not None and table.reading.done():
+                table.reading = None
+
+    async def _read(self, table: Table) -> dict[str, Any]:
+        started = time.monotonic()
+        loop = asyncio.get_running_loop()
+        state: dict[str, Any] | None = {
+            "type": "state",
+            **await loop.run_in_executor(self.pool, self.read_state, table.game_id),
+        }
+        fresh = state
+        # The updates heard while it was read, applied as a client would.
+        for seq, since, text in list(table.recent):
+            state = applied(state, seq, since, text) if state is not None else None
+        if state is None:  # a gap among them (a publication failed): served, not kept
+            assert fresh is not None
+            return fresh
+        table.state, table.read_at = state, started
+        return state
+
+    # --- a socket ------------------------------------------------------------------------------------
+
+    async def handler(self, ws: ServerConnection) -> None:
+        from django.utils import translation
+
+        from games.engines.base import _
+        from games.errors import DatabaseUnavailable, Forbidden, ServiceError
+        from games.i18n import scope_language
+        from games.ratelimit import RateLimited, socket_bucket
+
+        request = ws.request
+        assert request is not None
+        headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in request.headers.raw_items()]
+        language = scope_language({"headers": headers})
+
+        async def error(exc: ServiceError, close: int | None = None, **extra: Any) -> None:
+            with translation.override(language):
+                await ws.send(json.dumps({"type": "error", **exc.localized(), **extra}))
+            if close is not None:
+                await ws.close(close)
+
+        address = urlparse(request.path)
+        match = self.path.match(address.path)
+        if match is None or int(match.group(1)) > MAX_ID:
+            await ws.close(NOT_FOUND)
+            return
+        game_id = int(match.group(1))
+        query = parse_qs(address.query, keep_blank_values=True)
+        if "token" in query:
+            message = _("Send the seat's token in the X-Seat-Token header, never in the address.")
+            await error(ServiceError("token_in_address", message), BAD_HANDSHAKE)
+            return
+        if "seat" in query or "X-Seat-Token" in request.headers:
+            # Players connect to Daphne (the table page gives them its address): the edge has no seat.
+            await error(Forbidden("not_your_seat", _("You do not play this seat.")), NOT_YOUR_SEAT)
+            return
+        if self.stopping:
+            await ws.close(TRY_AGAIN)
+            return
+        try:
+            table = await self._join(game_id, ws)
+        except Exception:  # noqa: BLE001 - no Redis: nothing to hear the table with
+            log.warning("spectator edge: could not subscribe to game %s", game_id, exc_info=True)
+            await ws.close(TRY_AGAIN)
+            return
+        try:
+            sent = await self._first(table, ws, since=_since(query))
+            held = table.held.get(ws, [])
+            while held:  # what arrived while the state was read (and arrives while these are sent)
+                seq, text = held.pop(0)
+                if seq > sent:
+                    await ws.send(text)
+                    sent = seq
+            # No await from here on: no update can fall between the last one held and going live.
+            table.held.pop(ws, None)
+            if self.tables.get(game_id) is not table:  # Redis was lost meanwhile
+                await ws.close(TRY_AGAIN)
+                return
+            table.live.add(ws)
+            bucket = socket_bucket()
+            async for raw in ws:
+                if bucket is not None and not bucket.take():
+                    await error(RateLimited())
+                    continue
+                await self._answer(table, ws, raw, error, _)
+        except ServiceError as exc:
+            if exc.code == "unknown_game":
+                await ws.close(NOT_FOUND)
+            elif isinstance(exc, DatabaseUnavailable):
+                await error(exc, TRY_AGAIN)
+            else:
+                raise
+        except ConnectionClosed:
+            pass
+        finally:
+            await self._leave(table, ws)
+
+    async def _first(self, table: Table, ws: ServerConnection, since: int | None) -> int:
+        """Send the state (or the updates since ``since``): the seq the socket has reached."""
+        if since is not None:
+            texts = table.resumed(since)
+            if texts is not None and table.state is not None:
+                for text in texts:
+                    await ws.send(text)
+                return int(table.state["seq"])
+        state = await self.picture(table)
+        await ws.send(json.dumps(state, separators=(",", ":")))
+        return int(state["seq"])
+
+    async def _answer(self, table: Table, ws: ServerConnection, raw: Any, error: Any, _: Any) -> None:
+        from games.errors import DatabaseUnavailable, Forbidden, ServiceError
+
+        if not isinstance(raw, str) or len(raw) > MAX_MESSAGE:
+            await error(ServiceError("bad_json", _("Send a JSON object of at most 8 KB.")))
+            return
+        try:
+            content = json.loads(raw)
+        except (ValueError, RecursionError):
+            await error(ServiceError("bad_json", _("The message is not valid JSON.")))
+            return
+        if not isinstance(content, dict):
+            await error(ServiceError("bad_json", _("Send a JSON object.")))
+        elif content.get("type") == "resync":
+            try:
+                await ws.send(json.dumps(await self.picture(table), separators=(",", ":")))
+            except DatabaseUnavailable as exc:
+                await error(exc)  # the client keeps its picture
+        else:  # an action or a table command, as Daphne answers a spectator's
+            command_id = content.get("command_id")
+            safe = command_id if isinstance(command_id, str) and len(command_id) <= 64 else None
+            await error(Forbidden("spectator", _("Spectators watch; they cannot play.")), command_id=safe)
+
+    # --- the server ----------------------------------------------------------------------------------
+
+    async def check_origin(self, ws: ServerConnection, request: Request) -> Response | None:
+        """The pages of the site only, as infra/origin.py checks on Daphne. ``GET /healthz`` (no
+        upgrade) answers whether Redis answers, for compose and load balancers."""
+        from channels.security.websocket import OriginValidator
+
+        from infra.origin import _well_formed, allowed_origins
+
+        if request.path == "/healthz" and "Upgrade" not in request.headers:
+            return await self.health(ws)
+        origin = request.headers.get("Origin")
+        if origin is not None and not _well_formed(origin.encode("latin-1")):
+            return ws.respond(403, "Forbidden\n")
+        validator = OriginValidator(None, allowed_origins())
+        if not validator.valid_origin(urlparse(origin) if origin is not None else None):
+            return ws.respond(403, "Forbidden\n")
+        return None
+
+    async def health(self, ws: ServerConnection) -> Response:
+        client = Redis.from_url(self.redis_url, socket_connect_timeout=2, socket_timeout=2)
+        try:
+            await client.ping()
+        except Exception as exc:  # noqa: BLE001 - the kind of error only, never the URL
+            return ws.respond(503, f"redis: {type(exc).__name__}\n")
+        finally:
+            await client.aclose()
+        return ws.respond(200, "ok\n")
+
+    async def run(
+        self, host: str, port: int, ready: asyncio.Future[int] | None = None, reuse_port: bool = False
+    ) -> None:
+        loop = asyncio.get_running_loop()
+        stop = loop.create_future()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, _settle, stop)
+        async with serve(
+            self.handler,
+            host,
+            port,
+            process_request=self.check_origin,
+            compression=None,  # each frame is written as it is to every socket: nothing per socket
+            max_size=4 * MAX_MESSAGE,
+            server_header=None,
+            reuse_port=reuse_port,
+        ) as server:
+            bound = next(iter(server.sockets)).getsockname()[1]
+            log.info("spectator edge listening on %s:%s, sockets under %s", host, bound, self.prefix)
+            print(f"spectator edge on {host}:{bound} ready.", flush=True)
+            if ready is not None:
+                ready.set_result(bound)
+            await stop
+            await self.shutdown(server)
+
+    async def shutdown(self, server: Any) -> None:
+        """Stop taking sockets, then close every one with 4503: each client connects again elsewhere
+        (or here once the edge is back) and gets the whole picture."""
+        self.stopping = True
+        server.close(close_connections=False)
+        sockets = [ws for t in self.tables.values() for ws in (*t.live, *t.held)]
+        await self._close(sockets, "the spectator edge is restarting")
+        if self.pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self.pubsub.aclose()
+        self.pool.shutdown(wait=False)
+
+
+def _settle(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+def _since(query: dict[str, list[str]]) -> int | None:
+    values = query.get("since", [])
+    if len(values) == 1 and values[0].isdigit() and len(values[0]) <= 19:
+        return int(values[0])
+    return None
+
+
+def _channel(game_id: int) -> str:
+    from games.groups import edge_channel
+
+    return edge_channel(game_id)

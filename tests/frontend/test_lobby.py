@@ -1,0 +1,134 @@
+"""The lobby (issue #23 item 8): tables nobody has moved at for a while leave "Live tables" for the
+recent list; one game at a time; the reader's turn, open seats, demo tables, player and spectator
+counts marked; the table page tells a spectator they are watching."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from frontend import lobby
+from games import audience, service
+from tests.replay.play import new_game
+
+pytestmark = pytest.mark.django_db
+
+
+def _section(html: str, ident: str) -> str:
+    found = re.search(rf'<ul class="table-rows" id="{ident}">(.*?)</ul>', html, re.S)
+    return found.group(1) if found else ""
+
+
+def _row(html: str, pk: int) -> str:
+    found = re.search(rf'<li class="table-row[^"]*"[^>]*data-table="{pk}">(.*?)</li>', html, re.S)
+    assert found, f"table {pk} is not listed"
+    return found.group(0)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """The lobby's clock, set by the test: ``clock.now`` (real time at first)."""
+
+    class Clock:
+        now = timezone.now()
+
+    monkeypatch.setattr(lobby, "clock", lambda: Clock.now)
+    return Clock
+
+
+def test_a_table_nobody_moves_at_leaves_the_live_list_for_the_recent_one(client, clock, settings):
+    game = new_game("kazino", 2, options={"match": "single"}, seed=3)
+    html = client.get("/").content.decode()
+    assert f'data-table="{game.pk}"' in _section(html, "live-tables")
+    assert f'data-table="{game.pk}"' not in _section(html, "recent-tables")
+
+    clock.now = timezone.now() + timedelta(minutes=11)  # ten minutes without a move
+    html = client.get("/").content.decode()
+    assert f'data-table="{game.pk}"' not in _section(html, "live-tables")
+    row = _row(_section(html, "recent-tables"), game.pk)
+    assert "No move lately" in row
+
+    settings.LOBBY_IDLE_MINUTES = 30  # a setting: the same table is live again
+    html = client.get("/").content.decode()
+    assert f'data-table="{game.pk}"' in _section(html, "live-tables")
+
+
+def test_the_lobby_shows_one_game_at_a_time(client, clock):
+    skyjo = new_game("skyjo", 2, options={"target": 40}, seed=1)
+    kazino = new_game("kazino", 2, options={"match": "single"}, seed=2)
+    html = client.get("/?game=skyjo").content.decode()
+    live = _section(html, "live-tables")
+    assert f'data-table="{skyjo.pk}"' in live and f'data-table="{kazino.pk}"' not in live
+    assert re.search(r'<a class="game-tab" href="\?game=skyjo" data-game="skyjo" aria-current="page">', html)
+    both = _section(client.get("/").content.decode(), "live-tables")
+    assert f'data-table="{skyjo.pk}"' in both and f'data-table="{kazino.pk}"' in both
+    refused = client.get("/?game=<script>")
+    assert refused.status_code == 404 and b"<script>" not in refused.content
+
+
+def test_your_turn_open_seats_demo_tables_and_player_counts_are_marked(client, clock):
+    ana = get_user_model().objects.create_user("ana", password="pw-lobby-1")
+    client.force_login(ana)
+    mine = service.create_game(
+        "kazino",
+        {"players": 2, "match": "single"},
+        [service.SeatSpec.computer(1, "greedy"), service.SeatSpec("ana", user=ana)],
+        seed=5,
+    )
+    assert service.load_table(mine.pk).to_act() == [1]  # ana's seat is to play
+    waiting = service.create_game(
+        "pitch",
+        {"players": 3, "target": 7},
+        [
+            service.SeatSpec("ana", user=ana),
+            service.SeatSpec("Open seat", awaiting_player=True),
+            service.SeatSpec.computer(3, "strong"),
+        ],
+        seed=6,
+    )
+    demo = new_game("skyjo", 3, options={"target": 40}, seed=7, is_demo=True)
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    live = _section(html, "live-tables")
+    assert live.index(f'data-table="{mine.pk}"') < live.index(
+        f'data-table="{demo.pk}"'
+    )  # waiting for ana: first
+    row = _row(html, mine.pk)
+    assert 'data-mark="turn"' in row and "Your turn" in row and "my-turn" in row
+    assert 'data-players="2"' in row and "Computer 1 (Easy)" in row
+    row = _row(html, waiting.pk)
+    assert 'data-mark="open"' in row and "1 open seat" in row and 'data-players="3"' in row
+    row = _row(html, demo.pk)
+    assert 'data-mark="demo"' in row and 'data-mark="turn"' not in row and 'data-mark="seat"' not in row
+    # Another browser holds none of these seats: no table is its turn.
+    client.logout()
+    html = client.get("/").content.decode()
+    assert 'data-mark="turn"' not in html and 'data-mark="seat"' not in html
+
+
+def test_spectator_counts_are_shown_when_known_and_never_guessed(client, clock, monkeypatch):
+    game = new_game("kazino", 2, options={"match": "single"}, seed=8)
+    monkeypatch.setattr(audience, "counts", lambda ids: {pk: 3 for pk in ids})
+    row = _row(client.get("/").content.decode(), game.pk)
+    assert 'data-watching="3"' in row and "3 watching" in row
+    monkeypatch.setattr(audience, "counts", lambda ids: None)  # Redis could not be read
+    row = _row(client.get("/").content.decode(), game.pk)
+    assert "data-watching" not in row
+
+
+def test_a_spectator_is_told_they_are_watching(client):
+    game = new_game("kazino", 2, options={"match": "single"}, seed=9)
+    page = client.get(f"/tables/{game.pk}/").content.decode()
+    assert 'id="watching"' in page and "You are watching" in page
+    ana = get_user_model().objects.create_user("ana", password="pw-lobby-2")
+    seated = service.create_game(
+        "kazino",
+        {"players": 2, "match": "single"},
+        [service.SeatSpec("ana", user=ana), service.SeatSpec.computer(2, "greedy")],
+        seed=10,
+    )
+    client.force_login(ana)
+    assert 'id="watching"' not in client.get(f"/tables/{seated.pk}/").content.decode()

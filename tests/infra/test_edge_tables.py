@@ -1,0 +1,54 @@
+"""The spectator edge's picture of a table (infra/edge/tables.py), kept by the browser client's rule."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from infra.edge.tables import KEEP, Table, applied
+
+
+def update(seq: int, since: int, **fields: object) -> str:
+    return json.dumps({"type": "update", "seq": seq, "since": since, **fields})
+
+
+def table_with_state(seq: int) -> Table:
+    async def make() -> Table:
+        return Table(7)
+
+    table = asyncio.run(make())
+    table.state = {"type": "state", "seq": seq, "since": seq, "seats": ["A", "B"], "view": {"total": 0}}
+    return table
+
+
+def hear(table: Table, text: str) -> None:
+    fields = json.loads(text)
+    table.heard(fields["seq"], fields["since"], text, fields)
+
+
+def test_an_update_that_follows_replaces_the_fields_and_keeps_the_seats():
+    state = {"type": "state", "seq": 4, "since": 4, "seats": ["A"], "view": {"total": 1}}
+    after = applied(state, 5, 4, update(5, 4, view={"total": 2}))
+    assert after == {"type": "state", "seq": 5, "since": 4, "seats": ["A"], "view": {"total": 2}}
+    assert applied(state, 4, 4, update(4, 4)) is state  # old news (a delayed table that did not move)
+    assert applied(state, 7, 6, update(7, 6)) is None  # a gap: the picture is read again
+
+
+def test_resuming_from_a_seq_sends_the_kept_updates_after_it_or_nothing_usable():
+    table = table_with_state(10)
+    for seq in range(11, 15):
+        hear(table, update(seq, seq - 1))
+    assert table.state is not None and table.state["seq"] == 14
+    assert [json.loads(t)["seq"] for t in table.resumed(11) or []] == [12, 13, 14]
+    assert table.resumed(14) == []  # up to date: nothing to send, no state either
+    assert table.resumed(9) is None  # older than what is kept: the state instead
+    assert table.resumed(99) is None
+
+
+def test_only_the_last_updates_are_kept_and_a_gap_loses_the_picture():
+    table = table_with_state(0)
+    for seq in range(1, KEEP + 11):
+        hear(table, update(seq, seq - 1))
+    assert len(table.recent) == KEEP and table.resumed(5) is None
+    hear(table, update(KEEP + 12, KEEP + 11))  # one missed
+    assert table.state is None and table.resumed(KEEP + 10) is None
