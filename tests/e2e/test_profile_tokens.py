@@ -35,6 +35,8 @@ def test_tokens_on_the_profile_page(browser: Any, server: str, language: str) ->
         page.fill("input[name=password]", PASSWORD)
         page.click("main form button[type=submit], main form input[type=submit]")
         page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        if page.locator("#menu-button").is_visible():  # a phone: the links fold behind the menu
+            page.click("#menu-button")
         page.click("header a.who")  # the name in the menu leads to the profile
         page.wait_for_selector("#new-token-form")
         problems += _violations(page, f"profile, no token [{language} {size}]")
