@@ -2,7 +2,7 @@ from django.templatetags.static import static
 from django.urls import path
 from django.views.generic import RedirectView
 
-from frontend import lessons, over_the_board, printables, ratings, tables, tournaments, views
+from frontend import lessons, over_the_board, printables, profile, ratings, tables, tournaments, views
 from games import ids  # noqa: F401 - registers the <id:...> converter
 
 app_name = "frontend"
@@ -16,6 +16,7 @@ urlpatterns = [
         name="favicon",
     ),
     path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/profile/", profile.profile, name="profile"),
     path("new/", tables.choose_game, name="choose_game"),
     path("new/<str:game>/", tables.new_table, name="new_table"),
     path("tables/<id:game_id>/", tables.table, name="table"),

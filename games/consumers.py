@@ -12,6 +12,8 @@ seq order and asks for ``resync`` when one is missing. A seat's sockets are memb
 spectators of a table in one process share one member of the public group (games.spectators), which
 writes each update to all of them. Actions and table commands come in with a
 command id and get an ``ack`` or an ``error`` (a code and a sentence); a refused one appends nothing.
+An action may leave out ``expected_seq`` (it then applies to the table as it is, if legal for the seat)
+and ``command_id`` (the server gives one); an explicit null is still refused.
 A lost database is an ``error`` too (``database_unavailable``: send the same command id again); on
 connect, before the client has any picture, the socket then closes with TRY_AGAIN to be opened again.
 """
@@ -19,6 +21,7 @@ connect, before the client has any picture, the socket then closes with TRY_AGAI
 from __future__ import annotations
 
 import contextlib
+import uuid
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -26,11 +29,12 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from redis.exceptions import RedisError
 
-from games import publish, ratelimit, seats, service, spectators
+from games import publish, ratelimit, resume, seats, service, spectators
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, Forbidden, ServiceError, database_guard
 from games.groups import seat_group
 from games.i18n import scope_language
+from games.ids import fits
 from games.sockets import TRY_AGAIN, GuardedJsonConsumer
 
 MAX_MESSAGE = 8192
@@ -38,6 +42,7 @@ MAX_MESSAGE = 8192
 # the handshake is malformed (a credential in the address).
 NOT_YOUR_SEAT = 4403
 BAD_HANDSHAKE = 4400
+NOT_FOUND = 4404
 TABLE_COMMANDS = {
     "undo": service.undo,
     "redo": service.redo,
@@ -86,7 +91,8 @@ class TableConsumer(GuardedJsonConsumer):
             return
         except ServiceError as exc:
             if exc.code == "unknown_game":
-                await self.close(code=4404)
+                # Accepted first, so the client reads the code and the reason, not a bare 403.
+                await self._refuse(exc, NOT_FOUND)
                 return
             await self._refuse(exc, BAD_HANDSHAKE)
             return
@@ -166,11 +172,35 @@ class TableConsumer(GuardedJsonConsumer):
     async def _send_state(self) -> None:
         await self.send_json({"type": "state", **await self._snapshot()})
 
+    async def _resume(self, since: Any) -> None:
+        """Exactly the updates after ``since`` for this socket's audience, or the whole ``state`` when
+        ``since`` is too old (games.resume)."""
+        if not fits(since):
+            raise ServiceError("bad_request", _("Say the last seq you have, as a number: since."))
+        messages = await self._missed(since)
+        if messages is None:
+            await self._send_state()
+            return
+        for message in messages:
+            await self.send(text_data=message)
+
+    @database_sync_to_async
+    def _missed(self, since: int) -> list[str] | None:
+        with database_guard():
+            table = service.load_table(self.game_id)
+            return resume.updates_after(table, self.seat, since)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
             await self.send_json(self.error_message(ServiceError("bad_json", _("Send a JSON object."))))
             return
         kind = content.get("type")
+        if kind == "resume" and "since" in content:  # the stream's resume; without "since": un-pause
+            try:
+                await self._resume(content.get("since"))
+            except ServiceError as exc:
+                await self.send_json(self.error_message(exc))
+            return
         if kind == "resync":
             try:
                 await self._send_state()
@@ -194,9 +224,14 @@ class TableConsumer(GuardedJsonConsumer):
             raise ServiceError("unknown_message", _("The table does not understand this message."))
         ratelimit.check_seat(self.seat_token)
         command_id, expected_seq = content.get("command_id"), content.get("expected_seq")
+        if kind == "action" and "command_id" not in content:
+            command_id = f"ws:{uuid.uuid4().hex}"  # left out: the client will not retry it
         service.check_client_command_id(command_id)
         with database_guard():
-            if kind == "action":
+            if kind == "action" and "expected_seq" not in content:
+                # Left out: the move applies to the table as it is, if it is legal for this seat now.
+                result = service.submit_now(self.game_id, self.seat, content.get("action"), command_id)
+            elif kind == "action":
                 result = service.submit(
                     self.game_id, self.seat, content.get("action"), command_id, expected_seq
                 )

@@ -90,7 +90,10 @@ class Conflict(ServiceError):
     def __init__(self, expected_seq: int, actual_seq: int) -> None:
         super().__init__(
             "stale_seq",
-            _("The table has moved on since you looked (you saw move {expected}, it is now at {actual})."),
+            _(
+                "The table has moved on since you looked (you saw event {expected}, it is now at {actual}): "
+                "look at the table again, then play."
+            ),
             expected=expected_seq,
             actual=actual_seq,
         )

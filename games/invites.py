@@ -119,6 +119,7 @@ def claim(game_id: int, code: Any, *, user: Any) -> Seat:
         # Any other invite to this seat (an expired one renewed) dies with it.
         Invite.objects.filter(seat=seat, used_at__isnull=True).update(used_at=now)
         seat.awaiting_player = False
+        seat.open_to_all = False
         if user is not None and user.is_authenticated:
             seat.user = user
             seat.display_name = user.get_username()
@@ -127,7 +128,9 @@ def claim(game_id: int, code: Any, *, user: Any) -> Seat:
             seat.display_name = names.stored_name(names.GUEST, seat.number)
             seat.name_role = names.GUEST
         seat.token = secrets.token_urlsafe()
-        seat.save(update_fields=["awaiting_player", "user", "display_name", "name_role", "token"])
+        seat.save(
+            update_fields=["awaiting_player", "open_to_all", "user", "display_name", "name_role", "token"]
+        )
         # This process's kept fold knows the seats as they were: forget it (games/tables.py).
         transaction.on_commit(partial(tables.invalidate, seat.game_id))
     return seat

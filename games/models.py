@@ -148,6 +148,9 @@ class Seat(models.Model):
     team = models.PositiveSmallIntegerField(null=True, blank=True)
     # An open seat waiting for a friend to claim it through an invite (Invite).
     awaiting_player = models.BooleanField(default=False)
+    # An open seat anyone signed in may take from the lobby (the public API's "open" seat); without
+    # it, an open seat is taken only through its invite link.
+    open_to_all = models.BooleanField(default=False)
     # The seat's credential: it lets a browser's session, a pass-and-play device or a script act for
     # this seat (games/seats.py). It never appears in an address, a log or another player's page, and a
     # claim replaces it (games/invites.py).
@@ -222,3 +225,34 @@ class Event(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
         raise AppendOnlyError("events are append-only: they cannot be deleted")
+
+
+class ApiToken(models.Model):
+    """A signed-in player's personal API token (games/tokens.py). Only its SHA-256 digest is kept: the
+    token itself is shown once, when it is made, and cannot be read back from the database."""
+
+    class Scope(models.TextChoices):
+        PLAY = "play", _("Play: make and join tables, move for my seats")
+        ORGANISE = "organise", _("Organise: every hand of the games I organised, after their end")
+        READ = "read", _("Read: my seats' views and hand histories")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=64)
+    # The token's first characters, to tell one's tokens apart on the profile page (not a secret: far
+    # too short to guess the rest from).
+    prefix = models.CharField(max_length=12)
+    digest = models.CharField(max_length=64, unique=True, editable=False)
+    scopes = models.CharField(max_length=64)  # comma-separated Scope values
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def scope_set(self) -> frozenset[str]:
+        return frozenset(s for s in self.scopes.split(",") if s)

@@ -46,7 +46,9 @@ def table_message(table: Table, seat: int | None, since: int) -> dict[str, Any]:
         "can_redo": table.timeline.can_redo and table.game.allows_undo,
         "paused": table.timeline.paused,
         "game_number": table.timeline.game_number,
-        "finished": table.outcome() is not None,
+        # One end-of-game shape for every game: the engine's outcome (places, scores, winners…).
+        "outcome": (outcome := table.outcome()),
+        "finished": outcome is not None,
         # Why the game was stopped before its end ("forfeit", "no-show"…); None while it goes on.
         "stopped": (table.timeline.abandon_reason or "stopped") if table.timeline.abandoned else None,
         "last_move": last_move(table),

@@ -69,6 +69,7 @@ class SeatSpec:
     team: int | None = None
     awaiting_player: bool = False
     bot_number: int | None = None
+    open_to_all: bool = False  # an open seat anyone may take from the lobby, not by invite only
     name_role: str = ""  # "guest" or "player": called by role and number in the reader's language
 
     @classmethod
@@ -133,6 +134,7 @@ def create_game(
                 bot_number=(spec.bot_number or n + 1) if spec.bot_level else None,
                 team=spec.team,
                 awaiting_player=spec.awaiting_player,
+                open_to_all=spec.awaiting_player and spec.open_to_all,
                 name_role=spec.name_role,
             )
             for n, spec in enumerate(seats)
@@ -283,6 +285,30 @@ def submit(
         return events
 
     return _run(table, command_id, expected_seq, actor, decide, same=_same_action(seat, action, actor))
+
+
+def submit_now(game_id: int, seat: Any, action: Any, command_id: Any, *, actor: str | None = None) -> Result:
+    """Play ``action`` for ``seat`` on the table as it is when the command runs (a client that names
+    no ``expected_seq``): legal for that seat now, or refused. A move another seat slips in between the
+    load and the append makes the command load again and decide afresh, so a seat that may act at any
+    moment (a count, an opening flip) is never refused as stale. A command id seen before returns the
+    first result, as ``submit`` does."""
+    table = load_table(game_id)
+    _check_command(command_id, 0)
+    _check_seat(table, seat)
+    _check_action(action)
+    actor = actor or f"seat:{seat}"
+
+    def decide(table: Table) -> list[dict[str, Any]]:
+        if table.game.status != Game.Status.ACTIVE:
+            raise ServiceError("game_over", _("This game is over."))
+        try:
+            return table.engine.decide(table.state, seat, action)
+        except IllegalAction as exc:
+            raise ServiceError.from_illegal(exc) from None
+
+    same = _same_action(seat, action, actor)
+    return _run(table, command_id, table.seq, actor, decide, same=same, positional=False)
 
 
 def play_turn(

@@ -4,7 +4,7 @@ DATABASE_URL   default: SQLite file var/db.sqlite3 (WAL, busy timeout, immediate
 REDIS_URL      set: channels-redis layer and Celery broker; unset: in-memory layer, in-process AI worker
 SPECTATOR_SOCKET  with Redis: spectators watch through the spectator edge at this path (infra/edge/)
 DJANGO_SECRET_KEY, DJANGO_DEBUG, ALLOWED_HOSTS
-ACTION_RATE_LIMIT, HINT_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY   limits (docs/security.md)
+ACTION_RATE_LIMIT, HINT_RATE_LIMIT, API_TABLES_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY   limits (docs/security.md)
 DJANGO_HTTPS   1 behind nginx with TLS: secure cookies, HSTS, redirect to https (docs/deploying.md)
 LOG_FORMAT     json: one JSON object per log line (production); default: plain text
 TURN_WATCHDOG_INTERVAL, TURN_WATCHDOG_IDLE   the computer turns' watchdog (celery beat)
@@ -186,7 +186,13 @@ if REDIS_URL:
 ACTION_RATE_LIMIT = os.environ.get("ACTION_RATE_LIMIT", "30/5s").strip()
 # Hints per seat (each one is a search by the strong computer player), same syntax.
 HINT_RATE_LIMIT = os.environ.get("HINT_RATE_LIMIT", "5/10s").strip()
-for _name, _rate in (("ACTION_RATE_LIMIT", ACTION_RATE_LIMIT), ("HINT_RATE_LIMIT", HINT_RATE_LIMIT)):
+# Tables made or joined through the public API, per personal token, same syntax.
+API_TABLES_RATE_LIMIT = os.environ.get("API_TABLES_RATE_LIMIT", "20/m").strip()
+for _name, _rate in (
+    ("ACTION_RATE_LIMIT", ACTION_RATE_LIMIT),
+    ("HINT_RATE_LIMIT", HINT_RATE_LIMIT),
+    ("API_TABLES_RATE_LIMIT", API_TABLES_RATE_LIMIT),
+):
     if _rate and not re.fullmatch(r"[1-9]\d*/([1-9]\d*)?[smhd]", _rate):
         raise RuntimeError(f"{_name} must look like 30/5s or 100/m, not {_rate!r}")
 # Messages per socket connection: a token bucket of SOCKET_RATE a second, bursts of SOCKET_BURST; 0 = off.

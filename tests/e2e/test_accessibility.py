@@ -4,7 +4,7 @@
 The pages: the lobby, the new-table forms, each game's table (a seat at its turn, the same seat with a
 card or tile selected, its score sheet open, a spectator, pass-and-play), the rules, a replay of each
 game, the tournament list, a finished tournament's page, the new-tournament form, the leaderboards,
-a player's page, and the sign-in and sign-up pages. What is guaranteed and how: docs/accessibility.md.
+a player's page, the sign-in and sign-up pages, and the profile page (its API tokens). What is guaranteed and how: docs/accessibility.md.
 
 ``AXE_REPORT=DIR`` also writes each language's counts per page to DIR/axe-LANG.json (the numbers
 in docs/accessibility.md), whether the test passes or not.
@@ -234,6 +234,8 @@ def test_no_axe_violation_on_any_page(site: dict[str, Any], browser: Any, server
         page.wait_for_url(lambda url: "/accounts/login/" not in url)
         visit(page, "/tournaments/new/")
         audit.check(page, "new tournament (signed in)")
+        visit(page, "/accounts/profile/")
+        audit.check(page, "profile and API tokens (signed in)")
         context.close()
         audit_tables(browser, server, audit, language, viewport, tables)
 

@@ -190,10 +190,12 @@ async def test_the_spectator_delay_holds_back_the_public_view():
         await ws.disconnect()
 
 
-async def test_an_unknown_game_closes_the_socket():
+async def test_an_unknown_game_closes_the_socket_with_4404():
     communicator = WebsocketCommunicator(app, "/ws/tables/999999/")
     connected, code = await communicator.connect()
-    assert not connected
+    assert connected, "accepted first: a refused handshake reads as a bare HTTP 403"
+    assert (await communicator.receive_json_from())["code"] == "unknown_game"
+    assert (await communicator.receive_output())["code"] == 4404
 
 
 @pytest.fixture

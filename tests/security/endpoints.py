@@ -13,11 +13,11 @@ from typing import Any
 
 from games import service as games
 from games import store
-from games.models import Game, Seat
+from games.models import ApiToken, Game, Seat
 from replay.models import Annotation, Room, RoomMember
 from tournaments.models import Entry, Match, Tournament
 
-from .world import ROLES, World, api_headers
+from .world import ROLES, World, api_headers, v1_headers
 
 
 @dataclass(frozen=True)
@@ -147,6 +147,227 @@ ENDPOINTS: list[Endpoint] = [
         cells(refused(404, "unknown_game")),
         label="an id past 64 bits",
         headers=lambda w, role: api_headers(w, role, w.live),
+    ),
+    # --- The public API, version 1 (frontend/api/): a personal token of some scopes, or (guest) seat 0's
+    # credential; the session is never read, so no role is anything by its cookie alone. ------------------
+    Endpoint("api_v1:openapi-json", "GET", lambda w: "/api/v1/schema", cells(OK)),
+    Endpoint("api_v1:api-root", "GET", lambda w: "/api/v1/", cells(NOT_FOUND)),
+    Endpoint(
+        "api_v1:me",
+        "GET",
+        lambda w: "/api/v1/me",
+        cells(OK, guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")),
+        headers=v1_headers("read"),
+    ),
+    Endpoint("api_v1:lobby", "GET", lambda w: "/api/v1/lobby", cells(OK), headers=v1_headers("read")),
+    Endpoint(
+        "api_v1:create",
+        "POST",
+        lambda w: "/api/v1/tables",
+        cells(CREATED, guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")),
+        label="with a play token",
+        data=lambda w: json.dumps({"game": "dominoes", "seats": [{"kind": "me"}, {"kind": "computer"}]}),
+        json_body=True,
+        headers=v1_headers("play"),
+        effect=lambda w: Game.objects.count(),
+    ),
+    Endpoint(
+        "api_v1:create",
+        "POST",
+        lambda w: "/api/v1/tables",
+        cells(
+            refused(403, "missing_scope"), guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")
+        ),
+        label="with a read and organise token",
+        data=lambda w: json.dumps({"game": "dominoes", "seats": [{"kind": "me"}, {"kind": "computer"}]}),
+        json_body=True,
+        headers=v1_headers("read", "organise"),
+        effect=lambda w: Game.objects.count(),
+    ),
+    Endpoint(
+        "api_v1:join",
+        "POST",
+        lambda w: f"/api/v1/tables/{w.invite.pk}/join",
+        # Seat 1 is kept by invite, not open to all: without its code nobody takes it.
+        cells(refused(410, "seat_taken"), guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")),
+        label="an invite's seat without its code",
+        data=lambda w: json.dumps({}),
+        json_body=True,
+        headers=v1_headers("play"),
+        effect=_open_seat,
+    ),
+    Endpoint(
+        "api_v1:join",
+        "POST",
+        lambda w: f"/api/v1/tables/{w.invite.pk}/join",
+        cells(OK, guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")),
+        label="with the invite's code",
+        data=lambda w: json.dumps({"code": w.invite_codes[1]}),
+        json_body=True,
+        headers=v1_headers("play"),
+        effect=_open_seat,
+    ),
+    Endpoint(
+        "api_v1:join",
+        "POST",
+        lambda w: f"/api/v1/tables/{w.invite.pk}/join",
+        cells(
+            refused(403, "missing_scope"), guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")
+        ),
+        label="with a read token",
+        data=lambda w: json.dumps({"code": w.invite_codes[1]}),
+        json_body=True,
+        headers=v1_headers("read"),
+        effect=_open_seat,
+    ),
+    Endpoint(
+        "api_v1:state",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.live.pk}/state?seat=0",
+        cells(refused(403, "not_your_seat"), **SEAT_ONLY),
+        label="of seat 0 with a read token",
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:state",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.live.pk}/state?seat=0",
+        cells(refused(403, "not_your_seat"), **SEAT_ONLY),
+        label="of seat 0 with a play token",
+        headers=v1_headers("play"),
+    ),
+    Endpoint(
+        "api_v1:state",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.live.pk}/state?seat=0",
+        cells(refused(403, "missing_scope"), guest=OK, anonymous=refused(403, "not_your_seat")),
+        label="of seat 0 with an organise token",
+        headers=v1_headers("organise"),
+    ),
+    Endpoint(
+        "api_v1:state",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.live.pk}/state",
+        cells(OK),
+        label="public",
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:updates",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.live.pk}/updates?since=0&seat=0",
+        cells(refused(403, "not_your_seat"), **SEAT_ONLY),
+        label="of seat 0 with a read token",
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:updates",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.live.pk}/updates?since=0",
+        cells(OK),
+        label="the spectators'",
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:act",
+        "POST",
+        lambda w: f"/api/v1/tables/{w.live.pk}/actions",
+        cells(refused(403, "not_your_seat"), **SEAT_ONLY),
+        label="for seat 0 with a play token",
+        data=_move,
+        json_body=True,
+        headers=v1_headers("play"),
+        effect=_head(lambda w: w.live),
+    ),
+    Endpoint(
+        "api_v1:act",
+        "POST",
+        lambda w: f"/api/v1/tables/{w.live.pk}/actions",
+        cells(refused(403, "missing_scope"), guest=OK, anonymous=refused(403, "not_your_seat")),
+        label="for seat 0 with a read and organise token",
+        data=_move,
+        json_body=True,
+        headers=v1_headers("read", "organise"),
+        effect=_head(lambda w: w.live),
+    ),
+    Endpoint(
+        "api_v1:tournament",
+        "GET",
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}",
+        cells(OK),
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:tournament_register",
+        "POST",
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/register",
+        cells(OK, guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")),
+        label="with a play token",
+        data=lambda w: json.dumps({}),
+        json_body=True,
+        headers=v1_headers("play"),
+        effect=lambda w: Entry.objects.filter(tournament=w.tournament).count(),
+    ),
+    Endpoint(
+        "api_v1:tournament_register",
+        "POST",
+        lambda w: f"/api/v1/tournaments/{w.tournament.pk}/register",
+        cells(
+            refused(403, "missing_scope"), guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")
+        ),
+        label="with a read token",
+        data=lambda w: json.dumps({}),
+        json_body=True,
+        headers=v1_headers("read"),
+        effect=lambda w: Entry.objects.filter(tournament=w.tournament).count(),
+    ),
+    Endpoint(
+        "api_v1:history",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.finished.pk}/history?perspective=public",
+        cells(OK),
+        label="public, of a finished game",
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:history",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.finished.pk}/history?perspective=1",
+        cells(OK),
+        label="a seat's, of a finished game",
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:history",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.finished.pk}/history?perspective=all",
+        cells(
+            refused(403, "not_organiser"),
+            organiser=OK,
+            staff=OK,
+            guest=refused(401, "sign_in"),
+            anonymous=refused(401, "sign_in"),
+        ),
+        label="all, with an organise token",
+        headers=v1_headers("organise"),
+    ),
+    Endpoint(
+        "api_v1:history",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.finished.pk}/history?perspective=all",
+        cells(
+            refused(403, "missing_scope"), guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")
+        ),
+        label="all, with a read and play token",
+        headers=v1_headers("read", "play"),
+    ),
+    Endpoint(
+        "api_v1:history",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.live.pk}/history?perspective=0",
+        cells(refused(409, "game_not_over")),
+        label="of a live game",
+        headers=v1_headers("read"),
     ),
     # --- Tables (frontend/tables.py) ---------------------------------------------------------------------
     Endpoint("frontend:home", "GET", lambda w: "/", cells(OK)),
@@ -458,6 +679,29 @@ ENDPOINTS: list[Endpoint] = [
     ),
     # --- Accounts and languages -------------------------------------------------------------------------
     Endpoint("frontend:signup", "GET", lambda w: "/accounts/signup/", cells(OK)),
+    # The profile page: one's own API tokens, made and revoked by their player only.
+    Endpoint(
+        "frontend:profile", "GET", lambda w: "/accounts/profile/", cells(OK, guest=LOGIN, anonymous=LOGIN)
+    ),
+    Endpoint(
+        "frontend:profile",
+        "POST",
+        lambda w: "/accounts/profile/",
+        cells(FOUND, guest=LOGIN, anonymous=LOGIN),
+        label="make a token",
+        data=lambda w: {"action": "create", "name": "bot", "scopes": ["play"]},
+        effect=lambda w: ApiToken.objects.count(),
+    ),
+    Endpoint(
+        "frontend:profile",
+        "POST",
+        lambda w: "/accounts/profile/",
+        # Only the owner's own token can be revoked by the owner: everyone else changes nothing.
+        cells(Expect(302, changes=False), owner=FOUND, guest=LOGIN, anonymous=LOGIN),
+        label="revoke the owner's token",
+        data=lambda w: {"action": "revoke", "token": str(w.owner_token())},
+        effect=lambda w: (w.owner_token(), ApiToken.objects.filter(revoked_at__isnull=True).count()),
+    ),
     Endpoint("login", "GET", lambda w: "/accounts/login/", cells(OK)),
     Endpoint("logout", "POST", lambda w: "/accounts/logout/", cells(FOUND)),
     Endpoint(

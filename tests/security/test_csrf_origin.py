@@ -18,7 +18,16 @@ from .endpoints import ENDPOINTS, Endpoint
 from .world import ROLES, World, build, client_for
 
 # The API checks CSRF itself, after the game is found (docs/security.md: unknown_game comes first).
-POSTS = [e for e in ENDPOINTS if e.method == "POST" and e.name not in ("games:submit", "games:no_such_game")]
+POSTS = [
+    e
+    for e in ENDPOINTS
+    if e.method == "POST"
+    and e.name not in ("games:submit", "games:no_such_game")
+    and not e.name.startswith("api_v1:")
+]
+# The public API never reads the session: a cookie alone authorises nothing there, so a forged request
+# (which can carry only the cookie) can do nothing, with or without a CSRF token.
+PUBLIC_API_POSTS = [e for e in ENDPOINTS if e.method == "POST" and e.name.startswith("api_v1:")]
 
 
 def _allowed_role(endpoint: Endpoint) -> str:
@@ -52,6 +61,26 @@ def test_a_form_post_without_the_csrf_token_is_refused_and_changes_nothing(endpo
     # The same request with the token gets what the matrix says.
     response = _post(endpoint, world, role, csrf=True)
     assert response.status_code == endpoint.expect[role].status
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("endpoint", PUBLIC_API_POSTS, ids=lambda e: e.id)
+def test_the_public_api_is_not_authorised_by_the_session(endpoint: Endpoint):
+    world = build()
+    role = _allowed_role(endpoint)
+    before = endpoint.effect(world) if endpoint.effect else None
+    for csrf in (False, True):
+        client = client_for(world, role, enforce_csrf_checks=True)
+        headers = {}
+        if csrf:
+            secret = _get_new_csrf_string()
+            client.cookies["csrftoken"] = secret
+            headers["HTTP_X_CSRFTOKEN"] = secret
+        data = endpoint.data(world) if endpoint.data else "{}"
+        response = client.post(endpoint.url(world), data, content_type="application/json", **headers)
+        assert response.status_code in (401, 403), f"{endpoint.id} as {role}: {response.status_code}"
+        if endpoint.effect:
+            assert endpoint.effect(world) == before
 
 
 def _move(world: World) -> dict[str, Any]:

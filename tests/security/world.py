@@ -21,7 +21,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import invites, service, store
+from games import invites, service, store, tokens
 from games.models import Game, Invite, Seat
 from games.seats import SESSION_KEY
 from replay import access, comments, frames, rooms
@@ -82,6 +82,11 @@ class World:
             tournaments.seed(self.played_by_hand, "manual", [1, 2], by=organiser)
             tournaments.start(self.played_by_hand, by=organiser)
         return self.played_by_hand
+
+    def owner_token(self) -> int:
+        """The id of a live API token of the owner's (made on first use)."""
+        mine = tokens.live(self.users["owner"]).first()
+        return mine.pk if mine is not None else tokens.create(self.users["owner"], "owner's", ["read"])[0].pk
 
     def running_game(self) -> int:
         """The held cup's live game."""
@@ -171,3 +176,17 @@ def api_headers(world: World, role: str, game: Game) -> dict[str, str]:
     if role == "opponent":
         return {"HTTP_X_SEAT_TOKEN": world.token(game, 1)}
     return {}
+
+
+def v1_headers(*scopes: str) -> Any:
+    """What a role sends to the public API (/api/v1/): a signed-in role a new personal token of
+    ``scopes``; the guest seat 0's credential of the table in the address (no token); anonymous nothing."""
+
+    def headers(world: World, role: str) -> dict[str, str]:
+        if role in world.users:
+            return {"HTTP_AUTHORIZATION": "Bearer " + tokens.create(world.users[role], "matrix", scopes)[1]}
+        if role == "guest":
+            return {"HTTP_X_SEAT_TOKEN": world.token(world.live, 0)}
+        return {}
+
+    return headers

@@ -1,0 +1,277 @@
+"""The public API's tables: the lobby, making a table, taking a seat, a seat's or a spectator's
+picture, and moves (docs/api.md). Everything goes through the games service, as the pages do."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Prefetch
+from django.http import HttpRequest
+from django.urls import reverse
+from ninja import Query, Router, Status
+from pydantic import Field
+
+from frontend.api import schemas
+from frontend.api.auth import TokenAuth, caller
+from games import engines, invites, publish, ratelimit, resume, seats, service
+from games.engines.base import _
+from games.errors import Forbidden, NotFound, ServiceError, database_guard
+from games.ids import fits
+from games.models import ApiToken, Game, Seat
+from tournaments.models import Tournament
+
+router = Router(tags=["tables"], auth=TokenAuth())
+ERRORS: dict[int | frozenset[int], Any] = {
+    frozenset({400, 401, 403, 404, 409, 410, 429, 503}): schemas.ErrorOut
+}
+PLAY, READ = ApiToken.Scope.PLAY, ApiToken.Scope.READ
+LOBBY_TABLES = 50
+TABLES_GROUP = "api.tables"
+
+
+@router.get("/me", response={200: schemas.Me, **ERRORS}, url_name="me", tags=["tokens"])
+def me(request: HttpRequest) -> dict[str, Any]:
+    """Whose token this is, and what it may do."""
+    who = caller(request)
+    if who.token is None:
+        who.need(PLAY)  # says how to send one
+    assert who.token is not None
+    return {
+        "username": who.user.get_username(),
+        "token": who.token.name,
+        "scopes": sorted(who.token.scope_set),
+    }
+
+
+@router.get("/lobby", response={200: schemas.Lobby, **ERRORS}, url_name="lobby")
+def lobby(request: HttpRequest) -> dict[str, Any]:
+    """Live tables (newest first) with their seats, and the tournaments not over yet."""
+    with database_guard():
+        live = (
+            Game.objects.tables()
+            .filter(status=Game.Status.ACTIVE, is_demo=False)
+            .order_by("-created_at")
+            .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("number")))[:LOBBY_TABLES]
+        )
+        tables = [
+            {
+                "id": game.pk,
+                "game": game.engine,
+                "kind": game.kind,
+                "created_at": game.created_at.isoformat(),
+                "seats": [
+                    {
+                        "number": s.number,
+                        "name": s.display_name,
+                        "computer": s.bot_level or None,
+                        "open": s.awaiting_player,
+                        "joinable": s.awaiting_player and s.open_to_all,
+                    }
+                    for s in game.seats.all()
+                ],
+                "state": reverse("api_v1:state", args=[game.pk]),
+            }
+            for game in live
+        ]
+        cups = Tournament.objects.exclude(status=Tournament.Status.FINISHED).order_by("-pk")[:LOBBY_TABLES]
+        tournaments = [
+            {
+                "id": t.pk,
+                "name": t.name,
+                "game": t.game,
+                "format": t.format,
+                "status": t.status,
+                "round": t.round,
+                "url": reverse("frontend:tournament", args=[t.pk]),
+            }
+            for t in cups
+        ]
+    return {"tables": tables, "tournaments": tournaments}
+
+
+def _count_table(request: HttpRequest) -> None:
+    """One more table made or joined by this token (RateLimited past API_TABLES_RATE_LIMIT)."""
+    token = caller(request).token
+    if token is not None:
+        ratelimit.check_seat(f"token:{token.digest}", group=TABLES_GROUP, rate=settings.API_TABLES_RATE_LIMIT)
+
+
+def _seat_spec(seat: schemas.SeatIn, number: int, user: Any) -> service.SeatSpec:
+    if seat.kind == "computer":
+        return service.SeatSpec.computer(number + 1, seat.level)
+    if seat.kind in ("open", "invite"):
+        return service.SeatSpec("Open seat", awaiting_player=True, open_to_all=seat.kind == "open")
+    return service.SeatSpec(user.get_username(), user=user)
+
+
+@router.post("/tables", response={201: schemas.Created, **ERRORS}, url_name="create")
+def create(request: HttpRequest, body: schemas.CreateIn) -> Status:
+    """Make a table (needs the `play` scope). Returns the credential of each of your seats, and the
+    invite code of each seat kept by invite."""
+    user = caller(request).need(PLAY)
+    _count_table(request)
+    kinds = [s.kind for s in body.seats]
+    if "me" not in kinds:
+        raise ServiceError("no_human", _("Take at least one seat yourself."), fields=["seats"])
+    if body.kind == "rated" and kinds.count("me") > 1:
+        raise ServiceError(
+            "rated_needs_accounts",
+            _("In a rated game every player plays on their own account: choose casual to pass the device."),
+        )
+    with database_guard():
+        try:
+            config = engines.compose(body.game, body.options, len(body.seats))
+        except engines.IllegalAction as exc:
+            raise ServiceError.from_illegal(exc) from None
+        specs = [_seat_spec(seat, n, user) for n, seat in enumerate(body.seats)]
+        game = service.create_game(body.game, config, specs, kind=body.kind, created_by=user)
+        rows = list(game.seats.order_by("number"))
+        codes = {i.seat.number: i.code for i in invites.current(game)}
+    credentials = [{"seat": s.number, "credential": s.token} for s in rows if kinds[s.number] == "me"]
+    invitations = [
+        {
+            "seat": n,
+            "code": code,
+            "url": request.build_absolute_uri(reverse("frontend:invite", args=[game.pk, code])),
+        }
+        for n, code in sorted(codes.items())
+        if kinds[n] == "invite"
+    ]
+    head = service.load_table(game.pk).seq
+    return Status(
+        201,
+        {
+            "table": game.pk,
+            "game": game.engine,
+            "seq": head,
+            "credentials": credentials,
+            "invites": invitations,
+        },
+    )
+
+
+@router.post("/tables/{table}/join", response={200: schemas.Credential, **ERRORS}, url_name="join")
+def join(request: HttpRequest, table: str, body: schemas.JoinIn) -> dict[str, Any]:
+    """Take an open seat (needs the `play` scope): one open to all, or one kept by invite with its
+    `code`. Returns the seat's new credential."""
+    user = caller(request).need(PLAY)
+    _count_table(request)
+    with database_guard():
+        game = game_of(table)
+        if body.code is not None:
+            seat = invites.claim(game.pk, body.code, user=user)
+        else:
+            wanted = Seat.objects.filter(game=game, awaiting_player=True, open_to_all=True).order_by("number")
+            if body.seat is not None:
+                wanted = wanted.filter(number=body.seat)
+            row = wanted.first()
+            if row is None:
+                raise invites.Gone(
+                    "seat_taken", _("No seat of this table is open to all: ask for an invite.")
+                )
+            invite = next((i for i in invites.current(game) if i.seat_id == row.pk), None)
+            if invite is None:
+                raise invites.Gone("game_over", invites.GAME_OVER)
+            seat = invites.claim(game.pk, invite.code, user=user)
+    return {"seat": seat.number, "credential": seat.token}
+
+
+class StateQuery(schemas.Schema):
+    seat: int | None = None
+
+
+def _holder(request: HttpRequest, game: Game, number: int, *scopes: str) -> Seat:
+    """The seat ``number`` if the caller holds it (its credential, or a token of ``scopes`` whose
+    player sits there); Forbidden otherwise."""
+    row = seats.holds(caller(request).requester(*scopes), game, number)
+    if row is not None:
+        return row
+    # Asked only on a refusal, so a move costs no query for it.
+    if not Seat.objects.filter(game=game, number=number).exists():
+        raise Forbidden("not_your_seat", _("There is no such seat at this table."))
+    raise Forbidden("not_your_seat", _("You do not play this seat."))
+
+
+def _audience(request: HttpRequest, game: Game, seat: int | None) -> int | None:
+    """The seat whose picture the caller reads (it must hold it), or None for the spectators'. A seat
+    credential of another table is refused, not taken for a spectator."""
+    if seat is not None:
+        return _holder(request, game, seat, READ, PLAY).number
+    who = caller(request)
+    if who.seat_token is not None and not seats.held(who.requester(READ, PLAY), game):
+        raise Forbidden("not_your_seat", _("This seat credential is not for this table."))
+    return None
+
+
+def _only_seat(request: HttpRequest, game: Game, *scopes: str) -> Seat:
+    """The one seat the caller holds at ``game`` (an action that names none)."""
+    mine = seats.held(caller(request).requester(*scopes), game)
+    if len(mine) != 1:
+        raise ServiceError(
+            "bad_request",
+            _("Say which seat you play (the field seat): you hold {count} seats at this table."),
+            count=len(mine),
+            fields=["seat"],
+        )
+    return next(iter(mine.values()))
+
+
+@router.get("/tables/{table}/state", response={200: schemas.TableState, **ERRORS}, url_name="state")
+def state(request: HttpRequest, table: str, query: Query[StateQuery]) -> dict[str, Any]:
+    """A seat's picture (`?seat=N`, with its credential or a `read`/`play` token of its player), or
+    the spectators' (no seat: the public view, with the table's spectator delay)."""
+    with database_guard():
+        game = game_of(table)
+        number = _audience(request, game, query.seat)
+        loaded = service.load_table(game)
+        return publish.snapshot(loaded, number)
+
+
+class UpdatesQuery(schemas.Schema):
+    since: int = Field(ge=0, description="The last seq you have (a `seq` of a state or an update).")
+    seat: int | None = None
+
+
+@router.get("/tables/{table}/updates", response={200: schemas.Updates, **ERRORS}, url_name="updates")
+def updates(request: HttpRequest, table: str, query: Query[UpdatesQuery]) -> dict[str, Any]:
+    """What you missed since `since`: exactly the updates this audience (your seat, or the spectators
+    with their delay) was sent live after it, oldest first; or the whole state when `since` is too old
+    (more than 200 commands back, or no update's seq)."""
+    with database_guard():
+        game = game_of(table)
+        number = _audience(request, game, query.seat)
+        loaded = service.load_table(game)
+        missed = resume.updates_after(loaded, number, query.since)
+        if missed is None:
+            return {"updates": None, "state": publish.snapshot(loaded, number)}
+    return {"updates": [json.loads(m) for m in missed], "state": None}
+
+
+@router.post("/tables/{table}/actions", response={200: schemas.Acted, **ERRORS}, url_name="act")
+def act(request: HttpRequest, table: str, body: schemas.ActionIn) -> dict[str, Any]:
+    """Play an action for your seat (its credential, or a `play` token of its player)."""
+    with database_guard():
+        game = game_of(table)
+        if body.seat is None:
+            seat = _only_seat(request, game, PLAY)
+        else:
+            seat = _holder(request, game, body.seat, PLAY)
+        ratelimit.check_seat(seat.token)
+        command_id = body.command_id if body.command_id is not None else f"api:{uuid.uuid4().hex}"
+        service.check_client_command_id(command_id)
+        if body.expected_seq is None:
+            result = service.submit_now(game.pk, seat.number, body.action, command_id)
+        else:
+            result = service.submit(game.pk, seat.number, body.action, command_id, body.expected_seq)
+    return {**result.as_dict(), "command_id": command_id}
+
+
+def game_of(table: str) -> Game:
+    """The table's game; NotFound for an address no table has (not a number, past a 64-bit integer)."""
+    number = int(table) if table.isascii() and table.isdigit() and len(table) <= 19 else 0
+    if not fits(number, low=1):
+        raise NotFound("unknown_game", _("There is no such game."))
+    return service.get_game(number)
