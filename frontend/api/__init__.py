@@ -95,9 +95,10 @@ def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 
 
 def _register() -> None:
-    from frontend.api import histories, tables, tournaments
+    from frontend.api import histories, streams, tables, tournaments
 
     api.add_router("", tables.router)
+    api.add_router("", streams.router)
     api.add_router("", histories.router)
     api.add_router("", tournaments.router)
 

@@ -195,7 +195,7 @@ def _holder(request: HttpRequest, game: Game, number: int, *scopes: str) -> Seat
     raise Forbidden("not_your_seat", _("You do not play this seat."))
 
 
-def _audience(request: HttpRequest, game: Game, seat: int | None) -> int | None:
+def audience_of(request: HttpRequest, game: Game, seat: int | None) -> int | None:
     """The seat whose picture the caller reads (it must hold it), or None for the spectators'. A seat
     credential of another table is refused, not taken for a spectator."""
     if seat is not None:
@@ -225,7 +225,7 @@ def state(request: HttpRequest, table: str, query: Query[StateQuery]) -> dict[st
     the spectators' (no seat: the public view, with the table's spectator delay)."""
     with database_guard():
         game = game_of(table)
-        number = _audience(request, game, query.seat)
+        number = audience_of(request, game, query.seat)
         loaded = service.load_table(game)
         return publish.snapshot(loaded, number)
 
@@ -242,7 +242,7 @@ def updates(request: HttpRequest, table: str, query: Query[UpdatesQuery]) -> dic
     (more than 200 commands back, or no update's seq)."""
     with database_guard():
         game = game_of(table)
-        number = _audience(request, game, query.seat)
+        number = audience_of(request, game, query.seat)
         loaded = service.load_table(game)
         missed = resume.updates_after(loaded, number, query.since)
         if missed is None:

@@ -253,6 +253,22 @@ ENDPOINTS: list[Endpoint] = [
         headers=v1_headers("read"),
     ),
     Endpoint(
+        "api_v1:stream",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.live.pk}/stream?seat=0",
+        cells(refused(403, "not_your_seat"), **SEAT_ONLY),
+        label="of seat 0 with a read token",
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:stream",
+        "GET",
+        lambda w: f"/api/v1/tables/{w.live.pk}/stream",
+        cells(OK),
+        label="public",
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
         "api_v1:updates",
         "GET",
         lambda w: f"/api/v1/tables/{w.live.pk}/updates?since=0&seat=0",
