@@ -19,6 +19,7 @@ from games.models import AppendOnlyError, Event
 from .factories import tiny_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
+WAIT = 120.0  # seconds a thread may take to reach its step: only a bound for a failing test
 
 
 def event(n: int) -> list[dict]:
@@ -197,21 +198,22 @@ def test_subscribers_never_skip_an_event_that_commits_late():
                 seq = store.head(game.pk)[0]
                 store.append(game.pk, seq, event(1), command_id="slow", actor="seat:0")
                 slow_started.set()
-                slow_may_commit.wait(10)
+                slow_may_commit.wait(WAIT)
         finally:
             connections.close_all()
 
     other = tiny_game()
     thread = threading.Thread(target=slow)
     thread.start()
-    slow_started.wait(10)
+    assert slow_started.wait(WAIT), "the slow transaction never began"
     store.append(other.pk, store.head(other.pk)[0], event(1), command_id="fast", actor="seat:0")
     fast_done.set()
     early = store.read_all(position)
     assert all(e.command_id != "slow" for _, e in early)
     assert all(e.command_id != "fast" for _, e in early), "read past a transaction still in flight"
     slow_may_commit.set()
-    thread.join(10)
+    thread.join(WAIT)
+    assert not thread.is_alive(), "the slow transaction never committed"
     late = [e.command_id for _, e in store.read_all(position)]
     assert "slow" in late and "fast" in late
 

@@ -137,8 +137,12 @@ async def test_a_socket_counts_from_accept_to_disconnect():
     assert (await watcher.connect())[0]
     await watcher.receive_json_from()
     assert await sockets(client) == before + 1
-    refused = WebsocketCommunicator(app, "/ws/tables/999999/")  # no such table: closed, never accepted
-    assert not (await refused.connect())[0]
+    # No such table: accepted, told so and closed (4404): it counts while open, and no longer after.
+    refused = WebsocketCommunicator(app, "/ws/tables/999999/")
+    assert (await refused.connect())[0]
+    assert (await refused.receive_json_from())["code"] == "unknown_game"
+    assert (await refused.receive_output())["code"] == 4404
+    await refused.disconnect()  # as the server tells the application once the socket is closed
     assert await sockets(client) == before + 1
     await watcher.disconnect()
     assert await sockets(client) == before
