@@ -1,0 +1,239 @@
+"""Many tables through the spectator edge at human pace (issue #24: 20,000 spectators over 200 tables).
+
+Run on demand (not collected by pytest):
+    eval "$(bin/services)" && python tests/bench/bench_edge_tables.py [--tables 200] [--spectators 20000]
+        [--period 3] [--seconds 30] [--clients 4]
+
+The processes of tests/bench/bench_edge.py (two Daphne, one spectator edge, PostgreSQL, Redis); ``tables``
+tables of the tiny engine, each with two players on Daphne who make one move every ``period`` seconds
+(each table starting at its own moment in the period), and ``spectators`` spread evenly over the tables,
+watching through the edge from ``clients`` client processes. Latency: from a move's send to each of its
+table's spectators' receipt (one machine, ``time.time()``); lost: not received 30 s after the last move;
+CPU per message: the edge's CPU over the updates it delivered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.bench.bench_edge import WATCH, edge_process  # noqa: E402
+from tests.bench.bench_fanout import (  # noqa: E402
+    cpu_seconds,
+    fanout_database,
+    new_table,
+    origin_of,
+    percentile,
+    web_processes,
+)
+
+LOST_AFTER = 30.0
+
+
+def client_process(urls: list[str], conn: Any) -> None:
+    try:
+        import uvloop
+    except ImportError:
+        asyncio.run(_client(urls, conn))
+    else:
+        uvloop.run(_client(urls, conn))
+
+
+async def _client(urls: list[str], conn: Any) -> None:
+    """Watch each URL once; report {(game, seq): [receipt times]}."""
+    import websockets
+
+    got: dict[tuple[int, int], list[float]] = {}
+    gate = asyncio.Semaphore(50)
+    ready = [asyncio.get_running_loop().create_future() for _ in urls]
+    closed: list[object] = []
+
+    async def watch(url: str, done: asyncio.Future[None]) -> None:
+        game = int(url.rstrip("/").rsplit("/", 1)[1])
+        try:
+            async with gate:
+                ws = await websockets.connect(url, origin=origin_of(url), max_size=2**22, open_timeout=300)
+                await ws.recv()  # the state
+            done.set_result(None)
+            async for raw in ws:
+                now = time.time()
+                if raw[:20].replace(" ", "").startswith('{"type":"update"'):
+                    got.setdefault((game, json.loads(raw)["seq"]), []).append(now)
+            closed.append(ws.close_code)
+        except Exception as exc:  # noqa: BLE001 - reported
+            if not done.done():
+                done.set_exception(exc)
+            else:
+                closed.append(repr(exc))
+
+    tasks = [asyncio.create_task(watch(u, f)) for u, f in zip(urls, ready, strict=True)]
+    try:
+        await asyncio.gather(*ready)
+    except Exception as exc:  # noqa: BLE001
+        conn.send(("failed", repr(exc)))
+        return
+    conn.send(("ready", len(urls)))
+    cpu0 = time.process_time()
+    await asyncio.to_thread(conn.recv)  # the players are done
+    await asyncio.sleep(LOST_AFTER)
+    conn.send(
+        ("done", {f"{g}:{s}": times for (g, s), times in got.items()}, time.process_time() - cpu0, closed)
+    )
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def play(
+    url: str, game: int, tokens: list[str], period: float, seconds: float, offset: float
+) -> dict[int, float]:
+    """Two players of one table: a move every ``period`` s for ``seconds`` s; {seq: time sent}."""
+    import websockets
+
+    await asyncio.sleep(offset)
+    players = [
+        await websockets.connect(
+            f"{url}/ws/tables/{game}/", origin=origin_of(url + "/"), additional_headers={"X-Seat-Token": t}
+        )
+        for t in tokens
+    ]
+    seq = json.loads(await players[0].recv())["seq"]
+    await players[1].recv()
+    sent: dict[int, float] = {}
+    end = time.monotonic() + seconds
+    move = 0
+    while time.monotonic() < end:
+        started = time.monotonic()
+        ws = players[move % 2]
+        at = time.time()
+        await ws.send(
+            json.dumps(
+                {
+                    "type": "action",
+                    "action": {"type": "add", "n": 1},
+                    "command_id": f"m{move}",
+                    "expected_seq": seq,
+                }
+            )
+        )
+        while True:
+            reply = json.loads(await ws.recv())
+            if reply["type"] in ("ack", "error"):
+                break
+        if reply["type"] == "error":
+            raise RuntimeError(reply)
+        seq = reply["seq"]
+        sent[seq] = at
+        move += 1
+        await asyncio.sleep(max(0.0, period - (time.monotonic() - started)))
+    for ws in players:
+        await ws.close()
+    return sent
+
+
+async def play_all(
+    webs: list[str], tables: list[tuple[int, list[str]]], period: float, seconds: float
+) -> dict[int, dict[int, float]]:
+    runs = [
+        play(webs[i % len(webs)], game, tokens, period, seconds, period * i / len(tables))
+        for i, (game, tokens) in enumerate(tables)
+    ]
+    results = await asyncio.gather(*runs)
+    return {game: sent for (game, _t), sent in zip(tables, results, strict=True)}
+
+
+def measure(
+    tables: int, spectators: int, period: float, seconds: float, clients: int, processes: int = 2
+) -> dict[str, Any]:
+    if not os.environ.get("REDIS_URL"):
+        raise RuntimeError("REDIS_URL is not set: the edge hears the tables through Redis")
+    os.environ["SPECTATOR_SOCKET"] = WATCH
+    with fanout_database() as db, web_processes(2, db) as web, edge_process(db, processes) as edge:
+        made = [new_table() for _ in range(tables)]
+        watch = [f"ws://127.0.0.1:{edge.port}{WATCH}{made[i % tables][0]}/" for i in range(spectators)]  # type: ignore[attr-defined]
+        ctx = mp.get_context("spawn")
+        pipes, procs = [], []
+        for c in range(clients):
+            here, there = ctx.Pipe()
+            proc = ctx.Process(target=client_process, args=(watch[c::clients], there), daemon=True)
+            proc.start()
+            pipes.append(here)
+            procs.append(proc)
+        try:
+            for pipe in pipes:
+                if not pipe.poll(900):
+                    raise RuntimeError("the spectators did not connect within 900 s")
+                answer = pipe.recv()
+                if answer[0] != "ready":
+                    raise RuntimeError(f"a spectator could not connect: {answer[1]}")
+            edge_cpu0 = sum(cpu_seconds(p) for p in edge.pids)  # type: ignore[attr-defined]
+            webs = [f"ws://127.0.0.1:{p.port}" for p in web]  # type: ignore[attr-defined]
+            sent = asyncio.run(play_all(webs, made, period, seconds))
+            for pipe in pipes:
+                pipe.send("played")
+            received: dict[str, list[float]] = {}
+            for pipe in pipes:
+                if not pipe.poll(LOST_AFTER + 300):
+                    raise RuntimeError("a client process did not report")
+                _done, got, _cpu, _closed = pipe.recv()
+                for key, times in got.items():
+                    received.setdefault(key, []).extend(times)
+            edge_cpu = sum(cpu_seconds(p) for p in edge.pids) - edge_cpu0  # type: ignore[attr-defined]
+        finally:
+            for proc in procs:
+                proc.join(30)
+                if proc.is_alive():
+                    proc.kill()
+    watchers = {game: sum(1 for i in range(spectators) if made[i % tables][0] == game) for game, _t in made}
+    latencies, lost, expected = [], 0, 0
+    for game, moves in sent.items():
+        for seq, at in moves.items():
+            times = received.get(f"{game}:{seq}", [])
+            expected += watchers[game]
+            lost += watchers[game] - len(times)
+            latencies += [1000 * (t - at) for t in times]
+    return {
+        "tables": tables,
+        "spectators": spectators,
+        "moves": sum(len(m) for m in sent.values()),
+        "messages": expected,
+        "p50": percentile(latencies, 0.5),
+        "p99": percentile(latencies, 0.99),
+        "max": max(latencies, default=float("nan")),
+        "lost": lost,
+        "edge_cpu_us": 1e6 * edge_cpu / max(1, len(latencies)),
+        "edge_processes": processes,
+        "load": os.getloadavg(),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--spectators", type=int, default=20_000)
+    parser.add_argument("--period", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--clients", type=int, default=4)
+    # Two edge processes on one port: each process may hold 20,000 open files on this machine.
+    parser.add_argument("--edge-processes", type=int, default=2)
+    args = parser.parse_args()
+    f = measure(args.tables, args.spectators, args.period, args.seconds, args.clients, args.edge_processes)
+    print(
+        f"tables={f['tables']} spectators={f['spectators']} moves={f['moves']} messages={f['messages']} "
+        f"p50_ms={f['p50']:.1f} p99_ms={f['p99']:.1f} max_ms={f['max']:.1f} lost={f['lost']} "
+        f"edge_cpu_us_per_message={f['edge_cpu_us']:.1f} load={f['load'][0]:.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
