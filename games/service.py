@@ -273,6 +273,12 @@ def submit(
     _check_seat(table, seat)
     _check_action(action)
     actor = actor or f"seat:{seat}"
+    decide = _player_move(seat, action)
+    return _run(table, command_id, expected_seq, actor, decide, same=_same_action(seat, action, actor))
+
+
+def _player_move(seat: int, action: dict[str, Any]) -> Decide:
+    """What a player's ``action`` appends at the table the command loaded (submit and submit_now)."""
 
     def decide(table: Table) -> list[dict[str, Any]]:
         if table.game.status != Game.Status.ACTIVE:
@@ -284,7 +290,7 @@ def submit(
         lessons.check(table, seat, action)  # a lesson's step teaches one move (games/lessons)
         return events
 
-    return _run(table, command_id, expected_seq, actor, decide, same=_same_action(seat, action, actor))
+    return decide
 
 
 def submit_now(game_id: int, seat: Any, action: Any, command_id: Any, *, actor: str | None = None) -> Result:
@@ -298,17 +304,8 @@ def submit_now(game_id: int, seat: Any, action: Any, command_id: Any, *, actor: 
     _check_seat(table, seat)
     _check_action(action)
     actor = actor or f"seat:{seat}"
-
-    def decide(table: Table) -> list[dict[str, Any]]:
-        if table.game.status != Game.Status.ACTIVE:
-            raise ServiceError("game_over", _("This game is over."))
-        try:
-            return table.engine.decide(table.state, seat, action)
-        except IllegalAction as exc:
-            raise ServiceError.from_illegal(exc) from None
-
     same = _same_action(seat, action, actor)
-    return _run(table, command_id, table.seq, actor, decide, same=same, positional=False)
+    return _run(table, command_id, table.seq, actor, _player_move(seat, action), same=same, positional=False)
 
 
 def play_turn(

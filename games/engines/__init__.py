@@ -42,6 +42,10 @@ def get(name: str) -> Engine:
     return cast(Engine, importlib.import_module(module))
 
 
+#: The config key of a stacked deal (the cards in order), which no player may choose.
+STACKED_DEAL = "deck"
+
+
 def compose(engine: Engine | str, chosen: Mapping[str, Any] | None, players: int) -> Config:
     """The config of a table of ``players`` with the options ``chosen``: the one way to make one.
 
@@ -54,4 +58,8 @@ def compose(engine: Engine | str, chosen: Mapping[str, Any] | None, players: int
     module = get(engine) if isinstance(engine, str) else engine
     if chosen is not None and not isinstance(chosen, Mapping):
         raise IllegalAction("bad_config", _("The game settings must be a set of named options."))
+    if chosen and STACKED_DEAL in chosen:
+        # The engines take a stacked deal for lessons and the rules' pictures, which make their
+        # configs themselves; a table anyone asks for is always shuffled (a rated game would be rigged).
+        raise IllegalAction("unknown_option", _("There is no option called {name}."), name=STACKED_DEAL)
     return module.validate_config({**(chosen or {}), "players": players})

@@ -184,3 +184,23 @@ def test_register_for_a_tournament_and_read_its_standings():
     read = Api().get(f"/tournaments/{cup.pk}").json()
     assert read["name"] == "API Cup" and [s["name"] for s in read["standings"]] == ["ada"]
     assert Api().get("/tournaments/99999999999999999999").json()["error"]["code"] == "unknown_tournament"
+
+
+@pytest.mark.parametrize("game", ["kazino", "dominoes", "skyjo", "pitch"])
+def test_nobody_may_stack_the_deal_of_a_table(game):
+    """The engines take a stacked deck for lessons and the rules' pictures; a table asked for over
+    the API is always shuffled, rated or casual (else its maker knows every hand)."""
+    ada = Api(token_for(user()))
+    before = Game.objects.count()
+    for kind in ("rated", "casual"):
+        body = {
+            "game": game,
+            "kind": kind,
+            "options": {"deck": ["AS"]},
+            "seats": [{"kind": "me"}, {"kind": "open"}],
+        }
+        answer = ada.post("/tables", body)
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "unknown_option", (
+            answer.content
+        )
+    assert Game.objects.count() == before

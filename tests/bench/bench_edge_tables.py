@@ -32,6 +32,7 @@ from tests.bench.bench_fanout import (  # noqa: E402
     cpu_seconds,
     fanout_database,
     new_table,
+    one_move,
     origin_of,
     percentile,
     web_processes,
@@ -116,23 +117,7 @@ async def play(
         started = time.monotonic()
         ws = players[move % 2]
         at = time.time()
-        await ws.send(
-            json.dumps(
-                {
-                    "type": "action",
-                    "action": {"type": "add", "n": 1},
-                    "command_id": f"m{move}",
-                    "expected_seq": seq,
-                }
-            )
-        )
-        while True:
-            reply = json.loads(await ws.recv())
-            if reply["type"] in ("ack", "error"):
-                break
-        if reply["type"] == "error":
-            raise RuntimeError(reply)
-        seq = reply["seq"]
+        seq = await one_move(ws, seq, f"m{move}")
         sent[seq] = at
         move += 1
         await asyncio.sleep(max(0.0, period - (time.monotonic() - started)))

@@ -223,6 +223,20 @@ async def _client(urls: list[str], first: int, count: int, conn: Any) -> None:
 # --- the players and one measurement --------------------------------------------------------------
 
 
+async def one_move(ws: Any, seq: int, command_id: str) -> int:
+    """A tiny-engine move on a player's socket, waited for until its ack: the new seq."""
+    action = {"type": "add", "n": 1}
+    await ws.send(
+        json.dumps({"type": "action", "action": action, "command_id": command_id, "expected_seq": seq})
+    )
+    while True:
+        reply = json.loads(await ws.recv())
+        if reply["type"] == "ack":
+            return int(reply["seq"])
+        if reply["type"] == "error":
+            raise RuntimeError(reply)
+
+
 async def play(urls: list[str], tokens: list[str], moves: int, rate: float) -> dict[int, float]:
     """Play ``moves`` moves, alternating seats, ``rate`` a second; {seq of each move: time it was sent}."""
     import websockets
@@ -240,23 +254,7 @@ async def play(urls: list[str], tokens: list[str], moves: int, rate: float) -> d
         ws = players[move % 2]
         started = time.perf_counter()
         at = time.time()
-        await ws.send(
-            json.dumps(
-                {
-                    "type": "action",
-                    "action": {"type": "add", "n": 1},
-                    "command_id": f"m{move}",
-                    "expected_seq": seq,
-                }
-            )
-        )
-        while True:
-            reply = json.loads(await ws.recv())
-            if reply["type"] == "ack":
-                break
-            if reply["type"] == "error":
-                raise RuntimeError(reply)
-        seq = reply["seq"]
+        seq = await one_move(ws, seq, f"m{move}")
         sent[seq] = at
         await asyncio.sleep(max(0.0, 1 / rate - (time.perf_counter() - started)))
     for ws in players:

@@ -121,6 +121,11 @@ class Watcher:
     closes: list[int | None] = field(default_factory=list)
     seqs: list[int] = field(default_factory=list)  # the picture's seq after each message that changed it
     connected: asyncio.Event = field(default_factory=asyncio.Event)
+    changed: asyncio.Condition = field(default_factory=asyncio.Condition)  # a seq or a close noted
+
+    async def _changed(self) -> None:
+        async with self.changed:
+            self.changed.notify_all()
 
     async def run(
         self, done: Callable[[Watcher], bool] = lambda w: bool(w.view.snap and w.view.snap["finished"])
@@ -131,7 +136,7 @@ class Watcher:
             try:
                 ws = await websockets.connect(self.url, origin=self.origin, open_timeout=10)
             except (OSError, websockets.InvalidHandshake):
-                await asyncio.sleep(0.1)
+                await asyncio.sleep(0.1)  # back off, then try again (the edge may be restarting)
                 continue
             try:
                 async for raw in ws:
@@ -142,6 +147,7 @@ class Watcher:
                         await ws.send(json.dumps({"type": "resync"}))
                     if self.view.seq != before:
                         self.seqs.append(self.view.seq)
+                        await self._changed()
                     self.connected.set()
                     if done(self):
                         await ws.close()
@@ -149,7 +155,8 @@ class Watcher:
                 self.closes.append(ws.close_code)
             except websockets.ConnectionClosed:
                 self.closes.append(ws.close_code)
-            await asyncio.sleep(0.1)
+            await self._changed()
+            await asyncio.sleep(0.1)  # a page's back-off before it reconnects
 
 
 def updates(frames: list[str]) -> list[str]:
@@ -273,14 +280,18 @@ def test_spectators_resume_after_the_edge_or_redis_restarts(site: Site):
     assert server_errors(site.processes) == []
 
 
+async def _until(watchers: list[Watcher], check: Callable[[Watcher], bool]) -> None:
+    for watcher in watchers:
+        async with watcher.changed:
+            await watcher.changed.wait_for(lambda watcher=watcher: check(watcher))
+
+
 async def _reached(watchers: list[Watcher], seq: int) -> None:
-    while any(w.view.seq < seq for w in watchers):
-        await asyncio.sleep(0.05)
+    await _until(watchers, lambda w: w.view.seq >= seq)
 
 
 async def _closed(watchers: list[Watcher], closes: int) -> None:
-    while any(len(w.closes) < closes for w in watchers):
-        await asyncio.sleep(0.05)
+    await _until(watchers, lambda w: len(w.closes) >= closes)
 
 
 def test_the_edge_refuses_what_daphne_refuses(site: Site):

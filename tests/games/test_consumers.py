@@ -194,8 +194,9 @@ async def test_an_unknown_game_closes_the_socket_with_4404():
     communicator = WebsocketCommunicator(app, "/ws/tables/999999/")
     connected, code = await communicator.connect()
     assert connected, "accepted first: a refused handshake reads as a bare HTTP 403"
-    assert (await communicator.receive_json_from())["code"] == "unknown_game"
-    assert (await communicator.receive_output())["code"] == 4404
+    error = await communicator.receive_json_from()
+    assert error["type"] == "error" and error["code"] == "unknown_game"
+    assert await communicator.receive_output() == {"type": "websocket.close", "code": 4404}
 
 
 @pytest.fixture

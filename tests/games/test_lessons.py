@@ -99,6 +99,11 @@ def test_a_legal_move_the_step_does_not_teach_is_refused_with_its_explanation_an
     assert info.value.code == "lesson_move"
     assert "Ace as 14" in info.value.localized()["message"]
     assert Event.objects.filter(game=game).count() == before
+    # The same move without a seq (the public API's and a socket's way) meets the same step.
+    with pytest.raises(ServiceError) as info:
+        service.submit_now(game.pk, LEARNER, {"type": "trail", "card": "AS"}, "wrong-2")
+    assert info.value.code == "lesson_move"
+    assert Event.objects.filter(game=game).count() == before
 
 
 @pytest.mark.django_db(transaction=True)

@@ -8,19 +8,16 @@ import random
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
 from games import resume, service, store
 from games.models import Seat
-from infra.routing import websocket_urlpatterns
+from tests.replay import sockets
 
 from .factories import tiny_game
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-app = URLRouter(websocket_urlpatterns)
 
 
 @pytest.fixture(autouse=True)
@@ -30,11 +27,7 @@ async def _close_db_connections():
 
 
 async def connect(game_id: int, token: str = "") -> WebsocketCommunicator:
-    headers = [(b"x-seat-token", token.encode())] if token else []
-    ws = WebsocketCommunicator(app, f"/ws/tables/{game_id}/", headers=headers)
-    connected, _ = await ws.connect()
-    assert connected
-    return ws
+    return await sockets.connect(f"/ws/tables/{game_id}/", token=token or None)
 
 
 @database_sync_to_async
@@ -48,16 +41,6 @@ def move(game_id: int, n: int = 1) -> None:
     table = service.load_table(game_id)
     seat = table.to_act()[0]
     service.submit(game_id, seat, {"type": "add", "n": n}, f"m{table.seq}", table.seq)
-
-
-async def test_an_unknown_table_is_accepted_then_closed_with_4404():
-    ws = WebsocketCommunicator(app, "/ws/tables/999999/")
-    connected, _ = await ws.connect()
-    assert connected, "accepted, so that the client reads why"
-    error = await ws.receive_json_from()
-    assert error["type"] == "error" and error["code"] == "unknown_game"
-    closed = await ws.receive_output()
-    assert closed == {"type": "websocket.close", "code": 4404}
 
 
 @pytest.mark.parametrize(("delay", "audience"), [(0, 0), (0, None), (2, None)])

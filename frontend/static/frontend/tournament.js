@@ -91,12 +91,31 @@ function swap(fresh) {
   seq = Number(fresh.dataset.seq);
 }
 
+// A swap must never eat a click: a part replaced between the press and the release takes the button
+// away before it is clicked. So a swap waits for the press to end (and for its click to pass), and
+// none is made once a form was sent: the page is on its way to the answer.
+let pressed = false;
+let leaving = false;
+const afterPress = [];
+document.addEventListener("pointerdown", () => { pressed = true; }, true);
+for (const type of ["pointerup", "pointercancel"]) {
+  document.addEventListener(type, () => {
+    setTimeout(() => { pressed = false; for (const go of afterPress.splice(0)) go(); }, 0);
+  }, true);
+}
+window.addEventListener("pageshow", () => { leaving = false; });
+
+function pressOver() {
+  return pressed ? new Promise((go) => afterPress.push(go)) : Promise.resolve();
+}
+
 async function fetchPage() {
   const response = await fetch(location.href, { headers: { "X-Requested-With": "fetch" } });
   if (!response.ok) return;
   const page = new DOMParser().parseFromString(await response.text(), "text/html");
   const fresh = page.getElementById("tournament");
-  if (fresh) swap(fresh);
+  await pressOver();
+  if (fresh && !leaving) swap(fresh);
 }
 
 // One fetch at a time; nudges that arrive meanwhile make one more.
@@ -177,6 +196,7 @@ document.addEventListener("keydown", (event) => {
 document.addEventListener("submit", (event) => {
   const question = event.submitter?.dataset.confirm || event.target.dataset.confirm;
   if (question && !window.confirm(question)) event.preventDefault();
+  if (!event.defaultPrevented) leaving = true;
 });
 
 // --- The socket ---------------------------------------------------------------------------------
