@@ -80,7 +80,11 @@ def post_and_wait(page, button: str, asks: str | None = None) -> None:
 def press_across_a_swap(page, button: str) -> None:
     """Click a console button whose press spans a live swap of the console (the page fetched itself
     again between the press and the release): the click still posts."""
-    box = page.locator(button).bounding_box()
+    pressed = page.locator(button)
+    box = None
+    while box is None:  # None while a swap has the button out of the page
+        pressed.wait_for(state="visible")
+        box = pressed.bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
     with page.expect_response(lambda r: r.request.headers.get("x-requested-with") == "fetch"):

@@ -21,7 +21,11 @@ def new_game(
 ) -> Game:
     """A table of computer seats (``random`` level), except the seats given in ``humans``
     (seat → user, or None for a guest)."""
-    config = engines.compose(engine_name, options, players)
+    chosen = dict(options or {})
+    deck = chosen.pop(engines.STACKED_DEAL, None)  # no player may choose one: the tests stack it here
+    config = engines.compose(engine_name, chosen, players)
+    if deck is not None:
+        config = engines.get(engine_name).validate_config({**config, engines.STACKED_DEAL: deck})
     humans = humans or {}
     seats = [
         service.SeatSpec(f"Human {n}", user=humans[n])
