@@ -97,6 +97,8 @@ MIDDLEWARE = [
     "frontend.languages.ProfileLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Innermost: the API's 404 and 405 in its own JSON shape, in the language the layers above chose.
+    "frontend.api.refusals.json_refusals",
 ]
 
 ROOT_URLCONF = "infra.urls"

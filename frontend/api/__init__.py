@@ -30,7 +30,8 @@ api = NinjaAPI(
 )
 
 
-def _error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
+def error_response(request: HttpRequest, exc: ServiceError) -> HttpResponse:
+    """A refusal in the API's one shape, in the request's language."""
     body: dict[str, Any] = exc.localized()
     fields = exc.params.get("fields")
     if isinstance(fields, str):
@@ -55,7 +56,7 @@ def _field(location: list[Any]) -> str:
 
 @api.exception_handler(ServiceError)
 def service_error(request: HttpRequest, exc: ServiceError) -> HttpResponse:
-    return _error(request, exc)
+    return error_response(request, exc)
 
 
 @api.exception_handler(ValidationError)
@@ -70,12 +71,12 @@ def validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse
             _("These fields are not right: {fields}. The schema at /api/v1/schema says what they hold."),
             fields=", ".join(wrong),
         )
-    return _error(request, refusal)
+    return error_response(request, refusal)
 
 
 @api.exception_handler(AuthenticationError)
 def unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
-    return _error(
+    return error_response(
         request, ServiceError("sign_in", _("Send a personal API token: Authorization: Bearer <token>."))
     )
 
@@ -84,14 +85,14 @@ def unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpRespo
 def http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     refusal = ServiceError("bad_json", _("The request is not valid JSON."))
     refusal.status = exc.status_code
-    return _error(request, refusal)
+    return error_response(request, refusal)
 
 
 @api.exception_handler(Http404)
 def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     refusal = ServiceError("not_found", _("There is no such address in the API."))
     refusal.status = 404
-    return _error(request, refusal)
+    return error_response(request, refusal)
 
 
 def _register() -> None:

@@ -204,3 +204,20 @@ def test_nobody_may_stack_the_deal_of_a_table(game):
             answer.content
         )
     assert Game.objects.count() == before
+
+
+def test_an_unknown_address_and_a_wrong_method_answer_in_the_api_s_shape(client):
+    """A client switches on the code: no HTML page, in the reader's language."""
+    answer = client.get("/api/v1/no-such-thing")
+    assert answer.status_code == 404 and answer["Content-Type"].startswith("application/json")
+    assert answer.json()["error"]["code"] == "not_found"
+    answer = client.delete("/api/v1/tables")
+    assert answer.status_code == 405 and answer["Allow"] == "POST"
+    error = answer.json()["error"]
+    assert (
+        error["code"] == "method_not_allowed" and "DELETE" in error["message"] and "POST" in error["message"]
+    )
+    kreyol = client.delete("/api/v1/tables", headers={"accept-language": "ht"}).json()["error"]["message"]
+    assert kreyol != error["message"] and "DELETE" in kreyol
+    # Pages outside the API keep the site's own 404 page.
+    assert client.get("/no-such-page/")["Content-Type"].startswith("text/html")

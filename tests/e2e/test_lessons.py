@@ -141,13 +141,12 @@ def play_lesson(page, slug: str, touch: bool, shots: str, wrong: dict | None = N
 
 KAZINO_WRONG = {"step": 2, "action": {"type": "trail", "card": "KC"}}
 
-# Each lesson played to its end once, the three languages and both sizes shared among them.
+# Each lesson played to its end in each language, on a desktop and on a phone by turns: every lesson
+# and every language is seen at both sizes.
 PLAYS = [
-    ("kazino", "en", DESKTOP, False),
-    ("kazino", "ht", PHONE, True),
-    ("skyjo", "tl", DESKTOP, False),
-    ("dominoes", "ht", DESKTOP, False),
-    ("pitch", "tl", PHONE, True),
+    (slug, language, *((DESKTOP, False) if (g + i) % 2 == 0 else (PHONE, True)))
+    for g, slug in enumerate(["kazino", "skyjo", "dominoes", "pitch"])
+    for i, language in enumerate(["en", "ht", "tl"])
 ]
 
 

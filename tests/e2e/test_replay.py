@@ -52,6 +52,8 @@ def test_stepping_through_a_finished_game_links_and_perspectives(page: Any) -> N
     page.goto(f"/games/{game.pk}/replay/")
     at(page, 0, PUBLIC)
     assert page.eval_on_selector("#board .dom-table", "e => e.dataset.seq") == str(replay.moments[0].seq)
+    # Before the first deal there is no round to name (it said "Round 0").
+    assert "Round" not in page.inner_text("#board .dom-info")
     assert page.locator("#moments .moment").count() > 3
     assert page.locator("#perspective option").all_inner_texts() == [
         "Computer 1 (Beginner)",
@@ -62,6 +64,7 @@ def test_stepping_through_a_finished_game_links_and_perspectives(page: Any) -> N
 
     page.click("#forward")
     at(page, 1, PUBLIC)
+    assert "Round 1" in page.inner_text("#board .dom-info")
     page.keyboard.press("ArrowRight")
     at(page, 2, PUBLIC)
     page.click("#back")

@@ -144,13 +144,13 @@ JS_STRINGS = [
     ),
     (
         "tl",
-        "face up %(showing)s · hidden %(hidden)s · game score %(score)s",
-        "nakabukas %(showing)s · nakataob %(hidden)s · puntos sa laro %(score)s",
+        "face-up total %(showing)s · %(hidden)s hidden · game score %(score)s",
+        "kabuuan ng nakabukas %(showing)s · %(hidden)s nakataob · puntos sa laro %(score)s",
     ),
     (
         "ht",
-        "face up %(showing)s · hidden %(hidden)s · game score %(score)s",
-        "fas anlè %(showing)s · kache %(hidden)s · pwen pati a %(score)s",
+        "face-up total %(showing)s · %(hidden)s hidden · game score %(score)s",
+        "total fas anlè %(showing)s · %(hidden)s kache · pwen pati a %(score)s",
     ),
 ]
 

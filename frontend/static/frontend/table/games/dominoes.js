@@ -658,7 +658,8 @@ function seatPanel(view, snap, ctx, seat) {
 function infoBar(view) {
   const bar = html("div", { class: "dom-info" });
   bar.append(html("span", { class: "dom-chip" }, variantName(view.variant)));
-  bar.append(html("span", { class: "dom-chip" }, fmt(gettext("Round %(n)s"), { n: view.hand })));
+  // Before the first deal (a replay's opening moment) there is no round yet.
+  if (view.hand > 0) bar.append(html("span", { class: "dom-chip" }, fmt(gettext("Round %(n)s"), { n: view.hand })));
   bar.append(html("span", { class: "dom-chip" }, fmt(gettext("Playing to %(n)s"), { n: view.target })));
   const boneLabel = view.variant === "block"
     ? fmt(gettext("Boneyard: %(n)s (not drawn in Block)"), { n: view.boneyard })

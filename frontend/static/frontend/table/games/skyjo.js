@@ -333,7 +333,7 @@ function seatPanel(snap, ctx, seat, mine) {
   const head = el("header", "sk-seat-head");
   head.append(el("strong", "sk-name", ctx.seatName(seat)));
   for (const [className, text] of seatBadges(view, seat)) head.append(el("span", className, text));
-  const facts = el("span", "sk-facts", interpolate(gettext("face up %(showing)s · hidden %(hidden)s · game score %(score)s"), { showing: cardWord(view.showing[seat]), hidden: view.hidden[seat], score: cardWord(view.scores[seat]) }, true));
+  const facts = el("span", "sk-facts", interpolate(gettext("face-up total %(showing)s · %(hidden)s hidden · game score %(score)s"), { showing: cardWord(view.showing[seat]), hidden: view.hidden[seat], score: cardWord(view.scores[seat]) }, true));
   head.append(facts);
   panel.append(head);
   panel.setAttribute("aria-label", interpolate(gettext("%(name)s's grid"), { name: ctx.seatName(seat) }, true));
