@@ -21,6 +21,7 @@ Close codes as on Daphne: 4403 for a seat asked of the edge (players connect to 
 credential in the address, 4404 for no such table, 4503 when the edge stops or loses Redis (whose
 restart would leave its subscriptions deaf): clients connect again and get the whole picture.
 
-``tables.py``: a table as the edge holds it; ``server.py``: the subscription and the sockets;
-``__main__.py``: the process (``--processes N`` share the port).
+``tables.py``: a table as the edge holds it; ``subscriptions.py``: the Redis connection, owned by one
+task (sockets ask it to subscribe and unsubscribe; only a failure of the connection is a lost Redis);
+``server.py``: the sockets; ``__main__.py``: the process (``--processes N`` share the port).
 """

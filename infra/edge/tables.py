@@ -17,7 +17,7 @@ STATE_TTL = 10.0  # seconds a table's picture is served from memory before it is
 class Table:
     """One table's subscription, its sockets, its last updates and its picture."""
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, subscribed: asyncio.Future[None] | None = None) -> None:
         self.game_id = game_id
         self.live: set[ServerConnection] = set()
         self.held: dict[ServerConnection, list[tuple[int, str]]] = {}
@@ -25,7 +25,8 @@ class Table:
         self.state: dict[str, Any] | None = None
         self.read_at = 0.0
         self.reading: asyncio.Future[dict[str, Any]] | None = None
-        self.subscribed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        # Done when Redis confirms the table's subscription (infra/edge/subscriptions.py).
+        self.subscribed = subscribed if subscribed is not None else asyncio.get_running_loop().create_future()
 
     def heard(self, seq: int, since: int, text: str, fields: dict[str, Any]) -> None:
         self.recent.append((seq, since, text))

@@ -395,3 +395,43 @@ def test_edge_processes_sharing_a_port_each_serve_their_spectators(site: Site):
     assert log.count(" ready.") == 3  # the first edge, then two processes on one port
     site.stop_edge()  # SIGTERM reaches both
     assert all(p.poll() is not None for n, p in site.processes.processes.items() if n.startswith("edge"))
+
+
+def test_many_tables_left_at_once_leave_the_other_tables_watching(site: Site):
+    """The end of a many-table benchmark: the spectators of 50 tables all gone in the same instant (half
+    of them with no closing handshake, as when their process ends), three times, while a table watched on
+    goes on moving. Its spectators keep their sockets and every update; the edge never thinks Redis was
+    lost."""
+    kept, tokens = table(goal=10)
+    others = [table()[0] for _ in range(50)]
+
+    async def scenario() -> list[Watcher]:
+        import websockets
+
+        watchers = [Watcher(f"{site.edge}{kept.pk}/", site.web) for _ in range(3)]
+        runs = [asyncio.create_task(w.run()) for w in watchers]
+        await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in watchers)), TIMEOUT)
+
+        async def leaver(game: Game) -> Any:
+            ws = await websockets.connect(f"{site.edge}{game.pk}/", origin=site.web, open_timeout=TIMEOUT)
+            assert json.loads(await ws.recv())["type"] == "state"
+            return ws
+
+        moves = asyncio.create_task(play(site.web, kept, tokens, 10, between=0.1))
+        for _round in range(3):  # each time every table left, then watched again
+            leavers = await asyncio.gather(*(leaver(game) for game in others for _ in range(4)))
+            for ws in leavers[::2]:
+                ws.transport.abort()  # gone with its process: no closing handshake
+            await asyncio.gather(*(ws.close() for ws in leavers[1::2]))
+        await moves
+        await asyncio.wait_for(asyncio.gather(*runs), TIMEOUT)
+        return watchers
+
+    watchers = asyncio.run(scenario())
+    final = shown(publish.snapshot(service.load_table(kept.pk), None))
+    assert final["finished"]
+    for watcher in watchers:
+        assert watcher.closes == [] and watcher.view.shown() == final
+    log = "".join(site.processes.log(n) for n in site.processes.processes if n.startswith("edge"))
+    assert "lost Redis" not in log
+    assert server_errors(site.processes) == []
