@@ -23,7 +23,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from infra.edge.subscriptions import Subscriptions
-from infra.edge.tables import STATE_TTL, Table, applied, read_state
+from infra.edge.tables import STATE_TTL, Table, applied, encode, read_state
 
 log = logging.getLogger("infra.edge")
 
@@ -138,24 +138,30 @@ class Edge:
             # Nobody waits for it: the owner writes it before any later subscription to the table.
             self.subscriptions.unsubscribe(_channel(table.game_id))
 
-    async def picture(self, table: Table) -> dict[str, Any]:
-        """The table as a spectator sees it now: read once by however many sockets ask at once."""
-        if table.state is not None and time.monotonic() - table.read_at < STATE_TTL:
-            return table.state
-        if table.reading is None:
-            table.reading = asyncio.ensure_future(self._read(table))
+    async def picture(self, table: Table, language: str) -> tuple[int, str]:
+        """The table as a spectator reading ``language`` sees it now, its seq and its ``state`` frame:
+        read once by however many sockets ask at once, encoded once while it is kept."""
+        state = table.states.get(language)
+        if state is not None and time.monotonic() - table.read_at[language] < STATE_TTL:
+            return int(state["seq"]), table.text(language)
+        reading = table.reading.get(language)
+        if reading is None:
+            reading = table.reading[language] = asyncio.ensure_future(self._read(table, language))
         try:
-            return await asyncio.shield(table.reading)
+            state = await asyncio.shield(reading)
         finally:
-            if table.reading is not None and table.reading.done():
-                table.reading = None
+            if reading.done() and table.reading.get(language) is reading:
+                del table.reading[language]
+        if table.states.get(language) is state:
+            return int(state["seq"]), table.text(language)
+        return int(state["seq"]), encode(state)
 
-    async def _read(self, table: Table) -> dict[str, Any]:
+    async def _read(self, table: Table, language: str) -> dict[str, Any]:
         started = time.monotonic()
         loop = asyncio.get_running_loop()
         state: dict[str, Any] | None = {
             "type": "state",
-            **await loop.run_in_executor(self.pool, self.read_state, table.game_id),
+            **await loop.run_in_executor(self.pool, self.read_state, table.game_id, language),
         }
         fresh = state
         # The updates heard while it was read, applied as a client would.
@@ -164,7 +170,7 @@ class Edge:
         if state is None:  # a gap among them (a publication failed): served, not kept
             assert fresh is not None
             return fresh
-        table.state, table.read_at = state, started
+        table.keep(language, state, started)
         return state
 
     # --- a socket ------------------------------------------------------------------------------------
@@ -213,7 +219,7 @@ class Edge:
             await ws.close(TRY_AGAIN)
             return
         try:
-            sent = await self._first(table, ws, since=_since(query))
+            sent = await self._first(table, ws, language, since=_since(query))
             held = table.held.get(ws, [])
             while held:  # what arrived while the state was read (and arrives while these are sent)
                 seq, text = held.pop(0)
@@ -231,7 +237,7 @@ class Edge:
                 if bucket is not None and not bucket.take():
                     await error(RateLimited())
                     continue
-                await self._answer(table, ws, raw, error, _)
+                await self._answer(table, ws, raw, error, _, language)
         except ServiceError as exc:
             if exc.code == "unknown_game":
                 await ws.close(NOT_FOUND)
@@ -244,19 +250,21 @@ class Edge:
         finally:
             self._leave(table, ws)
 
-    async def _first(self, table: Table, ws: ServerConnection, since: int | None) -> int:
+    async def _first(self, table: Table, ws: ServerConnection, language: str, since: int | None) -> int:
         """Send the state (or the updates since ``since``): the seq the socket has reached."""
         if since is not None:
-            texts = table.resumed(since)
-            if texts is not None and table.state is not None:
+            texts, head = table.resumed(since), table.seq
+            if texts is not None and head is not None:
                 for text in texts:
                     await ws.send(text)
-                return int(table.state["seq"])
-        state = await self.picture(table)
-        await ws.send(json.dumps(state, separators=(",", ":")))
-        return int(state["seq"])
+                return head
+        seq, text = await self.picture(table, language)
+        await ws.send(text)
+        return seq
 
-    async def _answer(self, table: Table, ws: ServerConnection, raw: Any, error: Any, _: Any) -> None:
+    async def _answer(
+        self, table: Table, ws: ServerConnection, raw: Any, error: Any, _: Any, language: str
+    ) -> None:
         from games.errors import DatabaseUnavailable, Forbidden, ServiceError
 
         if not isinstance(raw, str) or len(raw) > MAX_MESSAGE:
@@ -271,7 +279,7 @@ class Edge:
             await error(ServiceError("bad_json", _("Send a JSON object.")))
         elif content.get("type") == "resync":
             try:
-                await ws.send(json.dumps(await self.picture(table), separators=(",", ":")))
+                await ws.send((await self.picture(table, language))[1])
             except DatabaseUnavailable as exc:
                 await error(exc)  # the client keeps its picture
         else:  # an action or a table command, as Daphne answers a spectator's

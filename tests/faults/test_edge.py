@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 import redis
+from django.utils import translation
 
-from games import publish, service, tables
+from games import names, publish, service, tables
 from games.groups import edge_channel
 from games.models import Event, Game, Seat
 from tests.processes import ROOT, Processes, free_port, http_get, procfile
@@ -434,4 +435,53 @@ def test_many_tables_left_at_once_leave_the_other_tables_watching(site: Site):
         assert watcher.closes == [] and watcher.view.shown() == final
     log = "".join(site.processes.log(n) for n in site.processes.processes if n.startswith("edge"))
     assert "lost Redis" not in log
+    assert server_errors(site.processes) == []
+
+
+def test_spectators_on_the_edge_read_the_seats_in_their_language_as_on_daphne(site: Site):
+    """Seats without a name of their own are named in the reader's language: the edge's state for a
+    Kreyòl page (its language cookie) and a Tagalog one (its browser's Accept-Language) is the one
+    Daphne's table socket sends the same page, before and after a move; the update is the same for both."""
+    game = service.create_game(
+        "tiny",
+        {"players": 3, "goal": 10},
+        [
+            service.SeatSpec("Guest 1", name_role="guest"),
+            service.SeatSpec("Computer 2 (Easy)", bot_level="greedy"),
+            service.SeatSpec("Player 3", name_role="player"),
+        ],
+    )
+    token = Seat.objects.get(game=game, number=0).token
+    pages = {"ht": {"Cookie": "django_language=ht"}, "tl": {"Accept-Language": "tl,en;q=0.5"}, "en": {}}
+    expected = {}
+    for language in pages:
+        with translation.override(language):
+            expected[language] = [names.seat_name(s) for s in game.seats.order_by("number")]
+    assert len({tuple(n) for n in expected.values()}) == 3  # the test means something: three languages
+
+    async def scenario() -> dict[tuple[str, str], list[dict[str, Any]]]:
+        import websockets
+
+        daphne = f"{site.web.replace('http', 'ws', 1)}/ws/tables/{game.pk}/"
+        sockets = {
+            (where, language): await websockets.connect(url, origin=site.web, additional_headers=headers)
+            for language, headers in pages.items()
+            for where, url in (("daphne", daphne), ("edge", f"{site.edge}{game.pk}/"))
+        }
+        got = {key: [json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))] for key, ws in sockets.items()}
+        await asyncio.to_thread(move, site.web, game, 0, token, "m0", got["daphne", "en"][0]["seq"])
+        for key, ws in sockets.items():
+            got[key].append(json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT)))  # the update
+            await ws.send(json.dumps({"type": "resync"}))
+            got[key].append(json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT)))  # the state again
+            await ws.close()
+        return got
+
+    got = asyncio.run(scenario())
+    for language in pages:
+        daphne, edge = got["daphne", language], got["edge", language]
+        assert [m["type"] for m in edge] == ["state", "update", "state"]
+        assert [s["name"] for s in edge[0]["seats"]] == expected[language]
+        assert edge == daphne
+        assert edge[1] == got["edge", "en"][1]  # one update for every language
     assert server_errors(site.processes) == []

@@ -92,7 +92,7 @@ async def _pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
     writer.close()
 
 
-def picture(game_id: int) -> dict[str, Any]:
+def picture(game_id: int, language: str) -> dict[str, Any]:
     """The database's picture, as read_state gives it: a table at seq 0 with no seats."""
     return {"game": game_id, "seq": 0, "since": 0, "seat": None, "view": {}, "seats": [], "finished": False}
 
