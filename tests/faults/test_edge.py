@@ -485,3 +485,27 @@ def test_spectators_on_the_edge_read_the_seats_in_their_language_as_on_daphne(si
         assert edge == daphne
         assert edge[1] == got["edge", "en"][1]  # one update for every language
     assert server_errors(site.processes) == []
+
+
+def test_stopping_the_edge_closes_its_sockets_once_and_loses_no_redis(site: Site):
+    """SIGTERM with many tables watched (the end of a benchmark): every socket is closed with 4503 as the
+    edge stops, and its own closing of the Redis connection is not taken for a lost Redis."""
+    games = [table()[0] for _ in range(20)]
+
+    async def scenario() -> list[int | None]:
+        import websockets
+
+        async def watch(game: Game) -> Any:
+            ws = await websockets.connect(f"{site.edge}{game.pk}/", origin=site.web, open_timeout=TIMEOUT)
+            assert json.loads(await ws.recv())["type"] == "state"
+            return ws
+
+        sockets = await asyncio.gather(*(watch(game) for game in games for _ in range(3)))
+        await asyncio.to_thread(site.stop_edge)
+        await asyncio.wait_for(asyncio.gather(*(ws.wait_closed() for ws in sockets)), TIMEOUT)
+        return [ws.close_code for ws in sockets]
+
+    codes = asyncio.run(scenario())
+    assert codes == [4503] * len(codes)
+    log = "".join(site.processes.log(n) for n in site.processes.processes if n.startswith("edge"))
+    assert "lost Redis" not in log and server_errors(site.processes) == []
