@@ -1,5 +1,5 @@
-"""The spectator edge's server: its Redis subscription (one per table, on one connection) and its sockets
-(the spectator protocol of docs/live-tables.md). The overview: infra/edge/__init__.py."""
+"""The spectator edge's server: its sockets (the spectator protocol of docs/live-tables.md) and their
+tables' subscriptions (subscriptions.py). The overview: infra/edge/__init__.py."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from infra.edge.tables import STATE_TTL, Table, applied, read_state
+from infra.edge.subscriptions import Subscriptions
+from infra.edge.tables import STATE_TTL, Table, applied, encode, read_state
 
 log = logging.getLogger("infra.edge")
 
@@ -42,56 +43,18 @@ class Edge:
         self.tables: dict[int, Table] = {}
         self.read_state = reader or read_state
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="edge-db")
-        self.redis: Redis | None = None
-        self.pubsub: Any = None
-        self.listener: asyncio.Task[None] | None = None
+        self.subscriptions: Subscriptions | None = None
         self.stopping = False
-        self.subscribing = asyncio.Lock()
         self.background: set[asyncio.Future[None]] = set()
         self.delivered = 0  # frames handed to sockets (bench: CPU per delivered message)
 
     # --- Redis -----------------------------------------------------------------------------------
 
-    async def _subscribe(self, table: Table) -> None:
-        if self.pubsub is None:
-            self.redis = Redis.from_url(self.redis_url, socket_connect_timeout=5)
-            self.pubsub = self.redis.pubsub()
-            await self.pubsub.subscribe(_channel(table.game_id))
-            self.listener = asyncio.create_task(self._listen(self.pubsub))
-        else:
-            await self.pubsub.subscribe(_channel(table.game_id))
-
-    async def _listen(self, pubsub: Any) -> None:
-        try:
-            while True:
-                message = await pubsub.get_message(timeout=None)
-                if message is None:
-                    await asyncio.sleep(0.05)  # nothing subscribed at this instant
-                    continue
-                self._message(message)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - Redis lost: every subscription may be deaf now
-            await self.lost(f"{type(exc).__name__}: {exc}")
-
-    def _message(self, message: dict[str, Any]) -> None:
-        kind, channel = message["type"], message["channel"]
-        game_id = int(channel.rsplit(b":", 1)[1])
-        table = self.tables.get(game_id)
-        if kind == "subscribe":
-            if table is None:
-                return
-            if table.subscribed.done():
-                # The client reconnected to Redis on its own and subscribed again: what was
-                # published meanwhile is lost, so nobody may keep a picture from before.
-                self._soon(self.lost("Redis connection was renewed"))
-                return
-            table.subscribed.set_result(None)
+    def _message(self, channel: bytes, data: bytes) -> None:
+        table = self.tables.get(int(channel.rsplit(b":", 1)[1]))
+        if table is None:  # left: its unsubscription is on its way
             return
-        if kind != "message" or table is None:
-            return
-        data = message["data"]
-        text = data.decode() if isinstance(data, bytes) else data
+        text = data.decode()
         try:
             fields = json.loads(text)
             seq, since = int(fields["seq"]), int(fields["since"])
@@ -132,26 +95,18 @@ class Edge:
         self.background.add(task)  # kept until done: the loop holds tasks only weakly
         task.add_done_callback(self.background.discard)
 
-    async def lost(self, why: str) -> None:
-        """Redis went away (or came back on its own): close every socket with 4503 and start afresh."""
-        if self.pubsub is None:
+    async def lost(self, subscriptions: Subscriptions, why: str) -> None:
+        """The Redis connection failed: every subscription may be deaf now (a restarted Redis keeps
+        none), so every socket is closed with 4503 and the next one starts afresh."""
+        if subscriptions is not self.subscriptions:
+            return
+        self.subscriptions = None
+        if not self.tables:
+            log.info("spectator edge: its idle Redis connection ended (%s)", why)
             return
         log.warning("spectator edge lost Redis (%s): closing %d tables' sockets", why, len(self.tables))
-        pubsub, redis, listener = self.pubsub, self.redis, self.listener
-        self.pubsub = self.redis = self.listener = None
         tables, self.tables = self.tables, {}
-        for table in tables.values():
-            if not table.subscribed.done():
-                table.subscribed.set_exception(ConnectionError(why))
-                table.subscribed.exception()  # retrieved: a socket waiting on it closes by itself
         await self._close([ws for t in tables.values() for ws in (*t.live, *t.held)], "Redis lost")
-        if listener is not None and listener is not asyncio.current_task():
-            listener.cancel()
-        with contextlib.suppress(Exception):
-            await pubsub.aclose()
-        with contextlib.suppress(Exception):
-            if redis is not None:
-                await redis.aclose()
 
     async def _close(self, sockets: list[ServerConnection], reason: str) -> None:
         await asyncio.gather(*(ws.close(TRY_AGAIN, reason) for ws in sockets), return_exceptions=True)
@@ -159,59 +114,54 @@ class Edge:
     # --- a table's picture ---------------------------------------------------------------------------
 
     async def _join(self, game_id: int, ws: ServerConnection) -> Table:
-        # Subscribing and unsubscribing one at a time: a table left and watched again at once must not
-        # have its new SUBSCRIBE overtaken by the old UNSUBSCRIBE.
-        async with self.subscribing:
-            table = self.tables.get(game_id)
-            if table is None:
-                table = self.tables[game_id] = Table(game_id)
-                try:
-                    await self._subscribe(table)
-                except Exception as exc:
-                    table.subscribed.set_exception(exc)
-                    table.subscribed.exception()
-                    if self.tables.get(game_id) is table:
-                        del self.tables[game_id]
-                    raise
-            table.held[ws] = []
+        table = self.tables.get(game_id)
+        if table is None:
+            if self.subscriptions is None:
+                self.subscriptions = Subscriptions(self.redis_url, self._message, self.lost)
+            # Asked at once, in order: a table left and watched again is unsubscribed, then subscribed.
+            table = self.tables[game_id] = Table(game_id, self.subscriptions.subscribe(_channel(game_id)))
+        table.held[ws] = []
         try:
             await asyncio.wait_for(asyncio.shield(table.subscribed), SUBSCRIBE_TIMEOUT)
         except BaseException:
-            await self._leave(table, ws)
+            self._leave(table, ws)
             raise
         return table
 
-    async def _leave(self, table: Table, ws: ServerConnection) -> None:
+    def _leave(self, table: Table, ws: ServerConnection) -> None:
         table.live.discard(ws)
         table.held.pop(ws, None)
-        if table.live or table.held:
+        if table.live or table.held or self.tables.get(table.game_id) is not table:
             return
-        async with self.subscribing:
-            if self.tables.get(table.game_id) is not table or table.live or table.held:
-                return
-            del self.tables[table.game_id]
-            if self.pubsub is not None:
-                with contextlib.suppress(Exception):
-                    await self.pubsub.unsubscribe(_channel(table.game_id))
+        del self.tables[table.game_id]
+        if self.subscriptions is not None:
+            # Nobody waits for it: the owner writes it before any later subscription to the table.
+            self.subscriptions.unsubscribe(_channel(table.game_id))
 
-    async def picture(self, table: Table) -> dict[str, Any]:
-        """The table as a spectator sees it now: read once by however many sockets ask at once."""
-        if table.state is not None and time.monotonic() - table.read_at < STATE_TTL:
-            return table.state
-        if table.reading is None:
-            table.reading = asyncio.ensure_future(self._read(table))
+    async def picture(self, table: Table, language: str) -> tuple[int, str]:
+        """The table as a spectator reading ``language`` sees it now, its seq and its ``state`` frame:
+        read once by however many sockets ask at once, encoded once while it is kept."""
+        state = table.states.get(language)
+        if state is not None and time.monotonic() - table.read_at[language] < STATE_TTL:
+            return int(state["seq"]), table.text(language)
+        reading = table.reading.get(language)
+        if reading is None:
+            reading = table.reading[language] = asyncio.ensure_future(self._read(table, language))
         try:
-            return await asyncio.shield(table.reading)
+            state = await asyncio.shield(reading)
         finally:
-            if table.reading is not None and table.reading.done():
-                table.reading = None
+            if reading.done() and table.reading.get(language) is reading:
+                del table.reading[language]
+        if table.states.get(language) is state:
+            return int(state["seq"]), table.text(language)
+        return int(state["seq"]), encode(state)
 
-    async def _read(self, table: Table) -> dict[str, Any]:
+    async def _read(self, table: Table, language: str) -> dict[str, Any]:
         started = time.monotonic()
         loop = asyncio.get_running_loop()
         state: dict[str, Any] | None = {
             "type": "state",
-            **await loop.run_in_executor(self.pool, self.read_state, table.game_id),
+            **await loop.run_in_executor(self.pool, self.read_state, table.game_id, language),
         }
         fresh = state
         # The updates heard while it was read, applied as a client would.
@@ -220,7 +170,7 @@ class Edge:
         if state is None:  # a gap among them (a publication failed): served, not kept
             assert fresh is not None
             return fresh
-        table.state, table.read_at = state, started
+        table.keep(language, state, started)
         return state
 
     # --- a socket ------------------------------------------------------------------------------------
@@ -269,7 +219,7 @@ class Edge:
             await ws.close(TRY_AGAIN)
             return
         try:
-            sent = await self._first(table, ws, since=_since(query))
+            sent = await self._first(table, ws, language, since=_since(query))
             held = table.held.get(ws, [])
             while held:  # what arrived while the state was read (and arrives while these are sent)
                 seq, text = held.pop(0)
@@ -287,7 +237,7 @@ class Edge:
                 if bucket is not None and not bucket.take():
                     await error(RateLimited())
                     continue
-                await self._answer(table, ws, raw, error, _)
+                await self._answer(table, ws, raw, error, _, language)
         except ServiceError as exc:
             if exc.code == "unknown_game":
                 await ws.close(NOT_FOUND)
@@ -298,21 +248,23 @@ class Edge:
         except ConnectionClosed:
             pass
         finally:
-            await self._leave(table, ws)
+            self._leave(table, ws)
 
-    async def _first(self, table: Table, ws: ServerConnection, since: int | None) -> int:
+    async def _first(self, table: Table, ws: ServerConnection, language: str, since: int | None) -> int:
         """Send the state (or the updates since ``since``): the seq the socket has reached."""
         if since is not None:
-            texts = table.resumed(since)
-            if texts is not None and table.state is not None:
+            texts, head = table.resumed(since), table.seq
+            if texts is not None and head is not None:
                 for text in texts:
                     await ws.send(text)
-                return int(table.state["seq"])
-        state = await self.picture(table)
-        await ws.send(json.dumps(state, separators=(",", ":")))
-        return int(state["seq"])
+                return head
+        seq, text = await self.picture(table, language)
+        await ws.send(text)
+        return seq
 
-    async def _answer(self, table: Table, ws: ServerConnection, raw: Any, error: Any, _: Any) -> None:
+    async def _answer(
+        self, table: Table, ws: ServerConnection, raw: Any, error: Any, _: Any, language: str
+    ) -> None:
         from games.errors import DatabaseUnavailable, Forbidden, ServiceError
 
         if not isinstance(raw, str) or len(raw) > MAX_MESSAGE:
@@ -327,7 +279,7 @@ class Edge:
             await error(ServiceError("bad_json", _("Send a JSON object.")))
         elif content.get("type") == "resync":
             try:
-                await ws.send(json.dumps(await self.picture(table), separators=(",", ":")))
+                await ws.send((await self.picture(table, language))[1])
             except DatabaseUnavailable as exc:
                 await error(exc)  # the client keeps its picture
         else:  # an action or a table command, as Daphne answers a spectator's
@@ -397,9 +349,9 @@ class Edge:
         server.close(close_connections=False)
         sockets = [ws for t in self.tables.values() for ws in (*t.live, *t.held)]
         await self._close(sockets, "the spectator edge is restarting")
-        if self.pubsub is not None:
-            with contextlib.suppress(Exception):
-                await self.pubsub.aclose()
+        if self.subscriptions is not None:
+            subscriptions, self.subscriptions = self.subscriptions, None
+            await subscriptions.close()
         self.pool.shutdown(wait=False)
 
 

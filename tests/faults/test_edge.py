@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 import redis
+from django.utils import translation
 
-from games import publish, service, tables
+from games import names, publish, service, tables
 from games.groups import edge_channel
 from games.models import Event, Game, Seat
 from tests.processes import ROOT, Processes, free_port, http_get, procfile
@@ -395,3 +396,116 @@ def test_edge_processes_sharing_a_port_each_serve_their_spectators(site: Site):
     assert log.count(" ready.") == 3  # the first edge, then two processes on one port
     site.stop_edge()  # SIGTERM reaches both
     assert all(p.poll() is not None for n, p in site.processes.processes.items() if n.startswith("edge"))
+
+
+def test_many_tables_left_at_once_leave_the_other_tables_watching(site: Site):
+    """The end of a many-table benchmark: the spectators of 50 tables all gone in the same instant (half
+    of them with no closing handshake, as when their process ends), three times, while a table watched on
+    goes on moving. Its spectators keep their sockets and every update; the edge never thinks Redis was
+    lost."""
+    kept, tokens = table(goal=10)
+    others = [table()[0] for _ in range(50)]
+
+    async def scenario() -> list[Watcher]:
+        import websockets
+
+        watchers = [Watcher(f"{site.edge}{kept.pk}/", site.web) for _ in range(3)]
+        runs = [asyncio.create_task(w.run()) for w in watchers]
+        await asyncio.wait_for(asyncio.gather(*(w.connected.wait() for w in watchers)), TIMEOUT)
+
+        async def leaver(game: Game) -> Any:
+            ws = await websockets.connect(f"{site.edge}{game.pk}/", origin=site.web, open_timeout=TIMEOUT)
+            assert json.loads(await ws.recv())["type"] == "state"
+            return ws
+
+        moves = asyncio.create_task(play(site.web, kept, tokens, 10, between=0.1))
+        for _round in range(3):  # each time every table left, then watched again
+            leavers = await asyncio.gather(*(leaver(game) for game in others for _ in range(4)))
+            for ws in leavers[::2]:
+                ws.transport.abort()  # gone with its process: no closing handshake
+            await asyncio.gather(*(ws.close() for ws in leavers[1::2]))
+        await moves
+        await asyncio.wait_for(asyncio.gather(*runs), TIMEOUT)
+        return watchers
+
+    watchers = asyncio.run(scenario())
+    final = shown(publish.snapshot(service.load_table(kept.pk), None))
+    assert final["finished"]
+    for watcher in watchers:
+        assert watcher.closes == [] and watcher.view.shown() == final
+    log = "".join(site.processes.log(n) for n in site.processes.processes if n.startswith("edge"))
+    assert "lost Redis" not in log
+    assert server_errors(site.processes) == []
+
+
+def test_spectators_on_the_edge_read_the_seats_in_their_language_as_on_daphne(site: Site):
+    """Seats without a name of their own are named in the reader's language: the edge's state for a
+    Kreyòl page (its language cookie) and a Tagalog one (its browser's Accept-Language) is the one
+    Daphne's table socket sends the same page, before and after a move; the update is the same for both."""
+    game = service.create_game(
+        "tiny",
+        {"players": 3, "goal": 10},
+        [
+            service.SeatSpec("Guest 1", name_role="guest"),
+            service.SeatSpec("Computer 2 (Easy)", bot_level="greedy"),
+            service.SeatSpec("Player 3", name_role="player"),
+        ],
+    )
+    token = Seat.objects.get(game=game, number=0).token
+    pages = {"ht": {"Cookie": "django_language=ht"}, "tl": {"Accept-Language": "tl,en;q=0.5"}, "en": {}}
+    expected = {}
+    for language in pages:
+        with translation.override(language):
+            expected[language] = [names.seat_name(s) for s in game.seats.order_by("number")]
+    assert len({tuple(n) for n in expected.values()}) == 3  # the test means something: three languages
+
+    async def scenario() -> dict[tuple[str, str], list[dict[str, Any]]]:
+        import websockets
+
+        daphne = f"{site.web.replace('http', 'ws', 1)}/ws/tables/{game.pk}/"
+        sockets = {
+            (where, language): await websockets.connect(url, origin=site.web, additional_headers=headers)
+            for language, headers in pages.items()
+            for where, url in (("daphne", daphne), ("edge", f"{site.edge}{game.pk}/"))
+        }
+        got = {key: [json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))] for key, ws in sockets.items()}
+        await asyncio.to_thread(move, site.web, game, 0, token, "m0", got["daphne", "en"][0]["seq"])
+        for key, ws in sockets.items():
+            got[key].append(json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT)))  # the update
+            await ws.send(json.dumps({"type": "resync"}))
+            got[key].append(json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT)))  # the state again
+            await ws.close()
+        return got
+
+    got = asyncio.run(scenario())
+    for language in pages:
+        daphne, edge = got["daphne", language], got["edge", language]
+        assert [m["type"] for m in edge] == ["state", "update", "state"]
+        assert [s["name"] for s in edge[0]["seats"]] == expected[language]
+        assert edge == daphne
+        assert edge[1] == got["edge", "en"][1]  # one update for every language
+    assert server_errors(site.processes) == []
+
+
+def test_stopping_the_edge_closes_its_sockets_once_and_loses_no_redis(site: Site):
+    """SIGTERM with many tables watched (the end of a benchmark): every socket is closed with 4503 as the
+    edge stops, and its own closing of the Redis connection is not taken for a lost Redis."""
+    games = [table()[0] for _ in range(20)]
+
+    async def scenario() -> list[int | None]:
+        import websockets
+
+        async def watch(game: Game) -> Any:
+            ws = await websockets.connect(f"{site.edge}{game.pk}/", origin=site.web, open_timeout=TIMEOUT)
+            assert json.loads(await ws.recv())["type"] == "state"
+            return ws
+
+        sockets = await asyncio.gather(*(watch(game) for game in games for _ in range(3)))
+        await asyncio.to_thread(site.stop_edge)
+        await asyncio.wait_for(asyncio.gather(*(ws.wait_closed() for ws in sockets)), TIMEOUT)
+        return [ws.close_code for ws in sockets]
+
+    codes = asyncio.run(scenario())
+    assert codes == [4503] * len(codes)
+    log = "".join(site.processes.log(n) for n in site.processes.processes if n.startswith("edge"))
+    assert "lost Redis" not in log and server_errors(site.processes) == []
