@@ -58,6 +58,8 @@ ROTATIONS_UP_TO = 48
 #: Fields up to this many players are then regrouped: the players of every two, then every three tables
 #: at most ``REGROUP_REACH`` apart (by their best-ranked player) are cut again in the cheapest way.
 REGROUP_UP_TO = 24
+#: Passes of the regrouping in one round (a guard; the fields measured settle within a few).
+REGROUP_PASSES = 50
 #: Tables are regrouped only if together they seat at most this many players (three tables of five
 #: have too many cuts to try every round).
 REGROUP_PLAYERS = 12
@@ -366,9 +368,9 @@ def _regroup(ranked: Sequence[P], tables: list[list[P]], cost: Objective) -> Non
             known[group] = cost(group)
         return known[group]
 
-    improved = True
-    while improved:
-        improved = False
+    improved, passes = True, 0
+    while improved and passes < REGROUP_PASSES:
+        improved, passes = False, passes + 1
         lead = [min(place[p] for p in t) for t in tables]
         order = sorted(range(len(tables)), key=lead.__getitem__)
         for k in (2, 3):
