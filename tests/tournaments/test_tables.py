@@ -281,3 +281,57 @@ def test_a_multi_player_match_adds_placement_points_with_ties_shared():
     ]
     result = formats.decide_match(t, table, elimination=False)
     assert result is not None and result.places == {1: 1, 3: 2, 2: 3, 4: 4}
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(13, 24), st.sampled_from([3, 4]), st.integers(2, 6), st.randoms(use_true_random=False))
+def test_no_two_or_three_nearby_tables_can_be_cut_again_more_cheaply(count, size, number, rng):
+    """Fields past the exhaustive search but up to ``REGROUP_UP_TO``: the seating is a local optimum of
+    the regrouping (no two or three tables close in the ranking seat their players better together)."""
+    players = list(range(count))
+    met = random_met(rng, players, rng.randint(0, 3 * count))
+    scores = {p: rng.randint(0, 2 * number) for p in players}
+    ranked = sorted(players, key=lambda p: -scores[p])
+    seated = seat_tables(ranked, size, scores, met, history=History(round=number))
+    cost = Objective(
+        scores={p: float(s) for p, s in scores.items()},
+        met=met,
+        first={},
+        repeat_weight=tables.REPEATS * (size - 1),
+        cap=tables.first_seat_cap(number, size),
+    )
+    place = {p: i for i, p in enumerate(ranked)}
+    ordered = sorted(seated, key=lambda t: min(place[p] for p in t))
+    for k in (2, 3):
+        for chosen in itertools.combinations(range(len(ordered)), k):
+            group = [ordered[i] for i in chosen]
+            if chosen[-1] - chosen[0] > tables.REGROUP_REACH or sum(map(len, group)) > tables.REGROUP_PLAYERS:
+                continue
+            together = [p for t in group for p in t]
+            now = sum(cost(t) for t in group)
+            best = min(sum(cost(t) for t in cut) for cut in partitions(together, [len(t) for t in group]))
+            assert now <= best + 1e-9
+
+
+def test_regrouping_finds_cheaper_seatings_than_the_swaps_alone(monkeypatch):
+    # 15 players at tables of 3 with random meetings and scores (a fixed draw): the swaps stop at a
+    # seating that costs 12, regrouping nearby tables reaches 9 (several players move at once).
+    rng = random.Random(25)
+    players = list(range(15))
+    met = random_met(rng, players, 30)
+    scores = {p: rng.randint(0, 8) for p in players}
+    ranked = sorted(players, key=lambda p: -scores[p])
+    cost = Objective(
+        scores={p: float(s) for p, s in scores.items()},
+        met=met,
+        first={},
+        repeat_weight=tables.REPEATS * 2,
+        cap=tables.first_seat_cap(4, 3),
+    )
+
+    def seated_cost() -> float:
+        return sum(cost(t) for t in seat_tables(ranked, 3, scores, met, history=History(round=4)))
+
+    regrouped = seated_cost()
+    monkeypatch.setattr(tables, "REGROUP_UP_TO", 0)
+    assert regrouped < seated_cost()
