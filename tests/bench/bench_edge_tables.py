@@ -9,7 +9,9 @@ tables of the tiny engine, each with two players on Daphne who make one move eve
 (each table starting at its own moment in the period), and ``spectators`` spread evenly over the tables,
 watching through the edge from ``clients`` client processes. Latency: from a move's send to each of its
 table's spectators' receipt (one machine, ``time.time()``); lost: not received 30 s after the last move;
-CPU per message: the edge's CPU over the updates it delivered.
+CPU per message: the edge's CPU over the updates it delivered. Where the time goes: from the send to the
+move stored (its last event's ``created_at``: the command path on Daphne) and from there to each spectator
+(publishing, Redis, the edge, the client).
 """
 
 from __future__ import annotations
@@ -137,6 +139,15 @@ async def play_all(
     return {game: sent for (game, _t), sent in zip(tables, results, strict=True)}
 
 
+def stored_at(sent: dict[int, dict[int, float]]) -> dict[tuple[int, int], float]:
+    """When each move was stored: its last event's ``created_at`` (taken just before the INSERT); a
+    move's update carries the seq of its last event."""
+    from games.models import Event
+
+    rows = Event.objects.filter(game_id__in=list(sent)).values_list("game_id", "seq", "created_at")
+    return {(game, seq): at.timestamp() for game, seq, at in rows if seq in sent[game]}
+
+
 def measure(
     tables: int, spectators: int, period: float, seconds: float, clients: int, processes: int = 2
 ) -> dict[str, Any]:
@@ -174,6 +185,7 @@ def measure(
                 for key, times in got.items():
                     received.setdefault(key, []).extend(times)
             edge_cpu = sum(cpu_seconds(p) for p in edge.pids) - edge_cpu0  # type: ignore[attr-defined]
+            stored = stored_at(sent)
         finally:
             for proc in procs:
                 proc.join(30)
@@ -181,12 +193,16 @@ def measure(
                     proc.kill()
     watchers = {game: sum(1 for i in range(spectators) if made[i % tables][0] == game) for game, _t in made}
     latencies, lost, expected = [], 0, 0
+    to_store, from_store = [], []  # where the time goes: the command path, then the fan-out
     for game, moves in sent.items():
         for seq, at in moves.items():
             times = received.get(f"{game}:{seq}", [])
             expected += watchers[game]
             lost += watchers[game] - len(times)
             latencies += [1000 * (t - at) for t in times]
+            if (game, seq) in stored:
+                to_store.append(1000 * (stored[game, seq] - at))
+                from_store += [1000 * (t - stored[game, seq]) for t in times]
     return {
         "tables": tables,
         "spectators": spectators,
@@ -197,6 +213,10 @@ def measure(
         "max": max(latencies, default=float("nan")),
         "lost": lost,
         "edge_cpu_us": 1e6 * edge_cpu / max(1, len(latencies)),
+        "stored_p50": percentile(to_store, 0.5),
+        "stored_p99": percentile(to_store, 0.99),
+        "fanout_p50": percentile(from_store, 0.5),
+        "fanout_p99": percentile(from_store, 0.99),
         "edge_processes": processes,
         "load": os.getloadavg(),
     }
@@ -217,6 +237,10 @@ def main() -> None:
         f"tables={f['tables']} spectators={f['spectators']} moves={f['moves']} messages={f['messages']} "
         f"p50_ms={f['p50']:.1f} p99_ms={f['p99']:.1f} max_ms={f['max']:.1f} lost={f['lost']} "
         f"edge_cpu_us_per_message={f['edge_cpu_us']:.1f} load={f['load'][0]:.1f}"
+    )
+    print(
+        f"  send to stored p50/p99 ms {f['stored_p50']:.1f}/{f['stored_p99']:.1f}; "
+        f"stored to spectator p50/p99 ms {f['fanout_p50']:.1f}/{f['fanout_p99']:.1f}"
     )
 
 
