@@ -145,7 +145,7 @@ JS_STRINGS = [
     (
         "tl",
         "face-up total %(showing)s · %(hidden)s hidden · game score %(score)s",
-        "kabuuan ng nakabukas %(showing)s · %(hidden)s nakataob · puntos sa laro %(score)s",
+        "kabuuang bukas %(showing)s · %(hidden)s nakataob · puntos sa laro %(score)s",
     ),
     (
         "ht",
