@@ -427,6 +427,10 @@ def _step(
         "redis (shared)": [pid] if (pid := redis_pid()) else [],
         "bench": [os.getpid()],
     }
+    # Of the workers' CPU, what their main processes spent (the broker, the ETA timers, the pool's IPC):
+    # the rest is the pool processes' (the turns themselves).
+    worker_mains = [procs.processes[name].pid for name in ("worker1", "worker2")]
+    mains0 = sum(cpu(p) for p in worker_mains)
     profiles = []
     worker_children = [p for p in tree(procs.processes["worker1"].pid) if p != procs.processes["worker1"].pid]
     # The process that serves the spectators: the edge (its last child when it has several), or Daphne.
@@ -451,6 +455,7 @@ def _step(
     spent = {name: sum(cpu(p) for p in pids) - before[name] for name, pids in groups.items()}
     spent["postgres (shared)"] = postgres_cpu(postmaster) - postgres0
     spent["spectator clients"] = sum(cpu(p) for p in clients_before) - clients_cpu0
+    mains_spent = sum(cpu(p) for p in worker_mains) - mains0
     time.sleep(GRACE)
     # What was stored in the window, and what the spectators received.
     commands = _commands(games, t0, t1)
@@ -496,6 +501,7 @@ def _step(
         "cpu_s": spent,
         "processes": {name: len(pids) for name, pids in groups.items()},
         "cpu_ms_per_move": {name: 1000 * s / moves for name, s in spent.items()} if moves else {},
+        "worker_main_ms_per_move": 1000 * mains_spent / moves if moves else 0.0,
         "connect_s": connect_s,
         "profile": profile,
     }
@@ -521,7 +527,8 @@ def line(s: dict[str, Any]) -> str:
         f"tables={s['tables']} spectators={s['spectators']} moves/s={s['moves_per_s']:.1f} "
         f"pace_kept={s['pace_kept']:.2f} p50_ms={s['p50']:.1f} p99_ms={s['p99']:.1f} max_ms={s['max']:.1f} "
         f"lost={s['lost']}/{s['deliveries'] + s['lost']} closed={s['closed']} load={s['load'][0]:.1f} "
-        f"cpu_ms_per_move: {cpu_line}" + (f" ({s['setup']})" if s.get("setup") else "")
+        f"cpu_ms_per_move: {cpu_line} (workers' main processes: {s.get('worker_main_ms_per_move', 0):.2f})"
+        + (f" ({s['setup']})" if s.get("setup") else "")
     )
 
 
