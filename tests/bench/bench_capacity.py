@@ -28,7 +28,9 @@ falls behind (keeps less than ``MIN_PACE`` of the first step's pace); that step 
 Where the time goes: the CPU seconds each part spent in the window (web processes, workers with their
 pool processes, the spectator edge, the PostgreSQL and Redis servers — both shared with whatever else uses them — the
 spectator clients and this process), per move; and, when py-spy is installed, a profile of one
-worker pool process and one web process over each window (the knee's is kept). A run of the default
+worker pool process, one worker's main process and the process serving the spectators (the edge, or
+a web process) over each window (the knee's is kept; ``BENCH_PYSPY_GIL=1``: only while holding the GIL,
+nearer CPU time; ``BENCH_PYSPY_RATE``: samples a second, 50). A run of the default
 steps takes about 10–15 minutes. Figures are appended to tests/bench/results/capacity.txt.
 """
 
@@ -220,8 +222,19 @@ def start_profile(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes
     if not Path(spy).exists():
         return None
     return subprocess.Popen(
-        [spy, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "50", "--nonblocking"]
-        + ["--format", "raw", "--output", str(out)],
+        [
+            spy,
+            "record",
+            "--pid",
+            str(pid),
+            "--duration",
+            str(int(seconds)),
+            "--rate",
+            os.environ.get("BENCH_PYSPY_RATE", "50"),
+            "--nonblocking",
+        ]
+        + ["--format", "raw", "--output", str(out)]
+        + (["--gil"] if os.environ.get("BENCH_PYSPY_GIL") else []),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -305,6 +318,8 @@ def measure(
             WORKER_LOG_LEVEL=os.environ.get("BENCH_WORKER_LOG_LEVEL", "warning"),
             LOG_LEVEL="WARNING",
             TURN_WATCHDOG_INTERVAL="0",
+            # Every table's fold kept in every process, as docs/deploying.md asks of a site this size.
+            FOLDS_KEPT=str(max(256, 2 * max(steps))),
         )
         LOGS.mkdir(parents=True, exist_ok=True)
         procs = Processes(LOGS, env)
@@ -437,10 +452,11 @@ def _step(
     web_pids = tree(procs.processes["edge" if "edge" in procs.processes else "web1"].pid)
     for label, pid in (
         ("worker pool process", worker_children[0] if worker_children else None),
+        ("worker main process", procs.processes["worker1"].pid),
         ("edge process" if "edge" in procs.processes else "web process", web_pids[-1]),
     ):
         if pid is not None:
-            out = LOGS / f"profile-{label.split()[0]}-{target}.txt"
+            out = LOGS / f"profile-{label.replace(' ', '-')}-{target}.txt"
             spy = start_profile(pid, window, out)
             if spy is not None:
                 profiles.append((label, spy, out))
@@ -569,7 +585,7 @@ def main() -> None:
     with RESULTS.open("a") as out:
         out.write("".join(f"{stamp} {line(s)}\n" for s in results["steps"]))
         out.write(f"{stamp} capacity {results['capacity']} tables\n")
-    print(json.dumps(results["profile"], indent=1)[:4000])
+    print(json.dumps(results["profile"], indent=1)[:12000])
 
 
 if __name__ == "__main__":
