@@ -8,6 +8,7 @@ was that many moves ago.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import os
@@ -111,8 +112,10 @@ def table_changed(table: Table) -> None:
         return
     game_id = table.game.pk
     since = previous_end(table.events)
-    messages = [
-        (seat_group(game_id, n), table_message(table, n, since)) for n in range(table.game.config["players"])
+    # Each audience's text, made when it is needed (``_encode``).
+    audiences: list[tuple[str, Callable[[], dict[str, Any]]]] = [
+        (seat_group(game_id, n), functools.partial(table_message, table, n, since))
+        for n in range(table.game.config["players"])
     ]
     if not table.game.deal_is_secret():  # else spectators keep the opening (spectator_cut)
         public = spectator_table(table)
@@ -120,14 +123,14 @@ def table_changed(table: Table) -> None:
         # The spectators' previous picture: as they were cut when the previous command was the last.
         # (The log's seqs are 1, 2, 3…: the events up to ``since`` are its first ``since``.)
         public_since = moves_back(table.events, delay, upto=since) if since else 0
-        messages.append((public_group(game_id), table_message(public, None, public_since)))
-    # Encoded once here, not once per socket: consumers forward the text as it is.
-    texts = [
-        (group, json.dumps({"type": "update", **message}, separators=(",", ":")))
-        for group, message in messages
-    ]
+        audiences.append(
+            (public_group(game_id), functools.partial(table_message, public, None, public_since))
+        )
     # Other parts' sockets that follow the game (a replay page), told in the same trip.
     nudges = [(group, message) for follower in _followers for group, message in follower(table)]
+    if _direct(layer) and _send_direct(layer, game_id, table.seq, audiences, nudges):
+        return
+    texts = [(group, _encode(message)) for group, message in audiences]
     # The edge hears the public text and nothing else: the seats' texts never reach its channel.
     public_text = next((text for group, text in texts if group == public_group(game_id)), None)
 
@@ -162,6 +165,71 @@ def table_changed(table: Table) -> None:
         _run(send_all, layer)
     except Exception:  # e.g. called from a thread that runs an event loop: the move stands regardless
         log.exception("could not publish game %s seq %s", game_id, table.seq)
+
+
+def _encode(message: Callable[[], dict[str, Any]]) -> str:
+    """Encoded once per audience, not once per socket: consumers and the edge forward the text as it is."""
+    return json.dumps({"type": "update", **message()}, separators=(",", ":"))
+
+
+def _send_direct(
+    layer: Any,
+    game_id: int,
+    seq: int,
+    audiences: list[tuple[str, Callable[[], dict[str, Any]]]],
+    nudges: list[tuple[str, dict[str, Any]]],
+) -> bool:
+    """Publish from a process without a server's event loop (a Celery worker, a script): who listens is
+    asked, and the edge's frame PUBLISHed, in one pipelined round trip on this thread, through the same
+    Redis keys as ``_listened``; only when a group has a member (a player on Daphne, a replay page) is
+    the publish loop's thread reached for channels-redis's ``group_send``. Computer players watched
+    through the edge so cost one round trip, no thread hop, and no view nobody listens to. False when
+    Redis could not be asked: the caller then publishes as before, every audience through the loop.
+    """
+    public = public_group(game_id)
+    public_text = (
+        next((_encode(m) for g, m in audiences if g == public), None) if edge_enabled(layer) else None
+    )
+    groups = [group for group, _m in audiences] + [group for group, _n in nudges]
+    by_server: dict[int, list[str]] = {}
+    for group in groups:
+        by_server.setdefault(layer.consistent_hash(group), []).append(group)
+    if public_text is not None:
+        by_server.setdefault(0, [])  # the edge's channels are on the layer's first server
+    listened: set[str] = set()
+    try:
+        for index, some in by_server.items():
+            pipe = _Direct.client(layer, index).pipeline(transaction=False)
+            for group in some:
+                pipe.zcard(layer._group_key(group))
+            if index == 0 and public_text is not None:
+                pipe.publish(edge_channel(game_id), public_text)
+            counts = pipe.execute()
+            listened.update(group for group, count in zip(some, counts, strict=False) if count)
+    except Exception:
+        log.warning("could not ask who listens to game %s directly", game_id, exc_info=True)
+        return False
+    sends = [
+        (g, {"type": "table.update", "text": public_text if g == public and public_text else _encode(m)})
+        for g, m in audiences
+        if g in listened
+    ]
+    sends += [(g, n) for g, n in nudges if g in listened]
+    if not sends:
+        return True
+
+    async def send_listened() -> None:
+        for group, message in sends:
+            try:
+                await layer.group_send(group, message)
+            except Exception:  # a full or unreachable layer must not undo a committed move
+                log.exception("could not publish game %s seq %s to %s", game_id, seq, group)
+
+    try:
+        _Loop.get().run(send_listened())
+    except Exception:
+        log.exception("could not publish game %s seq %s", game_id, seq)
+    return True
 
 
 def edge_enabled(layer: Any) -> bool:
@@ -223,6 +291,38 @@ def _run(send: Callable[[], Coroutine[Any, Any, T]], layer: Any) -> T:
     if isinstance(layer, InMemoryChannelLayer) or _server_loop() is not None:
         return async_to_sync(send)()
     return _Loop.get().run(send())
+
+
+def _direct(layer: Any) -> bool:
+    """Whether this process publishes through ``_send_direct``: channels-redis on plain Redis URLs
+    (``_Direct``), and no server's loop here (under Daphne the sends stay on the server's loop)."""
+    return (
+        not isinstance(layer, InMemoryChannelLayer)
+        and all(hasattr(layer, name) for name in ("_group_key", "connection", "consistent_hash", "hosts"))
+        and all(isinstance(host, dict) and set(host) <= _Direct.OPTIONS for host in layer.hosts)
+        and _server_loop() is None
+    )
+
+
+class _Direct:
+    """Synchronous Redis clients on the channel layer's servers, one per server and process (redis-py's
+    pools hand each thread its own connection)."""
+
+    OPTIONS = frozenset({"address", "socket_timeout", "socket_connect_timeout"})
+    _clients: dict[tuple[int, int], Any] = {}
+    _lock = threading.Lock()
+
+    @classmethod
+    def client(cls, layer: Any, index: int) -> Any:
+        key = (os.getpid(), index)
+        with cls._lock:
+            client = cls._clients.get(key)
+            if client is None:
+                import redis
+
+                host = dict(layer.hosts[index])
+                client = cls._clients[key] = redis.Redis.from_url(host.pop("address"), **host)
+            return client
 
 
 def _server_loop() -> asyncio.AbstractEventLoop | None:

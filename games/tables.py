@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import connection, models
 
 from games import engines, store, timeline
@@ -127,7 +128,9 @@ class _Fold:
 
 _folds: OrderedDict[int, _Fold] = OrderedDict()
 _folds_lock = threading.Lock()
-FOLDS_KEPT = 256
+# A process that serves more live tables than it keeps folds of folds each table's whole log again at
+# every move (a worker's pool process sees every table): FOLDS_KEPT in the environment (infra/settings.py).
+FOLDS_KEPT = settings.FOLDS_KEPT
 
 
 def invalidate(game_id: int) -> None:

@@ -123,6 +123,14 @@ class Processes:
         self.urls[name] = f"http://127.0.0.1:{port}"
         return self.urls[name]
 
+    def start_edge(self, name: str = "edge", processes: int = 1, **env: str) -> str:
+        """The Procfile's spectator edge on a free port (``processes`` sharing it); returns its base URL
+        (``wait_ready`` asks its /healthz, which answers once it reaches Redis)."""
+        port = free_port()
+        self.start(name, procfile()["edge"], EDGE_PORT=str(port), EDGE_PROCESSES=str(processes), **env)
+        self.urls[name] = f"http://127.0.0.1:{port}"
+        return self.urls[name]
+
     def start_worker(
         self, name: str, entry: str = "worker1", extra: str = "", restart: bool = False, **env: str
     ) -> None:
@@ -169,7 +177,7 @@ class Processes:
                 proc.wait(5)
 
     def wait_ready(self, names: Iterable[str], timeout: float = START_TIMEOUT) -> None:
-        """Web processes answer /healthz with 200; workers log " ready."; beat logs that it starts."""
+        """Web processes and the edge answer /healthz with 200; workers log " ready."; beat logs that it starts."""
         waiting = set(names)
         deadline = time.monotonic() + timeout
         while waiting and time.monotonic() < deadline:

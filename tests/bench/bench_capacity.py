@@ -3,15 +3,17 @@ topology of this machine, until a move is late or lost.
 
 Run on demand (not collected by pytest):
     eval "$(bin/services)" && python tests/bench/bench_capacity.py [--tables 100 250 500 1000 …]
-        [--window 30] [--pace 3] [--spectators 2]
+        [--window 30] [--pace 3] [--spectators 2] [--spectators-on edge|daphne] [--worker-options …]
 
-Starts the Procfile's processes (``tests/processes.py``: two Daphne, two Celery workers with their
-default pool of 2) on a PostgreSQL database of its own (``<name>_capacity``, created and dropped) and
-the Redis of REDIS_URL (a Celery queue of the run's own). Each table is a casual Kazino match to 160
+Starts the Procfile's processes (``tests/processes.py``: two Daphne, the spectator edge, two Celery
+workers as the Procfile starts them) on a PostgreSQL database of its own (``<name>_capacity``, created
+and dropped) and the Redis of REDIS_URL (a Celery queue of the run's own). Each table is a casual Kazino match to 160
 between two greedy computer players, moving at human pace: ``BOT_DELAY`` = ``--pace`` seconds between
 a move and the next (the first moves spread at random over one period). Each table has ``--spectators``
 spectators, spread over both web processes and over the client processes (asyncio, ``websockets``),
-connected before its first move.
+connected before its first move. As in production (docs/deploying.md: ``SPECTATOR_SOCKET``, nginx), the
+spectators watch through the edge's ``/ws/watch/ID/``; ``--spectators-on daphne`` measures the topology
+before the edge (no ``SPECTATOR_SOCKET``, spectators spread over both web processes' ``/ws/tables/ID/``).
 
 The number of tables is raised step by step. At each step, after the new tables' spectators are
 connected and two periods have passed, a window of ``--window`` seconds is measured: every command
@@ -24,9 +26,11 @@ less than 1). The run stops at the first step whose p99 passes 250 ms, that lose
 falls behind (keeps less than ``MIN_PACE`` of the first step's pace); that step is the knee.
 
 Where the time goes: the CPU seconds each part spent in the window (web processes, workers with their
-pool processes, the PostgreSQL and Redis servers — both shared with whatever else uses them — the
+pool processes, the spectator edge, the PostgreSQL and Redis servers — both shared with whatever else uses them — the
 spectator clients and this process), per move; and, when py-spy is installed, a profile of one
-worker pool process and one web process over each window (the knee's is kept). A run of the default
+worker pool process, one worker's main process and the process serving the spectators (the edge, or
+a web process) over each window (the knee's is kept; ``BENCH_PYSPY_GIL=1``: only while holding the GIL,
+nearer CPU time; ``BENCH_PYSPY_RATE``: samples a second, 50). A run of the default
 steps takes about 10–15 minutes. Figures are appended to tests/bench/results/capacity.txt.
 """
 
@@ -62,6 +66,7 @@ STEPS = [100, 250, 500, 750, 1000, 1250, 1500, 2000]
 GRACE = 10.0  # seconds after the window for an update to arrive before it counts as lost
 MIN_PACE = 0.9
 SETTLE_PERIODS = 2
+WATCH = "/ws/watch/"  # SPECTATOR_SOCKET, as in infra/deploy/tablehall.env.example
 
 
 # --- the spectators (client processes) ------------------------------------------------------------
@@ -217,8 +222,19 @@ def start_profile(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes
     if not Path(spy).exists():
         return None
     return subprocess.Popen(
-        [spy, "record", "--pid", str(pid), "--duration", str(int(seconds)), "--rate", "50", "--nonblocking"]
-        + ["--format", "raw", "--output", str(out)],
+        [
+            spy,
+            "record",
+            "--pid",
+            str(pid),
+            "--duration",
+            str(int(seconds)),
+            "--rate",
+            os.environ.get("BENCH_PYSPY_RATE", "50"),
+            "--nonblocking",
+        ]
+        + ["--format", "raw", "--output", str(out)]
+        + (["--gil"] if os.environ.get("BENCH_PYSPY_GIL") else []),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -270,6 +286,9 @@ def measure(
     clients: int = 2,
     limit_ms: float = 250.0,
     concurrency: int = 2,
+    spectators_on: str = "edge",
+    worker_options: str = "",
+    edge_processes: int = 1,
 ) -> dict[str, Any]:
     if not os.environ.get("REDIS_URL"):
         raise RuntimeError("REDIS_URL is not set: the capacity run needs Redis")
@@ -280,6 +299,8 @@ def measure(
         "pace": pace,
         "spectators": spectators,
         "limit_ms": limit_ms,
+        "spectators_on": spectators_on,
+        "worker_options": worker_options,
     }
     with scratch_database("capacity"):
         from django.conf import settings
@@ -287,13 +308,18 @@ def measure(
         from tests.processes import Processes, app_env
 
         settings.CELERY_TASK_DEFAULT_QUEUE = queue
+        watch = WATCH if spectators_on == "edge" else ""
+        settings.SPECTATOR_SOCKET = watch  # this process creates the tables: they publish for the edge too
         env = app_env(
+            SPECTATOR_SOCKET=watch,
             BOT_DELAY=str(pace),
             CELERY_QUEUE=queue,
             WORKER_CONCURRENCY=str(concurrency),  # the Procfile's default is 2
             WORKER_LOG_LEVEL=os.environ.get("BENCH_WORKER_LOG_LEVEL", "warning"),
             LOG_LEVEL="WARNING",
             TURN_WATCHDOG_INTERVAL="0",
+            # Every table's fold kept in every process, as docs/deploying.md asks of a site this size.
+            FOLDS_KEPT=str(max(256, 2 * max(steps))),
         )
         LOGS.mkdir(parents=True, exist_ok=True)
         procs = Processes(LOGS, env)
@@ -301,9 +327,14 @@ def measure(
         pipes, clients_procs = [], []
         try:
             webs = [procs.start_web("web1", "web1"), procs.start_web("web2", "web2")]
-            procs.start_worker("worker1", "worker1")
-            procs.start_worker("worker2", "worker2")
-            procs.wait_ready(["web1", "web2"], timeout=120)
+            if spectators_on == "edge":
+                # The browser of a spectator is sent to the edge's path (nginx routes it there).
+                webs = [procs.start_edge("edge", processes=edge_processes) + WATCH]
+            else:
+                webs = [f"{web}/ws/tables/" for web in webs]
+            procs.start_worker("worker1", "worker1", extra=worker_options)
+            procs.start_worker("worker2", "worker2", extra=worker_options)
+            procs.wait_ready([name for name in ("web1", "web2", "edge") if name in procs.urls], timeout=120)
             _wait_for_workers(["worker1", "worker2"], procs)
             for _ in range(clients):
                 here, there = ctx.Pipe()
@@ -317,6 +348,9 @@ def measure(
             for target in steps:
                 step = _step(target, games, webs, pipes, procs, clients_procs, rng, window, pace, spectators)
                 step["load"] = load()
+                step["setup"] = f"spectators-on={spectators_on}" + (
+                    f" worker-options='{worker_options}'" if worker_options else ""
+                )
                 first = results["steps"][0]["pace_kept"] if results["steps"] else step["pace_kept"]
                 step["behind"] = step["pace_kept"] < MIN_PACE * first
                 results["steps"].append(step)
@@ -385,7 +419,7 @@ def _step(
     for game in new:
         for _ in range(spectators):
             base = webs[n % len(webs)].replace("http://", "ws://")
-            wanted[n % len(pipes)].append((f"{base}/ws/tables/{game}/", game))
+            wanted[n % len(pipes)].append((f"{base}{game}/", game))
             n += 1
     for pipe, some in zip(pipes, wanted, strict=True):
         pipe.send(("add", some))
@@ -404,18 +438,25 @@ def _step(
     groups = {
         "web": [p for name in ("web1", "web2") for p in tree(procs.processes[name].pid)],
         "workers": [p for name in ("worker1", "worker2") for p in tree(procs.processes[name].pid)],
+        "edge": tree(procs.processes["edge"].pid) if "edge" in procs.processes else [],
         "redis (shared)": [pid] if (pid := redis_pid()) else [],
         "bench": [os.getpid()],
     }
+    # Of the workers' CPU, what their main processes spent (the broker, the ETA timers, the pool's IPC):
+    # the rest is the pool processes' (the turns themselves).
+    worker_mains = [procs.processes[name].pid for name in ("worker1", "worker2")]
+    mains0 = sum(cpu(p) for p in worker_mains)
     profiles = []
     worker_children = [p for p in tree(procs.processes["worker1"].pid) if p != procs.processes["worker1"].pid]
-    web_pids = tree(procs.processes["web1"].pid)
+    # The process that serves the spectators: the edge (its last child when it has several), or Daphne.
+    web_pids = tree(procs.processes["edge" if "edge" in procs.processes else "web1"].pid)
     for label, pid in (
         ("worker pool process", worker_children[0] if worker_children else None),
-        ("web process", web_pids[-1]),
+        ("worker main process", procs.processes["worker1"].pid),
+        ("edge process" if "edge" in procs.processes else "web process", web_pids[-1]),
     ):
         if pid is not None:
-            out = LOGS / f"profile-{label.split()[0]}-{target}.txt"
+            out = LOGS / f"profile-{label.replace(' ', '-')}-{target}.txt"
             spy = start_profile(pid, window, out)
             if spy is not None:
                 profiles.append((label, spy, out))
@@ -430,6 +471,7 @@ def _step(
     spent = {name: sum(cpu(p) for p in pids) - before[name] for name, pids in groups.items()}
     spent["postgres (shared)"] = postgres_cpu(postmaster) - postgres0
     spent["spectator clients"] = sum(cpu(p) for p in clients_before) - clients_cpu0
+    mains_spent = sum(cpu(p) for p in worker_mains) - mains0
     time.sleep(GRACE)
     # What was stored in the window, and what the spectators received.
     commands = _commands(games, t0, t1)
@@ -475,6 +517,7 @@ def _step(
         "cpu_s": spent,
         "processes": {name: len(pids) for name, pids in groups.items()},
         "cpu_ms_per_move": {name: 1000 * s / moves for name, s in spent.items()} if moves else {},
+        "worker_main_ms_per_move": 1000 * mains_spent / moves if moves else 0.0,
         "connect_s": connect_s,
         "profile": profile,
     }
@@ -500,7 +543,8 @@ def line(s: dict[str, Any]) -> str:
         f"tables={s['tables']} spectators={s['spectators']} moves/s={s['moves_per_s']:.1f} "
         f"pace_kept={s['pace_kept']:.2f} p50_ms={s['p50']:.1f} p99_ms={s['p99']:.1f} max_ms={s['max']:.1f} "
         f"lost={s['lost']}/{s['deliveries'] + s['lost']} closed={s['closed']} load={s['load'][0]:.1f} "
-        f"cpu_ms_per_move: {cpu_line}"
+        f"cpu_ms_per_move: {cpu_line} (workers' main processes: {s.get('worker_main_ms_per_move', 0):.2f})"
+        + (f" ({s['setup']})" if s.get("setup") else "")
     )
 
 
@@ -514,16 +558,34 @@ def main() -> None:
     parser.add_argument("--spectators", type=int, default=2, help="spectators per table")
     parser.add_argument("--clients", type=int, default=2, help="spectator client processes")
     parser.add_argument("--concurrency", type=int, default=2, help="pool processes per worker (Procfile: 2)")
+    parser.add_argument(
+        "--spectators-on",
+        choices=["edge", "daphne"],
+        default="edge",
+        help="where spectators watch: the spectator edge (production) or the web processes (before it)",
+    )
+    parser.add_argument("--edge-processes", type=int, default=1, help="the edge's processes (Procfile: 1)")
+    parser.add_argument(
+        "--worker-options", default="", help="added to the Procfile's worker line (e.g. '--pool threads')"
+    )
     args = parser.parse_args()
     results = measure(
-        args.tables, args.window, args.pace, args.spectators, args.clients, concurrency=args.concurrency
+        args.tables,
+        args.window,
+        args.pace,
+        args.spectators,
+        args.clients,
+        concurrency=args.concurrency,
+        spectators_on=args.spectators_on,
+        worker_options=args.worker_options,
+        edge_processes=args.edge_processes,
     )
     stamp = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with RESULTS.open("a") as out:
         out.write("".join(f"{stamp} {line(s)}\n" for s in results["steps"]))
         out.write(f"{stamp} capacity {results['capacity']} tables\n")
-    print(json.dumps(results["profile"], indent=1)[:4000])
+    print(json.dumps(results["profile"], indent=1)[:12000])
 
 
 if __name__ == "__main__":

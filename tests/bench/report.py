@@ -954,14 +954,22 @@ def _capacity(results: dict[str, Any], images: dict[str, str]) -> list[str]:
     ]
     knee = next((s for s in steps if s.get("knee")), steps[-1])
     parts = knee.get("cpu_ms_per_move") or {}
+    on_edge = cap.get("spectators_on") == "edge"
     out = [
         "## Capacity: live tables at human pace" + _busy(results, "capacity"),
         "",
-        "The Procfile's processes on this machine (`tests/processes.py`: two Daphne, two Celery workers of "
+        "The Procfile's processes on this machine (`tests/processes.py`: two Daphne, "
+        f"{'the spectator edge, ' if on_edge else ''}two Celery workers of "
         f"{cap.get('concurrency', 2)} pool processes, `WORKER_LOG_LEVEL=warning`), PostgreSQL and Redis. Each "
         "table a casual Kazino "
         f"match between two greedy computer players moving every {cap['pace']:g} s (`BOT_DELAY`), "
-        f"{cap['spectators']} spectators each (sockets spread over both web processes, asyncio clients). "
+        f"{cap['spectators']} spectators each ("
+        + (
+            "sockets on the spectator edge's `/ws/watch/`, as nginx routes them"
+            if on_edge
+            else "sockets spread over both web processes"
+        )
+        + ", asyncio clients). "
         "Tables are added step by step; at each step a window of "
         f"{cap['window']:g} s is measured: every move stored in it (its `created_at`) against the moment each "
         "of its table's spectators received it. Lost: not received 10 s after the window. Pace kept: the "

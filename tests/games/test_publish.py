@@ -67,3 +67,66 @@ def test_the_seat_to_act_is_sent_its_legal_actions():
     message = json.loads(received(layer, channels[seat_group(game.pk, 1)])[0]["text"])
     assert message["to_act"] == [1]
     assert {"type": "add", "n": 2} in message["legal_actions"]
+
+
+@pytest.mark.redis
+def test_a_worker_asks_and_feeds_the_edge_in_one_trip_and_makes_only_the_views_listened_to(
+    settings, monkeypatch
+):
+    """Outside a server's event loop (a Celery worker) on channels-redis: who listens is asked and the
+    edge's frame published on this thread; only the audiences with a member are made and sent."""
+    import os
+    import uuid
+
+    import redis
+    from channels.layers import channel_layers
+
+    from games import publish
+    from games.groups import edge_channel
+
+    prefix = f"test-{uuid.uuid4().hex[:8]}"
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": os.environ["REDIS_URL"]}],
+                "prefix": f"test-{uuid.uuid4().hex[:8]}",
+            },
+        }
+    }
+    settings.SPECTATOR_SOCKET = "/ws/watch/"
+    channel_layers.backends.clear()
+    made: list[int | None] = []
+    real = publish.table_message
+    monkeypatch.setattr(
+        publish, "table_message", lambda table, seat, since: made.append(seat) or real(table, seat, since)
+    )
+    hops: list[object] = []
+    real_run = publish._Loop.run
+    monkeypatch.setattr(
+        publish._Loop, "run", lambda self, coroutine: hops.append(coroutine) or real_run(self, coroutine)
+    )
+    try:
+        game = tiny_game()
+        subscriber = redis.Redis.from_url(os.environ["REDIS_URL"]).pubsub()
+        subscriber.subscribe(edge_channel(game.pk))
+        assert subscriber.get_message(timeout=5)["type"] == "subscribe"
+        seq = store.head(game.pk)[0]
+        made.clear()
+        play(game, 0, 1, "m1", seq)  # nobody listens on the channel layer: no hop, only the public view
+        assert made == [None] and hops == []
+        frame = subscriber.get_message(timeout=5)
+        assert frame is not None and json.loads(frame["data"])["seq"] == seq + 1
+        layer, channels = listen([seat_group(game.pk, 1)])
+        made.clear()
+        play(game, 1, 1, "m2", seq + 1)
+        assert sorted(made, key=str) == [1, None] and len(hops) == 1
+        message = json.loads(received(layer, channels[seat_group(game.pk, 1)])[0]["text"])
+        assert message["seat"] == 1 and message["seq"] == seq + 2
+        assert json.loads(subscriber.get_message(timeout=5)["data"])["seq"] == seq + 2
+        subscriber.close()
+    finally:
+        channel_layers.backends.clear()
+        keys = redis.Redis.from_url(os.environ["REDIS_URL"])
+        for key in keys.scan_iter(f"{prefix}*"):
+            keys.delete(key)
