@@ -328,7 +328,10 @@ class _Direct:
 def _server_loop() -> asyncio.AbstractEventLoop | None:
     if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
         return None
-    return getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    # asgiref leaves the mark behind when the loop that set it has stopped (an async test, a finished
+    # async_to_sync): only a running loop is a server's.
+    return loop if loop is not None and loop.is_running() else None
 
 
 class _Loop:

@@ -10,7 +10,6 @@ import json
 import os
 import socket
 import threading
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ import pytest
 
 from games import service
 from games.models import Event, Seat
+from tests.faults.test_edge import move
 from tests.processes import ROOT, Processes, app_env, free_port, procfile, report_failed
 
 from .conftest import CHROMIUM
@@ -146,18 +146,6 @@ def site(request) -> Iterator[Site]:  # type: ignore[no-untyped-def]
             print(processes.tails())
 
 
-def move(web: str, game_id: int, seat: int, token: str, command_id: str, seq: int) -> int:
-    body = {"seat": seat, "action": {"type": "add", "n": 1}, "command_id": command_id, "expected_seq": seq}
-    request = urllib.request.Request(
-        f"{web}/api/games/{game_id}/actions",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json", "X-Seat-Token": token},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=20) as response:  # noqa: S310 - loopback only
-        return int(json.loads(response.read())["seq"])
-
-
 def test_a_spectator_page_watches_the_players_move_live_through_the_edge(site: Site, browser):
     seats = [service.SeatSpec("Guest 1", name_role="guest"), service.SeatSpec("Guest 2", name_role="guest")]
     game = service.create_game("tiny", {"players": 2, "goal": 20}, seats)
@@ -182,7 +170,7 @@ def test_a_spectator_page_watches_the_players_move_live_through_the_edge(site: S
             f"window.tableClient && window.tableClient.snap && window.tableClient.snap.seq === {seq}"
         )
         for n in range(MOVES):  # bounded: one move a turn, each seen by the page before the next
-            seq = move(site.web, game.pk, n % 2, tokens[n % 2], f"m{n}", seq)
+            seq = move(site.web, game, n % 2, tokens[n % 2], f"m{n}", seq)["seq"]
             page.wait_for_function(f"window.tableClient.snap.seq === {seq}")
         page.wait_for_function(
             f"document.querySelector('.generic-view').textContent.includes('\"total\": {MOVES}')"

@@ -434,30 +434,7 @@ def _exact(ranked: Sequence[P], sizes: list[int], cost: Objective, found: list[l
     """The cheapest seating of a small field, by branch and bound over every way to cut it into tables of
     ``sizes`` (in any order); ``found`` (the local search's) stands unless something costs less. Tables
     come back in the order of ``sizes``, each led by its best-ranked player."""
-    best_cost = sum(cost(t) for t in found) - 1e-9
-    best: list[list[P]] | None = None
-    chosen: list[list[P]] = []
-
-    def branch(left: list[P], sizes_left: list[int], spent: float) -> None:
-        nonlocal best_cost, best
-        if not left:
-            if spent < best_cost:
-                best_cost, best = spent, [list(t) for t in chosen]
-            return
-        head, rest = left[0], left[1:]
-        for n in sorted(set(sizes_left), reverse=True):
-            remaining = list(sizes_left)
-            remaining.remove(n)
-            for others in combinations(rest, n - 1):
-                table = [head, *others]
-                c = spent + cost(table)
-                if c >= best_cost:
-                    continue
-                chosen.append(table)
-                branch([p for p in rest if p not in others], remaining, c)
-                chosen.pop()
-
-    branch(list(ranked), list(sizes), 0.0)
+    best = _cheapest_cut(list(ranked), list(sizes), cost, sum(cost(t) for t in found) - 1e-9)
     if best is None:
         return found
     # Give each table its slot in the layout: by size, best-ranked first (the short tables keep their
