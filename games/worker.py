@@ -1,8 +1,9 @@
-"""Where computer turns run: Celery on Redis in production, a background thread otherwise.
+"""Where computer turns run: the turn runner on Redis in production (games/turns.py; or a Celery task
+per turn with COMPUTER_TURNS=celery), a background thread otherwise.
 
 After every commit (an after-commit hook, games.hooks) the computer seats that are to act are
 scheduled from the table the service built: no load, no query (the seats' levels are kept with the
-fold). Celery turns are sent by task name (games.tasks imports this module, not the other way round).
+fold). Celery tasks are sent by name (games.tasks imports this module, not the other way round).
 
 The in-process worker is one daemon thread with a timed queue: scheduling never runs a turn
 inline (no recursion, no request waits for a bot), and turns run one at a time.
@@ -22,7 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.db import close_old_connections, connections
 
-from games import autoplay, hooks, tables
+from games import autoplay, hooks, tables, turns
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +31,9 @@ PLAY_BOT_TURN = "games.tasks.play_bot_turn"
 
 
 def schedule_bot_turn(game_id: int, seq: int, seat: int) -> None:
-    if settings.AI_WORKER == "celery":
+    if settings.AI_WORKER == "celery" and settings.COMPUTER_TURNS == "runner":
+        turns.schedule(game_id, seq, seat, settings.BOT_DELAY)
+    elif settings.AI_WORKER == "celery":
         _queue(PLAY_BOT_TURN, (game_id, seq, seat), settings.BOT_DELAY)
     elif settings.AI_WORKER == "inprocess":
         inprocess().schedule(settings.BOT_DELAY, autoplay.play_bot_turn, game_id, seq, seat)

@@ -4,8 +4,9 @@
 - ``tablehall_event_append_seconds``: how long ``games.store.append`` takes, and
   ``tablehall_events_appended_total`` / ``tablehall_append_conflicts_total``;
 - ``tablehall_websockets_connected{route}``: open sockets (tables, replays, tournament pages);
-- ``tablehall_celery_queue_length{queue}`` and ``tablehall_celery_unacked``: computer turns
-  waiting in Redis, read when scraped.
+- ``tablehall_celery_queue_length{queue}`` and ``tablehall_celery_unacked``: tasks waiting in Redis,
+  and ``tablehall_turns{queue,state}``: computer turns waiting (``due``) or being played (``claimed``)
+  in the turn runner's queue, read when scraped.
 
 Each process counts for itself. With ``PROMETHEUS_MULTIPROC_DIR`` set to a directory shared by
 the web and worker processes of one machine (or one compose project), every ``/metrics`` reports
@@ -45,6 +46,8 @@ from prometheus_client import (
     values,
 )
 from prometheus_client.core import GaugeMetricFamily
+
+from games.turns import keys as turns_keys
 
 MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 _HOST = socket.gethostname().replace("_", "-")
@@ -226,7 +229,10 @@ class QueueCollector:
                 for key in [queue, *(f"{queue}{_PRIORITY_SEP}{n}" for n in (3, 6, 9))]:
                     pipe.llen(key)
                 pipe.hlen("unacked")
-                *lengths, unacked = pipe.execute()
+                due_key, claimed_key, _wake = turns_keys(queue)
+                pipe.zcard(due_key)
+                pipe.zcard(claimed_key)
+                *lengths, unacked, due, claimed = pipe.execute()
         except redis.RedisError:
             return  # /healthz says Redis is down; a scrape must not fail because of it
         waiting = GaugeMetricFamily(
@@ -239,6 +245,14 @@ class QueueCollector:
             "Tasks taken by workers and not yet done, delayed computer turns included (all queues).",
             value=unacked,
         )
+        turns = GaugeMetricFamily(
+            "tablehall_turns",
+            "Computer turns kept by the turn runner's queue (games/turns.py).",
+            labels=["queue", "state"],
+        )
+        turns.add_metric([queue, "due"], due)
+        turns.add_metric([queue, "claimed"], claimed)
+        yield turns
 
 
 _QUEUE = QueueCollector()

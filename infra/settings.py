@@ -251,6 +251,16 @@ CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
 # In-process AI worker when there is no broker (the embedded default).
 AI_WORKER = "celery" if REDIS_URL else "inprocess"
 AI_WORKER = os.environ.get("AI_WORKER", AI_WORKER)
+# Where computer turns go when AI_WORKER is "celery": "runner" (production: games/turns.py, due turns
+# kept in Redis and played by `python -m games.turns`), or "celery" (a Celery task per turn).
+COMPUTER_TURNS = os.environ.get("COMPUTER_TURNS", "runner")
+if COMPUTER_TURNS not in ("runner", "celery"):
+    raise RuntimeError(f"COMPUTER_TURNS must be runner or celery, not {COMPUTER_TURNS!r}")
+# A claimed turn whose runner died is played again once its lease (seconds) runs out; a turn stops at
+# TURN_TIME_LIMIT seconds; a runner claims up to TURN_BATCH due turns at a time.
+TURN_LEASE = float(os.environ.get("TURN_LEASE", "30"))
+TURN_TIME_LIMIT = float(os.environ.get("TURN_TIME_LIMIT", "20"))
+TURN_BATCH = int(os.environ.get("TURN_BATCH", "4"))
 # Seconds a computer seat waits before moving, so people can follow the table.
 BOT_DELAY = float(os.environ.get("BOT_DELAY", "0.6"))
 

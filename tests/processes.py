@@ -68,6 +68,9 @@ def app_env(**extra: str) -> dict[str, str]:
         "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p),
         "DATABASE_URL": database_url(),
         "AI_WORKER": "celery",
+        # A Celery task per computer turn, unless a test starts the Procfile's turn runner and says
+        # COMPUTER_TURNS=runner (the production default).
+        "COMPUTER_TURNS": "celery",
         "BOT_DELAY": "0",
         "DJANGO_DEBUG": "0",
         "ALLOWED_HOSTS": "127.0.0.1",

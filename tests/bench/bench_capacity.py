@@ -3,11 +3,12 @@ topology of this machine, until a move is late or lost.
 
 Run on demand (not collected by pytest):
     eval "$(bin/services)" && python tests/bench/bench_capacity.py [--tables 100 250 500 1000 …]
-        [--window 30] [--pace 3] [--spectators 2] [--spectators-on edge|daphne] [--worker-options …]
+        [--window 30] [--pace 3] [--spectators 2] [--spectators-on edge|daphne] [--turns runner|celery]
+        [--worker-options …]
 
-Starts the Procfile's processes (``tests/processes.py``: two Daphne, the spectator edge, two Celery
-workers as the Procfile starts them) on a PostgreSQL database of its own (``<name>_capacity``, created
-and dropped) and the Redis of REDIS_URL (a Celery queue of the run's own). Each table is a casual Kazino match to 160
+Starts the Procfile's processes (``tests/processes.py``: two Daphne, the spectator edge, the turn
+runner as the Procfile starts it; ``--turns celery``: two Celery workers instead, a task per turn) on a PostgreSQL database of its own (``<name>_capacity``, created
+and dropped) and the Redis of REDIS_URL (a queue of the run's own). Each table is a casual Kazino match to 160
 between two greedy computer players, moving at human pace: ``BOT_DELAY`` = ``--pace`` seconds between
 a move and the next (the first moves spread at random over one period). Each table has ``--spectators``
 spectators, spread over both web processes and over the client processes (asyncio, ``websockets``),
@@ -289,6 +290,7 @@ def measure(
     spectators_on: str = "edge",
     worker_options: str = "",
     edge_processes: int = 1,
+    turns: str = "runner",
 ) -> dict[str, Any]:
     if not os.environ.get("REDIS_URL"):
         raise RuntimeError("REDIS_URL is not set: the capacity run needs Redis")
@@ -301,6 +303,8 @@ def measure(
         "limit_ms": limit_ms,
         "spectators_on": spectators_on,
         "worker_options": worker_options,
+        "turns": turns,
+        "concurrency": concurrency,
     }
     with scratch_database("capacity"):
         from django.conf import settings
@@ -308,13 +312,16 @@ def measure(
         from tests.processes import Processes, app_env
 
         settings.CELERY_TASK_DEFAULT_QUEUE = queue
+        settings.COMPUTER_TURNS = turns
         watch = WATCH if spectators_on == "edge" else ""
         settings.SPECTATOR_SOCKET = watch  # this process creates the tables: they publish for the edge too
         env = app_env(
             SPECTATOR_SOCKET=watch,
             BOT_DELAY=str(pace),
             CELERY_QUEUE=queue,
+            COMPUTER_TURNS=turns,
             WORKER_CONCURRENCY=str(concurrency),  # the Procfile's default is 2
+            TURN_PROCESSES=str(concurrency),  # the runner's processes (the Procfile's default is 2)
             WORKER_LOG_LEVEL=os.environ.get("BENCH_WORKER_LOG_LEVEL", "warning"),
             LOG_LEVEL="WARNING",
             TURN_WATCHDOG_INTERVAL="0",
@@ -332,10 +339,20 @@ def measure(
                 webs = [procs.start_edge("edge", processes=edge_processes) + WATCH]
             else:
                 webs = [f"{web}/ws/tables/" for web in webs]
-            procs.start_worker("worker1", "worker1", extra=worker_options)
-            procs.start_worker("worker2", "worker2", extra=worker_options)
-            procs.wait_ready([name for name in ("web1", "web2", "edge") if name in procs.urls], timeout=120)
-            _wait_for_workers(["worker1", "worker2"], procs)
+            if turns == "runner":
+                from tests.processes import procfile
+
+                procs.start("turns", procfile()["turns"])
+                procs.wait_ready(
+                    [*(name for name in ("web1", "web2", "edge") if name in procs.urls), "turns"], 120
+                )
+            else:
+                procs.start_worker("worker1", "worker1", extra=worker_options)
+                procs.start_worker("worker2", "worker2", extra=worker_options)
+                procs.wait_ready(
+                    [name for name in ("web1", "web2", "edge") if name in procs.urls], timeout=120
+                )
+                _wait_for_workers(["worker1", "worker2"], procs)
             for _ in range(clients):
                 here, there = ctx.Pipe()
                 proc = ctx.Process(target=client_process, args=(there,), daemon=True)
@@ -348,7 +365,7 @@ def measure(
             for target in steps:
                 step = _step(target, games, webs, pipes, procs, clients_procs, rng, window, pace, spectators)
                 step["load"] = load()
-                step["setup"] = f"spectators-on={spectators_on}" + (
+                step["setup"] = f"spectators-on={spectators_on} turns={turns}" + (
                     f" worker-options='{worker_options}'" if worker_options else ""
                 )
                 first = results["steps"][0]["pace_kept"] if results["steps"] else step["pace_kept"]
@@ -371,7 +388,11 @@ def measure(
             procs.stop()
             import redis
 
-            redis.Redis.from_url(os.environ["REDIS_URL"]).delete(queue, f"_kombu.binding.{queue}")
+            from games.turns import keys
+
+            redis.Redis.from_url(os.environ["REDIS_URL"]).delete(
+                queue, f"_kombu.binding.{queue}", *keys(queue)
+            )
     passed = [s for s in results["steps"] if not s.get("knee")]
     results["capacity"] = max((s["tables"] for s in passed), default=0)
     return results
@@ -403,7 +424,7 @@ def _step(
     pace: float,
     spectators: int,
 ) -> dict[str, Any]:
-    from games import engines, service, tables, worker
+    from games import engines, service, tables, turns, worker
 
     config = engines.get("kazino").default_config(2)
     seats = [
@@ -432,27 +453,33 @@ def _step(
     connect_s = time.perf_counter() - started
     for game in new:  # the first computer turn, somewhere in the next period
         table = tables.load_table(game)
-        worker._queue(worker.PLAY_BOT_TURN, (game, table.seq, table.to_act()[0]), rng.uniform(0, pace))
+        if "turns" in procs.processes:
+            turns.schedule(game, table.seq, table.to_act()[0], rng.uniform(0, pace))
+        else:
+            worker._queue(worker.PLAY_BOT_TURN, (game, table.seq, table.to_act()[0]), rng.uniform(0, pace))
+    players = ["turns"] if "turns" in procs.processes else ["worker1", "worker2"]
     time.sleep(SETTLE_PERIODS * pace)
     # The window.
     groups = {
         "web": [p for name in ("web1", "web2") for p in tree(procs.processes[name].pid)],
-        "workers": [p for name in ("worker1", "worker2") for p in tree(procs.processes[name].pid)],
+        "workers": [p for name in players for p in tree(procs.processes[name].pid)],
         "edge": tree(procs.processes["edge"].pid) if "edge" in procs.processes else [],
         "redis (shared)": [pid] if (pid := redis_pid()) else [],
         "bench": [os.getpid()],
     }
-    # Of the workers' CPU, what their main processes spent (the broker, the ETA timers, the pool's IPC):
-    # the rest is the pool processes' (the turns themselves).
-    worker_mains = [procs.processes[name].pid for name in ("worker1", "worker2")]
+    # Of the workers' CPU, what their main processes spent (Celery's: the broker, the ETA timers, the
+    # pool's IPC; the runner's: supervising): the rest is the pool processes' (the turns themselves).
+    worker_mains = [procs.processes[name].pid for name in players]
     mains0 = sum(cpu(p) for p in worker_mains)
     profiles = []
-    worker_children = [p for p in tree(procs.processes["worker1"].pid) if p != procs.processes["worker1"].pid]
+    worker_children = [
+        p for p in tree(procs.processes[players[0]].pid) if p != procs.processes[players[0]].pid
+    ]
     # The process that serves the spectators: the edge (its last child when it has several), or Daphne.
     web_pids = tree(procs.processes["edge" if "edge" in procs.processes else "web1"].pid)
     for label, pid in (
         ("worker pool process", worker_children[0] if worker_children else None),
-        ("worker main process", procs.processes["worker1"].pid),
+        ("worker main process", procs.processes[players[0]].pid),
         ("edge process" if "edge" in procs.processes else "web process", web_pids[-1]),
     ):
         if pid is not None:
@@ -568,6 +595,12 @@ def main() -> None:
     parser.add_argument(
         "--worker-options", default="", help="added to the Procfile's worker line (e.g. '--pool threads')"
     )
+    parser.add_argument(
+        "--turns",
+        choices=["runner", "celery"],
+        default="runner",
+        help="who plays the computer turns: the turn runner (production) or a Celery task per turn (before it)",
+    )
     args = parser.parse_args()
     results = measure(
         args.tables,
@@ -579,6 +612,7 @@ def main() -> None:
         spectators_on=args.spectators_on,
         worker_options=args.worker_options,
         edge_processes=args.edge_processes,
+        turns=args.turns,
     )
     stamp = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

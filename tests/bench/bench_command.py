@@ -7,8 +7,9 @@ Creates and drops its own PostgreSQL database (``<name>_command``). Each driver 
 production settings (PostgreSQL, the channels-redis layer of REDIS_URL, ``AI_WORKER=celery``) playing
 Kazino matches to 160 between greedy bots, one table per driver: it runs each computer turn the
 previous move scheduled (``games.autoplay.play_bot_turn``: load, choose, append, commit, publish to
-the table's groups on Redis, send the next turn to a Celery queue on Redis), at once rather than after
-``BOT_DELAY``. The queue is one of the run's own, deleted afterwards; nothing consumes it. Each
+the table's groups on Redis, add the next turn to the turn runner's queue on Redis, as in production:
+``games/turns.py``), at once rather than after ``BOT_DELAY``. The queue is one of the run's own,
+deleted afterwards; nothing consumes it. Each
 table's spectators' group has one member, read by the driver itself (as a web process's shared
 spectators' member would be): the public picture is computed, sent and received for every move; the
 computer seats' groups have none, as in production. Raw INSERT
@@ -173,7 +174,9 @@ def _drop_queue(queue: str) -> None:
     import redis
 
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    client.delete(queue, *(f"{queue}\x06\x16{n}" for n in (3, 6, 9)), f"_kombu.binding.{queue}")
+    from games.turns import keys
+
+    client.delete(queue, *(f"{queue}\x06\x16{n}" for n in (3, 6, 9)), f"_kombu.binding.{queue}", *keys(queue))
 
 
 def measure(

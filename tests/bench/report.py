@@ -892,8 +892,8 @@ def _command(results: dict[str, Any]) -> list[str]:
         "`AI_WORKER=celery`): Kazino matches to 160 between greedy bots, every move through "
         "`autoplay.play_bot_turn` — one load (the game row and the events after the kept fold), the bot's "
         "choice, one INSERT (committed), publishing (who listens is asked of Redis in one round trip; the "
-        "spectators' group has a member that the driver reads), the next computer turn sent to a Celery "
-        "queue on Redis — and the next turn played at once instead of after `BOT_DELAY`. Raw INSERT+COMMIT: "
+        "spectators' group has a member that the driver reads), the next computer turn added to the turn "
+        "runner's queue on Redis (`games/turns.py`) — and the next turn played at once instead of after `BOT_DELAY`. Raw INSERT+COMMIT: "
         "psycopg, one row per transaction, as many writers, in the same database, measured in turn with the "
         f"moves; the median of {runs[0].get('repeats', 1)} runs each.",
         "",
@@ -959,8 +959,13 @@ def _capacity(results: dict[str, Any], images: dict[str, str]) -> list[str]:
         "## Capacity: live tables at human pace" + _busy(results, "capacity"),
         "",
         "The Procfile's processes on this machine (`tests/processes.py`: two Daphne, "
-        f"{'the spectator edge, ' if on_edge else ''}two Celery workers of "
-        f"{cap.get('concurrency', 2)} pool processes, `WORKER_LOG_LEVEL=warning`), PostgreSQL and Redis. Each "
+        f"{'the spectator edge, ' if on_edge else ''}"
+        + (
+            f"the turn runner of {cap.get('concurrency', 2)} processes, `LOG_LEVEL=WARNING`"
+            if cap.get("turns") == "runner"
+            else f"two Celery workers of {cap.get('concurrency', 2)} pool processes, `WORKER_LOG_LEVEL=warning`"
+        )
+        + "), PostgreSQL and Redis. Each "
         "table a casual Kazino "
         f"match between two greedy computer players moving every {cap['pace']:g} s (`BOT_DELAY`), "
         f"{cap['spectators']} spectators each ("

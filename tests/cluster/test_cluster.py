@@ -1,4 +1,4 @@
-"""The production topology on this machine: a bot tournament played by two Celery workers, watched
+"""The production topology on this machine: a bot tournament played by the turn runner, watched
 through two Daphne processes and the spectator edge, whose spectators must receive the very same stream.
 
 The first round's games are dealt with no worker told (AI_WORKER is off in the test process), the
@@ -37,7 +37,7 @@ pytestmark = [
 ]
 
 TOURNAMENT_TIMEOUT = 120.0
-PLAYED = re.compile(r"Task games\.tasks\.play_bot_turn\[[0-9a-f-]+\] succeeded in [0-9.e-]+s: 'played'")
+PLAYED = re.compile(r"games\.turns turn \d+:\d+:\d+ played in [0-9.]+ ms \(runner (\d+)\)")
 
 
 def metric(cluster: Cluster, web: int, name: str, **labels: str) -> float:
@@ -124,7 +124,7 @@ class Spectators:
                 return
 
 
-def test_two_web_processes_and_two_workers_play_a_tournament_that_both_sides_see_alike(cluster, settings):
+def test_two_web_processes_and_the_turn_runner_play_a_tournament_that_both_sides_see_alike(cluster, settings):
     started = time.monotonic()
     row = simulate.setup("dominoes", "single_elimination", 4, {"game_config": {"target": 30}}, "greedy")
     service.start(row)  # deals the first round; this process schedules no computer turn (AI_WORKER off)
@@ -138,9 +138,10 @@ def test_two_web_processes_and_two_workers_play_a_tournament_that_both_sides_see
     assert metric(cluster, 0, "tablehall_websockets_connected", route="table") == 4
     assert metric(cluster, 1, "tablehall_websockets_connected", route="table") == 4
 
-    # Wake the computer seats through the Celery queue; from here on the workers play everything,
-    # the next round included (a finished game advances the tournament in the worker that ended it).
+    # Wake the computer seats through the turn runner's queue; from here on its processes play everything,
+    # the next round included (a finished game advances the tournament in the process that ended it).
     settings.AI_WORKER = "celery"
+    settings.COMPUTER_TURNS = "runner"
     settings.CELERY_TASK_DEFAULT_QUEUE = cluster.queue
     assert worker.resume_pending() == 2
 
@@ -180,14 +181,19 @@ def test_two_web_processes_and_two_workers_play_a_tournament_that_both_sides_see
     )
 
     def played() -> dict[str, int]:
-        return {name: len(PLAYED.findall(cluster.log(name))) for name in ("worker1", "worker2")}
+        """Moves played by each runner process (its pid in the log line)."""
+        counts: dict[str, int] = {}
+        for pid in PLAYED.findall(cluster.log("turns")):
+            counts[pid] = counts.get(pid, 0) + 1
+        return counts
 
     # The last turn is logged (and counted) just after the commit that ended the tournament.
     assert eventually(lambda: sum(played().values()) == bot_moves), (played(), bot_moves)
-    assert all(played().values()), f"a worker played no move: {played()}"
+    assert len(played()) == 2, f"a runner process played no move: {played()}"
     # The workers' moves reach the web processes' /metrics through the shared directory.
     assert eventually(lambda: metric(cluster, 1, "tablehall_moves_total", by="computer") == bot_moves)
-    assert metric(cluster, 0, "tablehall_celery_queue_length", queue=cluster.queue) == 0
+    assert metric(cluster, 0, "tablehall_turns", queue=cluster.queue, state="due") == 0
+    assert metric(cluster, 0, "tablehall_turns", queue=cluster.queue, state="claimed") == 0
 
     out = io.StringIO()
     call_command("verify_events", stdout=out)

@@ -137,6 +137,7 @@ class Killer:
 def test_workers_killed_in_the_middle_of_computer_moves_lose_and_double_nothing(faults, settings):
     started = time.monotonic()
     settings.AI_WORKER = "celery"
+    settings.COMPUTER_TURNS = "celery"
     settings.CELERY_TASK_DEFAULT_QUEUE = faults.env["CELERY_QUEUE"]
     faults.env.update(
         FAULT_PROBE_BEFORE=str(BEFORE),

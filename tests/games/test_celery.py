@@ -33,11 +33,13 @@ def database_url() -> str:
 def celery_worker(settings):
     queue = f"test-{uuid.uuid4().hex[:8]}"
     settings.AI_WORKER = "celery"
+    settings.COMPUTER_TURNS = "celery"  # a task per turn (production uses the turn runner: test_turns.py)
     settings.CELERY_TASK_DEFAULT_QUEUE = queue
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
         "CELERY_QUEUE": queue,
+        "COMPUTER_TURNS": "celery",
         "EXTRA_ENGINES": "tiny=tests.games.tiny_engine",
         "BOT_DELAY": "0",
     }

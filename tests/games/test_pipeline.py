@@ -247,7 +247,7 @@ def test_what_spectators_see_is_read_from_the_end_of_the_log_as_from_the_whole()
                 assert tables.moves_back(events, delay, upto=upto) == want
 
 
-PIPELINE = ("service", "tables", "hooks", "publish", "worker", "tasks", "autoplay", "store")
+PIPELINE = ("service", "tables", "hooks", "publish", "worker", "turns", "tasks", "autoplay", "store")
 
 
 def _imports(module: str) -> set[str]:
@@ -272,6 +272,7 @@ def test_the_pipeline_modules_import_each_other_one_way():
     graph = {module: _imports(module) for module in PIPELINE}
     assert "publish" not in graph["service"] and "worker" not in graph["service"]
     assert "tasks" not in graph["worker"]
+    assert "worker" not in graph["turns"] and "service" not in graph["turns"]
     order: list[str] = []
     visiting: set[str] = set()
 

@@ -1,0 +1,205 @@
+"""The turn runner killed with SIGKILL in the middle of a computer's move, 12 times: every game ends, no
+computer move is lost or stored twice, and no watchdog is needed for it.
+
+The Procfile's turn runner (tests/faults/turn_probe.py: the same ``games.turns.supervise``, each turn
+made long enough to be killed inside and its start and return said on stdout) plays tables of
+computers. The kills alternate between
+- one runner process: its parent starts another, and the turn it held stays claimed until its lease
+  runs out; then the next claim puts it back among the due turns and a runner plays it again;
+- the whole runner, parent and processes (an OOM kill, a crash): a new one is started, and the claims
+  of the dead one come back the same way;
+and between two moments: before the move is stored, and after it is stored but before its claim is
+cleared (the turn played again must then store nothing). No beat runs: the lease alone brings the
+turns back.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import re
+import signal
+import time
+from dataclasses import dataclass
+
+import pytest
+from django.core.management import call_command
+
+from games import service, store
+from games.models import Game
+from tests.processes import Processes, eventually
+
+from .conftest import check_log, server_errors
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
+
+KILLS = 12
+BEFORE, AFTER = 0.3, 0.25  # the probe's waits around each turn (seconds)
+LEASE = 2.0
+MARK = re.compile(
+    r"turn-probe (?P<what>start|returned) pid=(?P<pid>\d+) turn=(?P<game>\d+):(?P<seq>\d+):(?P<seat>\d+) "
+    r"at=(?P<at>[0-9.]+)(?: result=(?P<result>\S+))?"
+)
+
+
+@dataclass(frozen=True)
+class Mark:
+    what: str
+    pid: int
+    turn: tuple[int, int, int]  # game, seq, seat
+    at: float
+    result: str | None
+
+
+@dataclass(frozen=True)
+class Kill:
+    whole_runner: bool
+    mark: Mark  # the turn it interrupted
+
+
+def marks(text: str) -> list[Mark]:
+    return [
+        Mark(
+            m["what"],
+            int(m["pid"]),
+            (int(m["game"]), int(m["seq"]), int(m["seat"])),
+            float(m["at"]),
+            m["result"],
+        )
+        for m in MARK.finditer(text)
+    ]
+
+
+def new_table() -> Game:
+    seats = [service.SeatSpec(f"Computer {n}", bot_level="greedy") for n in range(4)]
+    return service.create_game("dominoes", {"players": 4, "target": 1}, seats)
+
+
+def running(games: list[Game]) -> int:
+    return Game.objects.filter(pk__in=[g.pk for g in games], status=Game.Status.ACTIVE).count()
+
+
+class Killer:
+    """Waits for a turn to reach the wanted moment in the live runner, then kills there."""
+
+    def __init__(self, faults: Processes) -> None:
+        self.faults = faults
+        self.runners = 1
+        self.read = 0
+        self.rng = random.Random(21)
+        self.start()
+
+    @property
+    def name(self) -> str:
+        return f"turns-{self.runners}"
+
+    def start(self) -> None:
+        self.faults.start(self.name, "python -m tests.faults.turn_probe 2")
+        self.faults.wait_ready([self.name])
+        self.read = 0
+
+    def logs(self) -> str:
+        return "\n".join(self.faults.log(name) for name in self.faults.logs if name.startswith("turns-"))
+
+    def next_mark(self, what: str, timeout: float = 30.0) -> Mark:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            found = marks(self.faults.log(self.name))
+            fresh, self.read = found[self.read :], len(found)
+            # A returned turn that stored its move (not a run that found it stored already).
+            wanted = [m for m in fresh if m.what == what and m.result in (None, "played")]
+            if wanted:
+                return wanted[-1]
+            time.sleep(0.01)
+        raise AssertionError(f"no turn reached {what!r} in {timeout:.0f} s\n{self.faults.tails()}")
+
+    def kill(self, whole_runner: bool, moment: str) -> Kill:
+        while True:
+            mark = self.next_mark(moment)
+            # Somewhere inside the probe's wait: the turn is running (start), or it has returned and its
+            # claim is not cleared yet (returned). A mark seen too late is let go: that turn may be over.
+            window = BEFORE if moment == "start" else AFTER
+            delay = mark.at + self.rng.uniform(0.05, window - 0.1) - time.time()
+            if delay > 0:
+                break
+        time.sleep(delay)
+        if whole_runner:
+            self.faults.kill(self.name)  # SIGKILL to the runner's process group
+            self.runners += 1
+            self.start()
+        else:
+            os.kill(mark.pid, signal.SIGKILL)
+        return Kill(whole_runner, mark)
+
+
+def test_turn_runners_killed_in_the_middle_of_computer_moves_lose_and_double_nothing(faults, settings):
+    started = time.monotonic()
+    settings.AI_WORKER = "celery"
+    settings.COMPUTER_TURNS = "runner"
+    settings.CELERY_TASK_DEFAULT_QUEUE = faults.env["CELERY_QUEUE"]
+    faults.env.update(
+        COMPUTER_TURNS="runner",
+        TURN_LEASE=str(LEASE),
+        TURN_BATCH="1",  # a turn is claimed when it starts: its lease is measured from its mark
+        FAULT_PROBE_BEFORE=str(BEFORE),
+        FAULT_PROBE_AFTER=str(AFTER),
+    )
+    killer = Killer(faults)
+    games = [new_table() for _ in range(3)]  # their first turns scheduled after commit
+
+    kills: list[Kill] = []
+    while len(kills) < KILLS:
+        if running(games) <= 2:  # keep turns coming until the last kill
+            games.append(new_table())
+        whole, moment = len(kills) % 3 == 2, ("returned" if len(kills) % 4 in (1, 2) else "start")
+        kills.append(killer.kill(whole, moment))
+
+    assert eventually(lambda: running(games) == 0, timeout=90, step=0.5), (
+        f"{running(games)} of {len(games)} games are stuck\n{faults.tails()}"
+    )
+
+    def came_back(kill: Kill) -> bool:
+        return any(m.turn == kill.mark.turn and m.at > kill.mark.at for m in marks(killer.logs()))
+
+    # A killed turn's claim comes back after its lease, maybe after its game has ended.
+    assert eventually(lambda: all(came_back(k) for k in kills), timeout=30, step=0.5), [
+        k for k in kills if not came_back(k)
+    ]
+    logs = killer.logs()
+    every = marks(logs)
+
+    # Every game ended with a whole, gapless, hash-chained log; each computer move under its
+    # deterministic id, once.
+    events = moves = 0
+    for game in games:
+        log = check_log(game.pk)
+        events += len(log)
+        moves += len({e.command_id for e in log if e.actor.startswith("bot:")})
+    out = io.StringIO()
+    call_command("verify_events", stdout=out)
+    assert out.getvalue().startswith("OK:"), out.getvalue()
+
+    played = [m.turn for m in every if m.result == "played"]
+    assert len(played) == len(set(played)), "a turn was played twice"
+    for kill in kills:
+        game, seq, seat = kill.mark.turn
+        stored = store.command_events(game, f"bot-{seq}-{seat}")
+        assert stored and stored[0].seq == seq + 1, f"the turn killed by {kill} was never played"
+        later = [m for m in every if m.turn == kill.mark.turn and m.at > kill.mark.at]
+        assert not [m for m in later if m.pid == kill.mark.pid], f"{kill} came too late"
+        again = [m for m in later if m.what == "returned"]
+        assert again, f"the turn of {kill} was not played again"
+        if kill.mark.what == "returned":  # stored before the kill: played again, it stores nothing
+            assert all(m.result == "stale" for m in again), (kill, again)
+        # Not before its lease ran out.
+        assert min(m.at for m in later) >= kill.mark.at + LEASE - 0.5 - BEFORE, (kill, later)
+    assert "computer turns whose runner stopped are played again" in logs
+    assert server_errors(faults) == []
+
+    whole = sum(k.whole_runner for k in kills)
+    print(
+        f"\nturn runner kills: {len(kills)} ({whole} whole runners, {len(kills) - whole} runner processes; "
+        f"{sum(k.mark.what == 'returned' for k in kills)} after the move was stored), {len(games)} games, "
+        f"{moves} computer moves, {events} events checked, {time.monotonic() - started:.1f} s"
+    )
