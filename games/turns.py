@@ -26,14 +26,17 @@ import logging
 import os
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 log = logging.getLogger("games.turns")  # the same name when run as __main__
 
-# KEYS: due, claimed, wake. ARGV: now, lease end, most to claim.
+# KEYS: due, claimed. ARGV: now, lease end, most to claim, then the turns played since the last claim.
 _CLAIM = """
+for i = 4, #ARGV do
+  redis.call('ZREM', KEYS[2], ARGV[i])
+end
 local back = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, 100)
 for _, turn in ipairs(back) do
   redis.call('ZREM', KEYS[2], turn)
@@ -105,10 +108,12 @@ class Queue:
     def schedule(self, turn: Turn, delay: float) -> None:
         self._schedule(keys=[self.due, self.wake], args=[self.clock() + max(0.0, delay), turn.member])
 
-    def claim(self, most: int) -> Claimed:
+    def claim(self, most: int, done: Sequence[Turn] = ()) -> Claimed:
+        """Claim up to ``most`` due turns, after clearing the claims of the turns ``done`` (played, or given
+        up on): one round trip for both."""
         now = self.clock()
         due, first, lease, back = self._claim(
-            keys=[self.due, self.claimed, self.wake], args=[now, now + self.lease, most]
+            keys=[self.due, self.claimed], args=[now, now + self.lease, most, *(t.member for t in done)]
         )
         return Claimed(
             [Turn.parse(member) for member in due],
@@ -121,9 +126,6 @@ class Queue:
         """Start the lease of claimed turns again (those of a batch that waited behind the others)."""
         end = self.clock() + self.lease
         self.client.zadd(self.claimed, {turn.member: end for turn in turns}, xx=True)
-
-    def done(self, turn: Turn) -> None:
-        self.client.zrem(self.claimed, turn.member)
 
     def wait(self, seconds: float) -> None:
         """Sleep up to ``seconds``, woken early when a turn is scheduled to be the earliest."""
@@ -190,10 +192,12 @@ class Runner:
         self.idle_wait = idle_wait
         self.stopping = False
         self.played = 0
+        self.finished: list[Turn] = []  # their claims are cleared by the next claim
 
     def step(self) -> float:
         """Play what is due now; how long to wait before the next step."""
-        claimed = self.turns.claim(self.batch)
+        claimed = self.turns.claim(self.batch, self.finished)
+        self.finished = []
         if claimed.reclaimed:
             log.warning(
                 "turn runner: %s computer turns whose runner stopped are played again", claimed.reclaimed
@@ -238,7 +242,7 @@ class Runner:
         finally:
             if limited:
                 signal.setitimer(signal.ITIMER_REAL, 0)
-        self.turns.done(turn)
+        self.finished.append(turn)
 
     def serve(self) -> None:
         signal.signal(signal.SIGALRM, _on_alarm)
@@ -333,7 +337,7 @@ def queue_name() -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m games.turns", description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--processes", type=int, default=int(os.environ.get("TURN_PROCESSES", "2")), help="runner processes"
+        "--processes", type=int, default=int(os.environ.get("TURN_PROCESSES", "4")), help="runner processes"
     )
     args = parser.parse_args(argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")

@@ -286,7 +286,7 @@ def measure(
     spectators: int = 2,
     clients: int = 2,
     limit_ms: float = 250.0,
-    concurrency: int = 2,
+    concurrency: int = 0,
     spectators_on: str = "edge",
     worker_options: str = "",
     edge_processes: int = 1,
@@ -294,6 +294,8 @@ def measure(
 ) -> dict[str, Any]:
     if not os.environ.get("REDIS_URL"):
         raise RuntimeError("REDIS_URL is not set: the capacity run needs Redis")
+    # The Procfile's defaults: the runner's 4 processes, a Celery worker's 2 pool processes.
+    concurrency = concurrency or (4 if turns == "runner" else 2)
     queue = f"bench-capacity-{uuid.uuid4().hex[:8]}"
     results: dict[str, Any] = {
         "steps": [],
@@ -321,7 +323,7 @@ def measure(
             CELERY_QUEUE=queue,
             COMPUTER_TURNS=turns,
             WORKER_CONCURRENCY=str(concurrency),  # the Procfile's default is 2
-            TURN_PROCESSES=str(concurrency),  # the runner's processes (the Procfile's default is 2)
+            TURN_PROCESSES=str(concurrency),  # the runner's processes (the Procfile's default is 4)
             WORKER_LOG_LEVEL=os.environ.get("BENCH_WORKER_LOG_LEVEL", "warning"),
             LOG_LEVEL="WARNING",
             TURN_WATCHDOG_INTERVAL="0",
@@ -584,7 +586,12 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=3.0, help="seconds between a table's moves")
     parser.add_argument("--spectators", type=int, default=2, help="spectators per table")
     parser.add_argument("--clients", type=int, default=2, help="spectator client processes")
-    parser.add_argument("--concurrency", type=int, default=2, help="pool processes per worker (Procfile: 2)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=0,
+        help="the runner's processes (Procfile: 4), or pool processes per Celery worker (Procfile: 2)",
+    )
     parser.add_argument(
         "--spectators-on",
         choices=["edge", "daphne"],

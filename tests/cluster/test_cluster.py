@@ -189,7 +189,7 @@ def test_two_web_processes_and_the_turn_runner_play_a_tournament_that_both_sides
 
     # The last turn is logged (and counted) just after the commit that ended the tournament.
     assert eventually(lambda: sum(played().values()) == bot_moves), (played(), bot_moves)
-    assert len(played()) == 2, f"a runner process played no move: {played()}"
+    assert len(played()) >= 2, f"one runner process played every move: {played()}"
     # The workers' moves reach the web processes' /metrics through the shared directory.
     assert eventually(lambda: metric(cluster, 1, "tablehall_moves_total", by="computer") == bot_moves)
     assert metric(cluster, 0, "tablehall_turns", queue=cluster.queue, state="due") == 0

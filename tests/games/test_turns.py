@@ -71,14 +71,14 @@ def test_a_claim_whose_runner_died_is_played_again_after_its_lease(queue):
     queue.schedule(turns.Turn(8, 3, 0), delay=0)
     first = queue.claim(4)
     assert len(first.turns) == 2
-    queue.done(turns.Turn(8, 3, 0))  # played; the other's runner was killed
     clock(queue).now += 29.0
-    held = queue.claim(4)
+    held = queue.claim(4, done=[turns.Turn(8, 3, 0)])  # played; the other's runner was killed
     assert held.turns == [] and held.next_lease_end == pytest.approx(clock(queue).now + 1.0)
+    assert queue.pending() == (0, 1)
     clock(queue).now += 1.0
     again = queue.claim(4)
     assert again.turns == [turns.Turn(7, 12, 1)] and again.reclaimed == 1
-    queue.done(turns.Turn(7, 12, 1))
+    queue.claim(4, done=[turns.Turn(7, 12, 1)])
     assert queue.pending() == (0, 0)
 
 
@@ -159,6 +159,7 @@ def test_a_turn_past_its_time_limit_is_stopped_and_its_claim_cleared(queue):
         assert time.monotonic() - started < 20
     finally:
         signal.signal(signal.SIGALRM, previous)
+    runner.step()  # the next claim clears it
     assert runner.played == 0 and queue.pending() == (0, 0)
 
 
