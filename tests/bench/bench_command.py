@@ -6,13 +6,17 @@ Run on demand (not collected by pytest):
 Creates and drops its own PostgreSQL database (``<name>_command``). Each driver is a process with the
 production settings (PostgreSQL, the channels-redis layer of REDIS_URL, ``AI_WORKER=celery``) playing
 Kazino matches to 160 between greedy bots, one table per driver: it runs each computer turn the
-previous move scheduled (``games.autoplay.play_bot_turn``: load, choose, append, commit, publish to
-the table's groups on Redis, add the next turn to the turn runner's queue on Redis, as in production:
+previous move scheduled (``games.autoplay.play_bot_turn``: load, choose, append, commit, publish on
+Redis, add the next turn to the turn runner's queue on Redis, as in production:
 ``games/turns.py``), at once rather than after ``BOT_DELAY``. The queue is one of the run's own,
-deleted afterwards; nothing consumes it. Each
-table's spectators' group has one member, read by the driver itself (as a web process's shared
-spectators' member would be): the public picture is computed, sent and received for every move; the
-computer seats' groups have none, as in production. Raw INSERT
+deleted afterwards; nothing consumes it. The
+spectators watch as in production (``SPECTATOR_SOCKET``: who listens is asked of Redis and the
+spectators' frame PUBLISHed on the table's edge channel, in one pipelined round trip), and a thread of
+the driver reads that channel as the spectator edge would: the public picture is computed, published
+and received for every move (the run fails if a frame is missing). With ``--spectators-on daphne``
+(the topology before the edge) the table's spectators' group on the channel layer has one member, read
+by the driver itself as a web process's shared spectators' member would be. The computer seats' groups
+have none, as in production. Raw INSERT
 + COMMIT (``bench_store.raw_writer``: psycopg, one row per transaction) is measured with as many
 writers in the same database, in turn with the moves, the median of ``--repeats`` runs each.
 
@@ -47,8 +51,17 @@ COUNTED = 50  # moves whose queries are counted (one-table run)
 
 
 def _driver(
-    db_name: str, queue: str, moves: int, seed: int, count_queries: bool, barrier: Any, out: Any
+    db_name: str,
+    queue: str,
+    moves: int,
+    seed: int,
+    count_queries: bool,
+    barrier: Any,
+    out: Any,
+    spectators_on: str = "edge",
 ) -> None:
+    if spectators_on == "edge":
+        os.environ["SPECTATOR_SOCKET"] = "/ws/watch/"  # the production topology (docs/deploying.md)
     os.environ["AI_WORKER"] = "celery"
     os.environ["BOT_DELAY"] = "0"
     os.environ["CELERY_QUEUE"] = queue
@@ -79,7 +92,7 @@ def _driver(
         if not turns:
             games[0] += 1
             game = service.create_game("kazino", config, seats, seed=seed * 1000 + games[0])
-            _watch(game.pk, received)
+            (_watch_edge if spectators_on == "edge" else _watch)(game.pk, received)
         game_id, seq, seat = turns.pop(0)
         return autoplay.play_bot_turn(game_id, seq, seat) == "played"
 
@@ -104,7 +117,11 @@ def _driver(
     played = 0
     while played < moves:
         played += one_move()
-    out.put((played, time.perf_counter() - wall0, time.process_time() - cpu0, queries))
+    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    deadline = time.monotonic() + 10
+    while received[0] < WARM_UP + moves and time.monotonic() < deadline:
+        time.sleep(0.01)  # the last frames on their way to the reader
+    out.put((played, wall, cpu, queries, received[0]))
 
 
 def _watch(game_id: int, received: list[int]) -> None:
@@ -133,7 +150,28 @@ def _watch(game_id: int, received: list[int]) -> None:
     asyncio.run_coroutine_threadsafe(drain(channel), loop.loop)
 
 
-def run_moves(db_name: str, writers: int, moves: int, count_queries: bool = False) -> dict[str, Any]:
+def _watch_edge(game_id: int, received: list[int]) -> None:
+    """A reader of the table's edge channel, as the spectator edge subscribes to it, on a thread."""
+    import threading
+
+    import redis
+
+    from games.groups import edge_channel
+
+    pubsub = redis.Redis.from_url(os.environ["REDIS_URL"]).pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(edge_channel(game_id))
+
+    def drain() -> None:
+        for message in pubsub.listen():
+            if message["type"] == "message":
+                received[0] += 1
+
+    threading.Thread(target=drain, daemon=True).start()
+
+
+def run_moves(
+    db_name: str, writers: int, moves: int, count_queries: bool = False, spectators_on: str = "edge"
+) -> dict[str, Any]:
     """``writers`` driver processes, one table each, ``moves`` moves each: moves per wall second (all
     drivers' moves over the slowest driver's time) and per CPU second of the drivers."""
     queue = f"bench-command-{uuid.uuid4().hex[:8]}"
@@ -141,7 +179,8 @@ def run_moves(db_name: str, writers: int, moves: int, count_queries: bool = Fals
     barrier, out = ctx.Barrier(writers), ctx.Queue()
     procs = [
         ctx.Process(
-            target=_driver, args=(db_name, queue, moves, n + 1, count_queries and n == 0, barrier, out)
+            target=_driver,
+            args=(db_name, queue, moves, n + 1, count_queries and n == 0, barrier, out, spectators_on),
         )
         for n in range(writers)
     ]
@@ -160,6 +199,9 @@ def run_moves(db_name: str, writers: int, moves: int, count_queries: bool = Fals
     wall = max(r[1] for r in results)
     cpu = sum(r[2] for r in results)
     queries = next((r[3] for r in results if r[3]), {})
+    received = sum(r[4] for r in results)
+    if received < total:
+        raise RuntimeError(f"the spectators' reader got {received} frames for {total} moves")
     return {
         "moves": total,
         "wall": wall,
@@ -180,7 +222,11 @@ def _drop_queue(queue: str) -> None:
 
 
 def measure(
-    moves: int = 600, writers: tuple[int, ...] = (1, 8), repeats: int = 3, raw_appends: int = 1500
+    moves: int = 600,
+    writers: tuple[int, ...] = (1, 8),
+    repeats: int = 3,
+    raw_appends: int = 1500,
+    spectators_on: str = "edge",
 ) -> list[dict[str, Any]]:
     """For each number of tables driven at once: moves per second through the command path and raw
     INSERT+COMMIT per second with as many writers, measured in turn ``repeats`` times (medians)."""
@@ -193,7 +239,13 @@ def measure(
             for attempt in range(repeats):
                 raws.append(bench_store.run("raw", db, n, raw_appends))
                 runs.append(
-                    run_moves(db, n, moves if n == 1 else max(1, moves // 2), count_queries=attempt == 0)
+                    run_moves(
+                        db,
+                        n,
+                        moves if n == 1 else max(1, moves // 2),
+                        count_queries=attempt == 0,
+                        spectators_on=spectators_on,
+                    )
                 )
             raw = statistics.median(raws)
             rate = statistics.median(r["rate"] for r in runs)
@@ -207,6 +259,7 @@ def measure(
                     "ratio": rate / raw,
                     "queries": runs[0]["queries"],
                     "repeats": repeats,
+                    "spectators_on": spectators_on,
                     "load": load(),
                 }
             )
@@ -219,7 +272,8 @@ def line(f: dict[str, Any]) -> str:
     per = f" queries/move={q['per_move']:.2f}" if q else ""
     return (
         f"tables={f['writers']} moves/s={f['rate']:.0f} (per driver CPU s {f['cpu_rate']:.0f}) "
-        f"raw_insert_commit/s={f['raw']:.0f} ratio={f['ratio']:.3f}{per} load={f['load'][0]:.1f}"
+        f"raw_insert_commit/s={f['raw']:.0f} ratio={f['ratio']:.3f}{per} load={f['load'][0]:.1f} "
+        f"spectators-on={f.get('spectators_on', 'daphne')}"
     )
 
 
@@ -232,8 +286,14 @@ def main() -> None:
     )
     parser.add_argument("--writers", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--spectators-on",
+        choices=["edge", "daphne"],
+        default="edge",
+        help="the spectators' frame PUBLISHed for the edge (production), or sent to a channel-layer group",
+    )
     args = parser.parse_args()
-    figures = measure(args.moves, tuple(args.writers), args.repeats)
+    figures = measure(args.moves, tuple(args.writers), args.repeats, spectators_on=args.spectators_on)
     stamp = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with RESULTS.open("a") as out:

@@ -891,9 +891,17 @@ def _command(results: dict[str, Any]) -> list[str]:
         "Each table driven by a process of its own with the production settings (PostgreSQL, channels-redis, "
         "`AI_WORKER=celery`): Kazino matches to 160 between greedy bots, every move through "
         "`autoplay.play_bot_turn` — one load (the game row and the events after the kept fold), the bot's "
-        "choice, one INSERT (committed), publishing (who listens is asked of Redis in one round trip; the "
-        "spectators' group has a member that the driver reads), the next computer turn added to the turn "
-        "runner's queue on Redis (`games/turns.py`) — and the next turn played at once instead of after `BOT_DELAY`. Raw INSERT+COMMIT: "
+        "choice, one INSERT (committed), publishing ("
+        + (
+            "as in production, spectators on the spectator edge: who listens is asked of Redis and the "
+            "spectators' frame PUBLISHed on the table's channel in one pipelined round trip; a thread of the "
+            "driver reads that channel, as the edge does"
+            if runs[0].get("spectators_on") == "edge"
+            else "who listens is asked of Redis in one round trip; the spectators' group on the channel "
+            "layer has a member that the driver reads, as before the spectator edge"
+        )
+        + "), the next computer turn added to the turn runner's queue on Redis (`games/turns.py`) — and the "
+        "next turn played at once instead of after `BOT_DELAY`. Raw INSERT+COMMIT: "
         "psycopg, one row per transaction, as many writers, in the same database, measured in turn with the "
         f"moves; the median of {runs[0].get('repeats', 1)} runs each.",
         "",
