@@ -276,6 +276,20 @@ def _changed(change: hooks.Change) -> None:
 hooks.register("publish", _changed, order=10)
 
 
+def group_send(group: str, message: dict[str, Any]) -> None:
+    """Send one message to a channel-layer group from synchronous code, on the loop the layer's
+    connections live on (``_run``): other parts' nudges (a tournament page, a replay's comments) cost a
+    worker one thread hop, not a new loop and new Redis connections each. Raises what the layer raises."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+
+    async def send() -> None:
+        await layer.group_send(group, message)
+
+    _run(send, layer)
+
+
 # --- One event loop per process for the layer, when no server's loop is there ------------------------
 
 

@@ -13,11 +13,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils import timezone
 
+from games import publish
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError
 from games.models import Game
@@ -124,10 +123,7 @@ def moderate(game: Game, viewer: Viewer, note_id: Any, hidden: Any) -> dict[str,
 
 def push(game_id: int, note: dict[str, Any]) -> None:
     """Tell every replay socket of this game; each one decides whether its viewer sees it."""
-    layer = get_channel_layer()
-    if layer is None:
-        return
     try:
-        async_to_sync(layer.group_send)(game_group(game_id), {"type": "replay.comment", "note": note})
+        publish.group_send(game_group(game_id), {"type": "replay.comment", "note": note})
     except Exception:  # a full or unreachable layer must not lose a stored comment
         log.exception("could not push comment %s of game %s", note.get("id"), game_id)
