@@ -145,3 +145,22 @@ def check_log(game_id: int) -> list[Event]:
             seat = rows[0].actor.split(":")[1]
             assert command_id == f"bot-{seqs[0] - 1}-{seat}", (command_id, seqs[0])
     return events
+
+
+def check_games(games: list[Any]) -> tuple[int, int]:
+    """Every game ended with a whole, gapless, hash-chained log, each computer move under its
+    deterministic id, once (``check_log``), and ``verify_events`` replays them all: (events, computer
+    moves)."""
+    import io
+
+    from django.core.management import call_command
+
+    events = moves = 0
+    for game in games:
+        log = check_log(game.pk)
+        events += len(log)
+        moves += len({e.command_id for e in log if e.actor.startswith("bot:")})
+    out = io.StringIO()
+    call_command("verify_events", stdout=out)
+    assert out.getvalue().startswith("OK:"), out.getvalue()
+    return events, moves
