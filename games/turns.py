@@ -236,6 +236,9 @@ class Runner:
             log.error(
                 "computer turn %s ran past %s s: left to the turn watchdog", turn.member, self.time_limit
             )
+            from django.db import connections
+
+            connections.close_all()  # cut short in the middle of a query, maybe: start afresh
         except Exception:
             # A refused move or a lost database: logged; the watchdog schedules the table's turn again.
             log.exception("computer turn %s failed", turn.member)
@@ -260,6 +263,9 @@ class Runner:
                 except Exception as exc:
                     log.error("turn runner: %r", exc)
                     time.sleep(min(wait, 1.0))
+        if self.finished:  # clear the last claims, so that no runner plays these turns again
+            with contextlib.suppress(Exception):
+                self.turns.claim(0, self.finished)
 
     def _stop(self, _signum: int, _frame: Any) -> None:
         self.stopping = True  # the turn in hand is finished first

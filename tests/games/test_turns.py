@@ -106,6 +106,26 @@ def test_the_turns_of_a_batch_that_waited_get_their_lease_again(queue):
 
 
 @pytest.mark.redis
+def test_a_runner_told_to_stop_finishes_its_turn_and_clears_its_claim(queue):
+    queue.schedule(turns.Turn(1, 1, 0), delay=0)
+    queue.schedule(turns.Turn(2, 1, 0), delay=5)
+
+    def play_and_be_stopped(game_id: int, seq: int, seat: int) -> str:
+        runner.stopping = True  # SIGTERM in the middle of the turn
+        return "played"
+
+    runner = turns.Runner(queue, play_and_be_stopped, time_limit=0)
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGALRM, signal.SIGTERM, signal.SIGINT)}
+    try:
+        runner.serve()
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    assert runner.played == 1
+    assert queue.pending() == (1, 0)  # the other turn waits for another runner; no claim is left
+
+
+@pytest.mark.redis
 def test_a_runner_is_woken_only_by_a_turn_due_before_the_others(queue):
     queue.schedule(turns.Turn(1, 1, 0), delay=5)
     assert queue.client.llen(queue.wake) == 1
