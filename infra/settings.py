@@ -1,7 +1,10 @@
 """Settings, from the environment only (README "Configuration").
 
 DATABASE_URL   default: SQLite file var/db.sqlite3 (WAL, busy timeout, immediate transactions)
-REDIS_URL      set: channels-redis layer and Celery broker; unset: in-memory layer, in-process AI worker
+REDIS_URL      set: channels-redis layer, the turn runner's queue, Celery broker; unset: in-memory layer,
+               in-process AI worker
+COMPUTER_TURNS runner (python -m games.turns, the default with Redis) or celery (a task per turn)
+TURN_LEASE, TURN_TIME_LIMIT, TURN_BATCH   the turn runner's claims (games/turns.py)
 SPECTATOR_SOCKET  with Redis: spectators watch through the spectator edge at this path (infra/edge/)
 DJANGO_SECRET_KEY, DJANGO_DEBUG, ALLOWED_HOSTS
 ACTION_RATE_LIMIT, HINT_RATE_LIMIT, API_TABLES_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY   limits (docs/security.md)
