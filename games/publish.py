@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 import os
 import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
+import orjson
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
@@ -168,8 +168,10 @@ def table_changed(table: Table) -> None:
 
 
 def _encode(message: Callable[[], dict[str, Any]]) -> str:
-    """Encoded once per audience, not once per socket: consumers and the edge forward the text as it is."""
-    return json.dumps({"type": "update", **message()}, separators=(",", ":"))
+    """Encoded once per audience, not once per socket: consumers and the edge forward the text as it is.
+    (orjson: compact like ``separators=(",", ":")``, UTF-8 rather than ``\\u`` escapes, int keys as
+    strings like json; a tenth of json's CPU on the hot path of every move.)"""
+    return orjson.dumps({"type": "update", **message()}, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _send_direct(

@@ -242,7 +242,7 @@ def measure(
                     run_moves(
                         db,
                         n,
-                        moves if n == 1 else max(1, moves // 2),
+                        moves,
                         count_queries=attempt == 0,
                         spectators_on=spectators_on,
                     )
@@ -282,7 +282,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument(
-        "--moves", type=int, default=600, help="moves of the one-table run (half each with more)"
+        "--moves", type=int, default=600, help="moves each table plays in a run"
     )
     parser.add_argument("--writers", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--repeats", type=int, default=3)
