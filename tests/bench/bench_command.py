@@ -281,9 +281,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument(
-        "--moves", type=int, default=600, help="moves each table plays in a run"
-    )
+    parser.add_argument("--moves", type=int, default=600, help="moves each table plays in a run")
     parser.add_argument("--writers", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument(
