@@ -104,8 +104,7 @@ def engines_section(s: dict[str, Any]) -> dict[str, Any]:
     rates = bench_skyjo.engine_rates(seconds)
     rates += bench_dominoes.engine_rates(seconds, tables=two_and_four)
     rates += bench_kazino.engine_rates(seconds)
-    pitch = bench_pitch.engine
-    for r in bench_pitch.engine_rates(seconds, [pitch.default_config(2), pitch.default_config(4)]):
+    for r in bench_pitch.engine_rates(seconds, [bench_pitch.random_config(n) for n in (2, 4)]):
         rates.append({**r, "label": f"{r['config']['players']} players, target {r['config']['target']}"})
     block = bench_dominoes.block_vs_openspiel(seconds, rounds=s["openspiel_rounds"])
     return {"rates": rates, "block_vs_openspiel": block}
