@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from games.bots import get as get_bot  # noqa: E402
+from games.engines import compose  # noqa: E402
 from games.engines import pitch as engine  # noqa: E402
 from tests.bench.benchlib import (  # noqa: E402
     bot_move_times,
@@ -52,7 +53,7 @@ RANDOM_HANDS = 100
 
 def random_config(players: int) -> dict[str, Any]:
     """The default options for ``players``, with a hand limit (``RANDOM_HANDS``) for random play."""
-    return {**engine.default_config(players), "max_hands": RANDOM_HANDS}
+    return compose(engine, {"max_hands": RANDOM_HANDS}, players)
 
 
 def label(config: dict[str, Any]) -> str:
