@@ -167,11 +167,16 @@ def table_changed(table: Table) -> None:
         log.exception("could not publish game %s seq %s", game_id, table.seq)
 
 
-def _encode(message: Callable[[], dict[str, Any]]) -> str:
-    """Encoded once per audience, not once per socket: consumers and the edge forward the text as it is.
+def encode_update(message: dict[str, Any]) -> str:
+    """An update's text, as each audience gets it live and again when it catches up (games.resume).
     (orjson: compact like ``separators=(",", ":")``, UTF-8 rather than ``\\u`` escapes, int keys as
     strings like json; a tenth of json's CPU on the hot path of every move.)"""
-    return orjson.dumps({"type": "update", **message()}, option=orjson.OPT_NON_STR_KEYS).decode()
+    return orjson.dumps({"type": "update", **message}, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def _encode(message: Callable[[], dict[str, Any]]) -> str:
+    """Encoded once per audience, not once per socket: consumers and the edge forward the text as it is."""
+    return encode_update(message())
 
 
 def _send_direct(

@@ -11,10 +11,7 @@ the answer is None: send the whole state instead.
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from games.publish import table_message
+from games.publish import encode_update, table_message
 from games.tables import Table, command_ends, folded_upto, refolded, spectator_cut
 
 MAX_UPDATES = 200
@@ -40,7 +37,6 @@ def updates_after(table: Table, seat: int | None, since: int) -> list[str] | Non
     for end in missed:
         new = [e for e in table.events if previous < e.seq <= end]
         shown = refolded(shown, new)
-        message: dict[str, Any] = {"type": "update", **table_message(shown, seat, previous)}
-        messages.append(json.dumps(message, separators=(",", ":")))
+        messages.append(encode_update(table_message(shown, seat, previous)))
         previous = end
     return messages

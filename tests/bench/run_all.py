@@ -105,7 +105,9 @@ def engines_section(s: dict[str, Any]) -> dict[str, Any]:
     rates += bench_dominoes.engine_rates(seconds, tables=two_and_four)
     rates += bench_kazino.engine_rates(seconds)
     for r in bench_pitch.engine_rates(seconds, [bench_pitch.random_config(n) for n in (2, 4)]):
-        rates.append({**r, "label": f"{r['config']['players']} players, target {r['config']['target']}"})
+        c = r["config"]
+        hands = f", at most {c['max_hands']} hands" if c.get("max_hands") else ""
+        rates.append({**r, "label": f"{c['players']} players, target {c['target']}{hands}"})
     block = bench_dominoes.block_vs_openspiel(seconds, rounds=s["openspiel_rounds"])
     return {"rates": rates, "block_vs_openspiel": block}
 
