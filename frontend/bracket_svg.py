@@ -28,6 +28,7 @@ SEED_W = 30  # room for the seed number on the left of a row
 MARK_W = 20  # room on the right: the winner's tick, the live dot
 FONT = 13  # px: the names' size
 NAME_ROOM = BOX_W - SEED_W - MARK_W
+SCORE_W = 22  # room for a side's games won (a best of 9 at most: one digit), when the match has a score
 SQUEEZE = 0.88  # a name up to 1/0.88 of its room is squeezed (textLength) rather than cut
 SECTIONS = ("winners", "losers", "final", "third_place")
 
@@ -151,9 +152,15 @@ def bracket_svg(
     bracket: Bracket,
     entries: Mapping[int, Any],
     live: Collection[str] = (),
+    scores: Mapping[str, Mapping[int, int]] | None = None,
+    titles: Mapping[str, str] | None = None,
 ) -> SafeString:
-    """The bracket; ``live``: the matches being played now (framed in gold)."""
-    titles = {
+    """The bracket; ``live``: the matches being played now (framed in gold); ``scores``: each
+    match's games won by entrant (a best of 3's "2–1", shown by each name); ``titles``: each
+    match's name for the room ("Semi-final 1"), in its label instead of its key."""
+    scores = scores or {}
+    titles = titles or {}
+    headings = {
         "winners": _("Winners"),
         "losers": _("Losers"),
         "final": _("Final"),
@@ -164,7 +171,7 @@ def bracket_svg(
     for section, y in placed:
         parts.append(
             f'<text x="4" y="{y + 16:.0f}" class="section" fill="{INK}" font-weight="700" '
-            f'font-size="14">{escape(titles[section])}</text>'
+            f'font-size="14">{escape(headings[section])}</text>'
         )
     by_id = {m.id: m for m in bracket.matches}
     for m in bracket.matches:  # the lines first, under the boxes
@@ -182,7 +189,7 @@ def bracket_svg(
         )
     for m in bracket.matches:
         if m.id in at:
-            parts.append(_box(m, *at[m.id], entries, m.id in live))
+            parts.append(_box(m, *at[m.id], entries, m.id in live, scores.get(m.id), titles.get(m.id, m.id)))
     label = escape(_("Bracket"))
     return mark_safe(  # noqa: S308 - every name and title above is escaped
         f'<svg class="bracket" role="group" aria-label="{label}" viewBox="0 0 {width:.0f} {height:.0f}" '
@@ -191,8 +198,15 @@ def bracket_svg(
     )
 
 
-def describe(m: Any, entries: Mapping[int, Any], live: bool) -> str:
-    """A match in a sentence, for the box's label: "W1-1: Ann (seed 1) beat Bo (seed 4)"."""
+def describe(
+    m: Any,
+    entries: Mapping[int, Any],
+    live: bool,
+    score: Mapping[int, int] | None = None,
+    title: str | None = None,
+) -> str:
+    """A match in a sentence, for the box's label: "Semi-final 1: Ann (seed 1) beat Bo (seed 4) 2–1"
+    (``title``: the match's name for the room; ``score``: games won by entrant)."""
     sides = []
     for side in (m.a, m.b):
         if side is None:
@@ -204,22 +218,37 @@ def describe(m: Any, entries: Mapping[int, Any], live: bool) -> str:
     if m.winner is not None and m.a is not None and m.b is not None:
         won, lost = (sides[0], sides[1]) if m.winner == m.a else (sides[1], sides[0])
         text = _("%(winner)s beat %(loser)s") % {"winner": won, "loser": lost}
+        if score:
+            loser = m.b if m.winner == m.a else m.a
+            text += f" {score.get(m.winner, 0)}–{score.get(loser, 0)}"
     else:
         text = _("%(a)s against %(b)s") % {"a": sides[0], "b": sides[1]}
+        if score and m.a is not None and m.b is not None:
+            text += f" {score.get(m.a, 0)}–{score.get(m.b, 0)}"
         if live:
             text += " · " + _("playing now")
-    return f"{m.id}: {text}"
+    return f"{title or m.id}: {text}"
 
 
-def _box(m: Any, x: float, y: float, entries: Mapping[int, Any], live: bool) -> str:
+def _box(
+    m: Any,
+    x: float,
+    y: float,
+    entries: Mapping[int, Any],
+    live: bool,
+    score: Mapping[int, int] | None,
+    title: str,
+) -> str:
     rows = []
+    # A score takes room from the names: its digits sit left of the winner's tick and the live dot.
+    room = NAME_ROOM - SCORE_W if score else NAME_ROOM
     for k, side in enumerate((m.a, m.b)):
         won = m.winner is not None and side == m.winner
         lost = m.winner is not None and side is not None and not won
         cls = "won" if won else "lost" if lost else "" if side is not None else "empty"
         top = y + k * ROW_H
         name = _name(side, entries)
-        fitted = fit(name, bold=won) if name else Fitted("…", None)
+        fitted = fit(name, room, bold=won) if name else Fitted("…", None)
         squeeze = (
             f' textLength="{fitted.squeeze:.0f}" lengthAdjust="spacingAndGlyphs"' if fitted.squeeze else ""
         )
@@ -235,12 +264,18 @@ def _box(m: Any, x: float, y: float, entries: Mapping[int, Any], live: bool) -> 
         colour = MUTED if lost or side is None else INK
         weight = ' font-weight="700"' if won else ""
         seed = _seed(side, entries)
+        games = (
+            f'<text x="{x + BOX_W - MARK_W - 6:.0f}" y="{top + 18:.0f}" text-anchor="end" class="score" '
+            f'fill="{colour}" font-size="{FONT}"{weight}>{score.get(side, 0)}</text>'
+            if score and side is not None
+            else ""
+        )
         rows.append(
             f'<g class="{" ".join(filter(None, ("slot", cls)))}"><title>{escape(name or _("to be decided"))}</title>{background}'
             f'<text x="{x + SEED_W - 8:.0f}" y="{top + 17:.0f}" text-anchor="end" class="seed" fill="{MUTED}" '
             f'font-size="11">{escape(seed)}</text>'
             f'<text x="{x + SEED_W:.0f}" y="{top + 18:.0f}" class="{cls if cls in ("won", "lost") else "name"}" fill="{colour}" '
-            f'font-size="{FONT}"{weight}{squeeze}>{escape(fitted.text)}</text></g>'
+            f'font-size="{FONT}"{weight}{squeeze}>{escape(fitted.text)}</text>{games}</g>'
         )
     frame = GOLD if live else LINE
     dot = (
@@ -249,7 +284,7 @@ def _box(m: Any, x: float, y: float, entries: Mapping[int, Any], live: bool) -> 
         else ""
     )
     state = " live" if live else " decided" if m.winner is not None else ""
-    label = escape(describe(m, entries, live))
+    label = escape(describe(m, entries, live, score, title))
     return (
         f'<g class="match{state}" data-match="{escape(m.id)}" tabindex="0" role="button" aria-label="{label}">'
         f'<rect x="{x:.0f}" y="{y:.0f}" width="{BOX_W}" height="{BOX_H}" rx="6" fill="{PAPER}" '

@@ -84,6 +84,9 @@ def client(game: Game) -> dict[str, Any] | None:
                 "title": _(step.title),
                 "text": _(step.text) if index < shown else None,
                 "move": move if isinstance(step, Learn) else None,
+                # The move to make, marked on the board (#33), for the steps shown so far only: a lesson's
+                # deal and script are the same for every learner (games/lessons/), nothing of a game's.
+                "action": step.action if isinstance(step, Learn) and index < shown else None,
             }
         )
         move += isinstance(step, Learn)
@@ -131,6 +134,13 @@ def progress(request: HttpRequest, game_id: int) -> JsonResponse:
     table = load_table(game)
     shown = _shown(found, table)
     texts = [_(step.text) for step in found.steps[:shown]]
+    actions = [step.action if isinstance(step, Learn) else None for step in found.steps[:shown]]
     return JsonResponse(
-        {"made": lesson_play.made(table, LEARNER), "shown": shown, "texts": texts, "seq": table.seq}
+        {
+            "made": lesson_play.made(table, LEARNER),
+            "shown": shown,
+            "texts": texts,
+            "actions": actions,
+            "seq": table.seq,
+        }
     )

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import F, OuterRef, QuerySet, Subquery
+from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -52,6 +52,13 @@ class Row:
     def open_seats(self) -> int:
         return sum(1 for s in self.seats if s.awaiting_player)
 
+    @property
+    def takeable(self) -> bool:
+        """A seat anyone signed in may take from the lobby (not one kept for an invited friend)."""
+        return self.game.status == Game.Status.ACTIVE and any(
+            s.awaiting_player and s.open_to_all for s in self.seats
+        )
+
 
 def clock() -> datetime:
     """Now, for the lobby (tests put their own clock here)."""
@@ -72,14 +79,20 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
     """The lobby's lists at ``now``: ``live`` (moved at lately, latest first) and ``recent`` (idle or
     finished, latest first)."""
     cutoff = now - idle_after()
-    tables = Game.objects.listed()  # lesson tables are nobody's to watch or join
+    # Lesson tables are nobody's to watch or join; a secret duplicate deal's table nobody's to find yet.
+    tables = Game.objects.listed().without_secret_deals()
     if game is not None:
         tables = tables.filter(engine=game)
     active = _with_last_move(tables.filter(status=Game.Status.ACTIVE))
     live = list(active.filter(last_move__gte=cutoff).order_by("-last_move")[:LIVE_LENGTH])
     idle = list(active.filter(last_move__lt=cutoff).order_by("-last_move")[:RECENT_LENGTH])
+    # Finished games of computers only (the demo club's Swiss plays dozens an hour) are no one's to go
+    # back to: Recent tables lists games that people played (#33, "the demo drowns a new player").
+    played_by_people = Exists(Seat.objects.filter(game=OuterRef("pk"), bot_level=""))
     finished = list(
-        _with_last_move(tables.filter(status=Game.Status.FINISHED)).order_by("-finished_at")[:RECENT_LENGTH]
+        _with_last_move(tables.filter(played_by_people, status=Game.Status.FINISHED)).order_by(
+            "-finished_at"
+        )[:RECENT_LENGTH]
     )
     recent = sorted(idle + finished, key=lambda g: g.finished_at or g.last_move, reverse=True)[:RECENT_LENGTH]
     shown = live + recent

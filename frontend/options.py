@@ -18,7 +18,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from games import engines
+from games import bounds, engines
 from games.engines.base import IllegalAction
 
 TABLES, TOURNAMENTS = "tables", "tournaments"
@@ -30,8 +30,8 @@ class Option:
     kind: str
     label: Promise
     choices: list[tuple[Any, Promise | str]] = field(default_factory=list)
-    low: int = 1
-    high: int = 10_000
+    low: int = bounds.TARGET.low
+    high: int = bounds.TARGET.high
     # Where the option is offered: a tournament sets partnerships with its own option (two pairs at
     # one table), so the game's own checkbox is for tables only.
     where: tuple[str, ...] = (TABLES, TOURNAMENTS)
@@ -101,7 +101,13 @@ GAME_OPTIONS: dict[str, GameOptions] = {
             Option("target", "choice", _("Play to"), [(7, "7"), (11, "11"), (15, "15"), (21, "21")]),
             PARTNERSHIPS,
             # Not in the rules (play goes on until a pitcher reaches the target): off unless asked.
-            Option("max_hands", "number", _("Stop after this many hands (empty: no limit)"), high=200),
+            Option(
+                "max_hands",
+                "number",
+                _("Stop after this many hands (empty: no limit)"),
+                low=bounds.MAX_HANDS.low,
+                high=bounds.MAX_HANDS.high,
+            ),
         ],
     ),
 }
@@ -119,6 +125,7 @@ SEAT_CHOICES: list[tuple[str, Promise]] = [
     ("bot:greedy", _("Computer (Easy)")),
     ("bot:strong", _("Computer (Strong)")),
     ("friend", _("A friend (invite link)")),
+    ("open", _("Anyone signed in (an open seat in the lobby)")),
     ("local", _("Another player on this device")),
 ]
 
@@ -138,10 +145,10 @@ def parse_options(game: str, data: Any, *, prefix: str = "", where: str = TABLES
         elif raw in (None, ""):
             continue
         elif option.kind == "number" or _is_int_choice(option):
-            try:
-                parsed[option.key] = int(raw)
-            except (TypeError, ValueError):
-                parsed[option.key] = raw
+            # Read as bounds.read_int reads numbers ("²" and 5,000 digits are no number); a text that
+            # is none is left as it is for the engine to refuse with its own sentence.
+            number = bounds.read_int(raw)
+            parsed[option.key] = raw if number is None else number
         else:
             parsed[option.key] = raw
     return parsed

@@ -16,18 +16,19 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django_ratelimit.core import get_usage
 
-from frontend.printables import table_label
+from frontend.match_names import namer
 from frontend.tournaments import _get, _int, _organiser
-from games import engines
+from games import bounds, engines
 from games.engines.base import IllegalAction
 from games.errors import ServiceError
 from tournaments import board, projection, service
 from tournaments.models import Entry, Match, Tournament
 
 SESSION_KEY = "board_tables"  # {tournament id: {table key: {"code": code, "entrant": n}}}
-CODE_RATE = "10/m"  # wrong or right, codes typed per address and minute
+CODE_RATE = "10/m"  # wrong codes typed per address, tournament and minute
 #: Rows the entry form starts with (a button adds more).
 FORM_ROWS = {"skyjo": 5, "dominoes": 6, "kazino": 1, "pitch": 8}
 
@@ -90,7 +91,7 @@ def score_home(request: HttpRequest, tournament_id: int) -> HttpResponse:
     context = {
         "t": row,
         "playing": bool(matches),
-        "mine": [(m, table_label(m.key), [names.get(e, "") for e in m.entrants]) for m in mine],
+        "mine": [(m, namer(row)(m.key), [names.get(e, "") for e in m.entrants]) for m in mine],
         "organiser": _organiser(request, row),
     }
     return render(request, "frontend/tournaments/score_home.html", context)
@@ -98,14 +99,19 @@ def score_home(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def _typed_code(request: HttpRequest, row: Tournament) -> HttpResponse:
     """A table's code typed on a phone: checked (a few tries a minute per address), then kept in the
-    session; the address it leads to names the table, never the code."""
-    usage = get_usage(request, group="tournaments.table_code", key="ip", rate=CODE_RATE, increment=True)
-    if usage is not None and usage["should_limit"]:
+    session; the address it leads to names the table, never the code.
+
+    Only wrong codes count, per tournament and address (#37: right codes counted too, and across
+    tournaments, so ten mistakes on a club's shared Wi-Fi locked every phone of every event out)."""
+    group = f"tournaments.table_code.{row.pk}"
+    usage = get_usage(request, group=group, key="ip", rate=CODE_RATE, increment=False)
+    if usage is not None and usage["count"] >= usage["limit"]:
         messages.error(request, _("Too many codes tried: wait a minute, then try again."))
         return redirect("frontend:score_home", row.pk)
     typed = board.normal_code(request.POST.get("code", ""))
-    key = service.code_table(projection.load(row.stream_id), typed) if typed else None
+    key = board.code_table(projection.load(row.stream_id), typed) if typed else None
     if key is None:
+        get_usage(request, group=group, key="ip", rate=CODE_RATE, increment=True)
         messages.error(request, _("That is not the code of a table of this round."))
         return redirect("frontend:score_home", row.pk)
     _hold(request, row, key, code=typed)
@@ -155,6 +161,7 @@ def _page(
     needs_who: bool,
     rows: int | None = None,
     values: Any = None,
+    status: int = 200,
 ) -> HttpResponse:
     entries = {e.number: e for e in Entry.objects.filter(tournament=row, number__in=match.entrants)}
     sides = [{"number": n, "name": entries[n].shown_name if n in entries else str(n)} for n in match.entrants]
@@ -180,7 +187,7 @@ def _page(
     context = {
         "t": row,
         "match": match,
-        "label": table_label(match.key),
+        "label": namer(row)(match.key),
         "sides": sides,
         "me": next((s["name"] for s in sides if s["number"] == entrant), ""),
         "entered_by": next(
@@ -189,6 +196,8 @@ def _page(
         "entrant": entrant,
         "organiser": organiser,
         "needs_who": needs_who,
+        # Speaking by the table's code: a confirmation asks for the code of one's own seat (#37).
+        "by_code": entrant is not None and _my_entrant(request, row, match) is None,
         "game": row.game,
         "config": config,
         "number": number,
@@ -197,6 +206,9 @@ def _page(
         "pending": _summary(row, match, config, pending["hands"]) if pending else None,
         "pending_game": pending,
         "confirmed": set(pending.get("confirmed", [])) if pending else set(),
+        # Who disagreed with this entry: asked again, they could confirm what they sent to the
+        # organiser; a new entry clears the disputes and asks everyone again.
+        "disputed_by": {d["entrant"] for d in pending.get("disputes", [])} if pending else set(),
         "waiting_for": [s for s in sides if pending and s["number"] not in pending.get("confirmed", [])],
         "recorded": [(g, _summary(row, match, config, g.get("recorded_hands") or [])) for g in recorded],
         "correcting": correcting,
@@ -208,7 +220,7 @@ def _page(
         "open": not decided and row.status != "finished",
         "seq": row.seq,
     }
-    return render(request, "frontend/tournaments/score_entry.html", context)
+    return render(request, "frontend/tournaments/score_entry.html", context, status=status)
 
 
 def _act(
@@ -231,6 +243,10 @@ def _act(
                 raise ServiceError("not_at_table", _("Only the players of this table can do this."))
             _hold(request, row, match.key, entrant=chosen)
             return back
+        if action in ("dispute", "accept") and not str(post.get("reason", "")).strip():
+            # The organiser decides from the reason; "record as it is" keeps why in the log (#30).
+            messages.error(request, _("Give a reason: the organiser reads it, and the log keeps it."))
+            return _page(request, row, match, entrant, organiser, needs_who=False, status=400)
         if action == "more":
             count = min(_int(post.get("count"), 1) + 1, board.MAX_HANDS)
             return _page(request, row, match, entrant, organiser, needs_who=False, rows=count, values=post)
@@ -244,6 +260,15 @@ def _act(
             service.resolve_result(row, match.key, game, None, post.get("reason", ""), by=user)
         elif action in ("confirm", "dispute"):
             seen = _int(post.get("seen"), 0)
+            if code is not None:
+                # By the table's code a phone proves a seat at the table, not which: a confirmation
+                # takes the code of the confirming player's own seat (#37 item 4), tried as codes are.
+                usage = get_usage(
+                    request, group="tournaments.table_code", key="ip", rate=CODE_RATE, increment=True
+                )
+                if usage is not None and usage["should_limit"]:
+                    raise ServiceError("too_many", _("Too many codes tried: wait a minute, then try again."))
+                code = board.normal_code(post.get("seat_code", "")) or code
             if action == "confirm":
                 service.confirm_result(row, match.key, game, seen, entrant=entrant, user=user, code=code)
             else:
@@ -308,9 +333,10 @@ def _row_fields(game: str, config: dict[str, Any], sides: list[int], i: int) -> 
 
 def _value(post: Any, name: str) -> Any:
     text = str(post.get(name, "")).strip().replace("−", "-")
-    if text.lstrip("-").isdigit():
-        return int(text)
-    return text
+    # Read as every bound reads a number (games/bounds.py): "²" or 5,000 digits stay text, which the
+    # rules refuse with a sentence; int() on them was a server error (#37).
+    number = bounds.read_int(text)
+    return number if number is not None else text
 
 
 def _hand(game: str, config: dict[str, Any], sides: list[int], i: int, post: Any) -> dict[str, Any]:
@@ -423,6 +449,8 @@ def form_rows(
 ) -> list[dict[str, Any]]:
     """The entry form's rows (hands), each field with its name, label, keyboard and value."""
     values = values or {}
+    # Never more rows than a game may have hands, whatever count the client sent (#37: 20,000 rows).
+    count = max(0, min(count, bounds.HANDS.high))
     fives = config.get("variant") == "all_fives"
     three = config.get("players") == 3 and not config.get("partnerships")
 
@@ -475,7 +503,7 @@ def form_rows(
                 choice(f"h{i}-high", _("High"), pick + people),
                 choice(f"h{i}-low", _("Low"), pick + people),
                 choice(f"h{i}-jack", _("Jack"), nobody + people),
-                choice(f"h{i}-game", _("Game"), nobody + people),
+                choice(f"h{i}-game", pgettext("Pitch point", "Game"), nobody + people),
             ]
         rows.append({"number": i + 1, "players": players, "choices": choices})
     return rows
@@ -508,6 +536,7 @@ def board_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         return redirect("frontend:board", row.pk)
     row.refresh_from_db()
     t = projection.load(row.stream_id)
+    title = namer(row)
     names = {e.number: e.shown_name for e in Entry.objects.filter(tournament=row)}
     tables = []
     for match in _current_board_matches(row):
@@ -525,9 +554,12 @@ def board_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         tables.append(
             {
                 "match": match,
-                "label": table_label(match.key),
+                "label": title(match.key),
                 "names": [names.get(e, str(e)) for e in match.entrants],
-                "code": service.table_code(t, match.key),
+                "code": board.code_of(t, match.key),
+                "seat_codes": [
+                    (names.get(e, str(e)), board.seat_code_of(t, match.key, e)) for e in match.entrants
+                ],
                 "state": state,
                 "disputes": [
                     (names.get(d["entrant"], ""), d.get("reason", ""))
@@ -546,7 +578,9 @@ def board_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "t": row,
         "tables": tables,
         "board_rounds": sorted(row.board_rounds),
-        "next_rounds": range(started + 1, started + 1 + (row.planned_rounds or 3) + 1),
+        # The rounds still to start: no round 3 in a 2-round event (#30 defect 11); a format without a
+        # planned number (a knockout) offers the next three.
+        "next_rounds": range(started + 1, (row.planned_rounds or started + 3) + 1),
         "can_add": row.status == "registration"
         or (row.options.get("late_entry") and row.status != "finished"),
         "current_round": row.rounds.filter(number=row.round).first(),

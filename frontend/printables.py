@@ -10,6 +10,7 @@ the tournament's secret, and only the organiser sees them).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from functools import cache
 from pathlib import Path
@@ -17,19 +18,26 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.core.cache import cache as shared_cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django_ratelimit.core import get_usage
 
-from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES, _criteria, _get, _organiser, table_label
+from frontend.match_names import namer, table_label
+from frontend.match_scores import score
+from frontend.qr import qr_svg
+from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES, _criteria, _get, _organiser, place_words
 from frontend.tournaments import _bracket as bracket_of_rows
-from games import engines
+from games import bounds, engines
 from games.catalogue import titles
-from tournaments import projection, service
+from tournaments import board, options, projection
 from tournaments.models import Entry, Match, Tournament
 
+PDF_RATE = "20/m"  # new PDFs rendered per address and minute (a cached one is free)
+PDF_KEPT = 3600  # seconds a rendered PDF is kept in the cache
 SHEETS = ("pairings", "tables", "standings", "bracket", "score-sheet")
 PAPERS = {"a4": "A4", "letter": "letter"}
 #: Lines of a blank score sheet: enough for a whole game at the default targets.
@@ -49,10 +57,7 @@ def _entries(row: Tournament) -> dict[int, Entry]:
 
 
 def _round(request: HttpRequest, row: Tournament) -> int:
-    try:
-        number = int(request.GET.get("round", row.round))
-    except ValueError:
-        number = row.round
+    number = bounds.ROUND.parse_or(request.GET.get("round"), row.round)
     return number if 1 <= number <= row.round else row.round
 
 
@@ -92,10 +97,25 @@ def _respond(request: HttpRequest, row: Tournament, context: dict[str, Any], pdf
     html = render_to_string("frontend/tournaments/print/sheet.html", context, request=request)
     if not pdf:
         return HttpResponse(html)
-    document = render_pdf(html)
+    key = _pdf_key(html)
+    document = shared_cache.get(key)
+    if document is None:
+        # A PDF costs 0.4-1.3 s of a core (#37: uncached and unlimited): the same sheet is rendered once
+        # (the HTML decides the PDF), and each address renders a few new ones a minute.
+        usage = get_usage(request, group="printables.pdf", key="ip", rate=PDF_RATE, increment=True)
+        if usage is not None and usage["should_limit"]:
+            refused = HttpResponse(_("Too many sheets printed: wait a minute, then try again."), status=429)
+            refused["Retry-After"] = "60"
+            return refused
+        document = render_pdf(html)
+        shared_cache.set(key, document, PDF_KEPT)
     response = HttpResponse(document, content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="tournament-{row.pk}-{context["sheet"]}.pdf"'
     return response
+
+
+def _pdf_key(html: str) -> str:
+    return "printables:pdf:" + hashlib.sha256(html.encode()).hexdigest()
 
 
 def render_pdf(html: str) -> bytes:
@@ -137,16 +157,30 @@ def _pairings(request: HttpRequest, row: Tournament) -> dict[str, Any]:
     number = _round(request, row)
     entries = _entries(row)
     context = _base(request, row, "pairings", _("Pairings"))
-    matches = list(Match.objects.filter(tournament=row, round=number))
+    matches = list(Match.objects.filter(tournament=row, round=number).prefetch_related("games"))
     tables = []
-    where: list[tuple[str, str, int]] = []
+    where: list[tuple[str, tuple[str, str], int]] = []
+    title = namer(row)
+    best_of = int(row.options.get("best_of", 1))
     for match in matches:
         seats = _seat_names(entries, match.entrants)
         places = (match.result or {}).get("places", {})
         for s in seats:
             s["place"] = places.get(str(s["number"]))
-        tables.append({"key": match.key, "label": table_label(match.key), "seats": seats})
-        where.extend((s["name"], table_label(match.key), i + 1) for i, s in enumerate(seats))
+        found = score(match, best_of)
+        tables.append(
+            {
+                "key": match.key,
+                "label": table_label(match.key),
+                "title": title(match.key),
+                "seats": seats,
+                "score": found.text(_winner_index(seats)) if found else "",
+            }
+        )
+        # The index says "table 3, seat 1", or for a knockout's match "Semi-final 1 · Seat 1".
+        label = table_label(match.key)
+        place = ("table", label) if label != match.key else ("match", title(match.key))
+        where.extend((s["name"], place, i + 1) for i, s in enumerate(seats))
     rnd = row.rounds.filter(number=number).first()
     byes = [entries[e].shown_name for e in (rnd.byes if rnd else []) if e in entries]
     half = [entries[e].shown_name for e in (rnd.half_byes if rnd else []) if e in entries]
@@ -158,6 +192,9 @@ def _pairings(request: HttpRequest, row: Tournament) -> dict[str, Any]:
             "half_byes": half,
             "index": sorted(where, key=lambda x: x[0].casefold()) if len(where) > 8 else [],
             "over_the_board": bool(rnd and rnd.over_the_board),
+            # The tournament's page, where each player finds their table and its result.
+            "page_url": request.build_absolute_uri(f"/tournaments/{row.pk}/"),
+            "qr": qr_svg(request.build_absolute_uri(f"/tournaments/{row.pk}/"), _("The tournament's page")),
         }
     )
     return context
@@ -168,27 +205,35 @@ def _table_cards(request: HttpRequest, row: Tournament) -> dict[str, Any]:
     entries = _entries(row)
     context = _base(request, row, "tables", _("Table cards"))
     rnd = row.rounds.filter(number=number).first()
-    board = bool(rnd and rnd.over_the_board) or row.over_the_board or number in row.board_rounds
+    real_cards = bool(rnd and rnd.over_the_board) or row.over_the_board or number in row.board_rounds
     codes: dict[str, str] = {}
-    if board and _organiser(request, row) and rnd is not None:
+    if real_cards and _organiser(request, row) and rnd is not None:
         t = projection.load(row.stream_id)
-        codes = {
-            m.key: service.table_code(t, m.key) for m in Match.objects.filter(tournament=row, round=number)
-        }
-    cards = [
-        {
-            "key": m.key,
-            "label": table_label(m.key),
-            "seats": _seat_names(entries, m.entrants),
-            "code": codes.get(m.key, ""),
-        }
-        for m in Match.objects.filter(tournament=row, round=number)
-    ]
+        codes = {m.key: board.code_of(t, m.key) for m in Match.objects.filter(tournament=row, round=number)}
+    page = request.build_absolute_uri(f"/tournaments/{row.pk}/")
+    title = namer(row)
+    cards = []
+    for m in Match.objects.filter(tournament=row, round=number):
+        # With real cards, the table's own result entry (its code is typed from the card, never in
+        # the address); online, the tournament's page, where each seat's "Play now" is.
+        url = request.build_absolute_uri(f"/tournaments/{row.pk}/score/{m.key}/") if real_cards else page
+        label = title(m.key)
+        cards.append(
+            {
+                "key": m.key,
+                "label": table_label(m.key),
+                "title": label,
+                "seats": _seat_names(entries, m.entrants),
+                "code": codes.get(m.key, ""),
+                "qr": qr_svg(url, label),
+                "qr_url": url,
+            }
+        )
     context.update(
         {
             "round": number,
             "cards": cards,
-            "over_the_board": board,
+            "over_the_board": real_cards,
             "score_url": request.build_absolute_uri(f"/tournaments/{row.pk}/score/"),
         }
     )
@@ -266,12 +311,16 @@ def _score_sheet(request: HttpRequest, row: Tournament) -> dict[str, Any]:
         sides = [{"number": 0, "name": "", "members": []} for _n in range(2 if partnerships else size)]
     players = 4 if partnerships else max(len(sides), 2)
     try:
-        config = service.game_config(row.game, row.options, players)
+        config = options.game_config(row.game, row.options, players)
     except Exception:  # noqa: BLE001 - a game without a table of this size: the engine's defaults
         config = engines.get(row.game).default_config(players)
     lines = SHEET_LINES.get(row.game, 12)
     if row.game == "kazino" and config.get("match") != "single":
         lines = KAZINO_MATCH_LINES
+    best_of = int(row.options.get("best_of", 1))
+    games, won, played = _match_games(match, sides, best_of)
+    if row.game == "kazino" and config.get("match") == "single":
+        lines = len(games) or 1  # a line a game: each game is one deal counted
     context.update(
         {
             "sides": sides,
@@ -279,6 +328,18 @@ def _score_sheet(request: HttpRequest, row: Tournament) -> dict[str, Any]:
             "lines": range(1, lines + 1),
             "table": match,
             "table_label": table_label(match.key) if match else "",
+            "table_title": namer(row)(match.key) if match else "",
+            "best_of": best_of,
+            "match_games": games,
+            # The match's table, a row per side and a column per game (a strip that leaves the
+            # game's own lines their page).
+            "match_sides": [
+                {"name": side["name"], "cells": [g["cells"][k] for g in games], "won": won[k]}
+                for k, side in enumerate(sides)
+            ]
+            if games
+            else [],
+            "match_score": played.text(_winner_index(sides, match)) if played else "",
             "round": match.round if match else None,
             "game": row.game,
             "fives": config.get("variant") == "all_fives",
@@ -287,3 +348,33 @@ def _score_sheet(request: HttpRequest, row: Tournament) -> dict[str, Any]:
         }
     )
     return context
+
+
+def _winner_index(seats: list[dict[str, Any]], match: Match | None = None) -> int | None:
+    """Which side won (0 or 1), to write its count first in "2–1"; None while undecided."""
+    if match is not None:
+        places = (match.result or {}).get("places", {})
+        seats = [{**s, "place": places.get(str(s["number"]))} for s in seats]
+    return next((k for k, s in enumerate(seats) if s.get("place") == 1 and len(seats) == 2), None)
+
+
+def _match_games(
+    match: Match | None, sides: list[dict[str, Any]], best_of: int
+) -> tuple[list[dict[str, Any]], list[int | str], Any]:
+    """A best of N's rows, one a game (more when a knockout still level plays on): each side's result
+    in words once the game is played, and the games won; empty for a match of one game."""
+    if best_of <= 1:
+        return [], [], None
+    played = score(match, best_of) if match is not None else None
+    results = played.games if played else []
+    rows = []
+    for number in range(1, max(best_of, len(results)) + 1):
+        winner = results[number - 1] if number <= len(results) else -1
+        if winner == -1:
+            cells = [""] * len(sides)
+        else:
+            places = [1, 1] if winner is None else [1 if k == winner else 2 for k in range(2)]
+            cells = [word for word, _cls in place_words(list(places))]
+        rows.append({"number": number, "cells": cells})
+    won: list[int | str] = list(played.wins) if played else [""] * len(sides)
+    return rows, won, played

@@ -1,4 +1,5 @@
-"""The player's profile page: their personal API tokens, made and revoked (games/tokens.py).
+"""The player's profile page, their home (#33): their games (frontend/my_games.py), and their personal API
+tokens, made and revoked (games/tokens.py).
 
 A new token is shown once, on the page the form that made it redirects to (never in an address or a
 log; the session holds it for that one redirect), and only its digest is kept.
@@ -13,7 +14,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games import tokens
+from frontend import my_games
+from games import bounds, tokens
 from games.errors import ServiceError
 from games.models import ApiToken
 
@@ -27,10 +29,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         action = request.POST.get("action")
         if action == "revoke":
-            try:
-                token_id = int(request.POST.get("token", ""))
-            except ValueError:
-                token_id = -1
+            token_id = bounds.ID.parse_or(request.POST.get("token"), -1)
             if tokens.revoke(request.user, token_id):
                 messages.success(request, _("The token was revoked: it opens nothing any more."))
             return redirect("frontend:profile")
@@ -51,6 +50,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         "scopes": ApiToken.Scope.choices,
         "new_token": new_token,
         "error": error,
+        **my_games.for_user(request.user),
     }
     response = render(request, "frontend/profile.html", context)
     response["Cache-Control"] = "no-store"  # a new token is on this page once

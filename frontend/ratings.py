@@ -17,7 +17,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from frontend import points as points_ranking
 from frontend import rating_chart
+from frontend import seasons as season_pages
 from frontend.tournaments import _older_repeats
 from games.catalogue import titles
 from games.models import Seat
@@ -45,10 +47,15 @@ def _tabs(chosen: str, games: list[str]) -> list[dict[str, Any]]:
     return [{"game": g, "title": names[g], "current": g == chosen} for g in names if g in games]
 
 
-def _board(request: HttpRequest, club: Club | None) -> dict[str, Any]:
+def _board(request: HttpRequest, club: Club | None, season: Any = None) -> dict[str, Any]:
     rated = list(Rating.objects.filter(club=club).values_list("game", flat=True).distinct())
     game = _chosen(request, rated)
-    rows = list(Rating.objects.filter(game=game, club=club).order_by("-mu")[:200])
+    # People first (#33: the demo's eight computers filled the board); the computers on request.
+    computers = request.GET.get("computers") == "1"
+    ratings = Rating.objects.filter(game=game, club=club)
+    if not computers:
+        ratings = ratings.exclude(player__startswith="bot:")
+    rows = list(ratings.order_by("-mu")[:200])
     rows.sort(key=lambda r: -r.ordinal)
     user = request.user
     mine = f"user:{user.pk}" if user.is_authenticated else None
@@ -57,7 +64,9 @@ def _board(request: HttpRequest, club: Club | None) -> dict[str, Any]:
         "title": titles()[game],
         "tabs": _tabs(game, list(titles())),
         "rows": rows[:BOARD_LENGTH],
+        "computers": computers,
         "mine": mine,
+        **points_ranking.board(request, game, club, season),
     }
 
 
@@ -69,8 +78,10 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
     found = Club.objects.filter(slug=slug).first()
     if found is None:
         raise Http404(_("There is no such club."))
+    seasons = season_pages.club_context(request, found)
     context = {
-        **_board(request, found),
+        **_board(request, found, seasons["season_days"]),
+        **seasons,
         "club": found,
         "tournaments": Tournament.objects.filter(club=found)
         .exclude(pk__in=_older_repeats(Tournament.objects.filter(club=found)))
@@ -194,5 +205,7 @@ def player(request: HttpRequest, key: str) -> HttpResponse:
         "phone_chart": rating_chart.draw(points, "chart-phone", width=360, dates=3),
         "played": _played(key, history),
         "more": max(0, len(history) - GAMES_LISTED),
+        **points_ranking.player(key, game),
+        **season_pages.player_seasons(key),
     }
     return render(request, "frontend/ratings/player.html", context)

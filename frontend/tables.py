@@ -13,9 +13,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from frontend import lessons
+from frontend import lessons, round_clock
 from frontend.options import (
     GAME_OPTIONS,
     RATED_BY_DEFAULT,
@@ -26,7 +26,7 @@ from frontend.options import (
     fields,
     parse_options,
 )
-from games import bots, engines, invites, ratelimit, seats, service
+from games import bots, bounds, engines, invites, queries, ratelimit, seats, service
 from games.catalogue import installed, titles
 from games.errors import Forbidden, ServiceError
 from games.models import Game, Seat
@@ -35,12 +35,18 @@ from games.names import GUEST, PLAYER, stored_name
 
 def _seat_spec(choice: str, number: int, request: HttpRequest, passing: bool = False) -> service.SeatSpec:
     """``passing``: the device is passed between players, who are then all called "Player N" alike
-    (a guest's own seat too: "Guest 1" beside "Player 2" read as two kinds of people)."""
+    (a guest's own seat too: "Guest 1" beside "Player 2" read as two kinds of people) unless the form
+    names them (#33: the second player of a passed device could not be named)."""
+    named = bounds.NAME.check(request.POST.get(f"name{number}", ""), _("Name"))
+    if named and (choice == "local" or (choice == "me" and not request.user.is_authenticated)):
+        return service.SeatSpec(named)
     if choice.startswith("bot:") and choice[4:] in bots.LEVELS:
         level = choice[4:]
         return service.SeatSpec.computer(number + 1, level)
     if choice == "friend":
         return service.SeatSpec(_("Open seat"), awaiting_player=True)
+    if choice == "open":
+        return service.SeatSpec(_("Open seat"), awaiting_player=True, open_to_all=True)
     if choice == "me" and request.user.is_authenticated:
         return service.SeatSpec(request.user.get_username(), user=request.user)
     if choice == "me" and not passing:
@@ -74,9 +80,10 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
     shown_players = spec.default_players
     if request.method == "POST":
         rated = request.POST.get("kind") == "rated"
-        try:
-            players = int(request.POST.get("players", spec.default_players))
-        except ValueError:
+        # The count is checked against the game's few allowed numbers before anything is built
+        # from it: a list of one entry per claimed player would let one request exhaust the server.
+        players = bounds.PLAYERS.parse_or(request.POST.get("players", spec.default_players), -1)
+        if players not in spec.players:
             players = -1
         choices = [request.POST.get(f"seat{n}", "bot:greedy") for n in range(max(players, 0))]
         try:
@@ -91,6 +98,9 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
                 config = engines.compose(game, parse_options(game, request.POST), players)
             except engines.IllegalAction as exc:
                 raise ServiceError.from_illegal(exc) from None
+            # Bounded before use (games/bounds.py); left empty: the model's default.
+            raw_absent = request.POST.get("absent_after", "").strip()
+            absent_after = bounds.ABSENT_AFTER.parse(raw_absent) if raw_absent else None
             passing = "local" in choices
             specs = [_seat_spec(choice, n, request, passing) for n, choice in enumerate(choices)]
             table = service.create_game(
@@ -99,6 +109,7 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
                 specs,
                 kind=kind,
                 created_by=request.user if request.user.is_authenticated else None,
+                absent_after=absent_after,
             )
         except ServiceError as exc:
             error = exc.localized()["message"]
@@ -127,6 +138,11 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
         "error": error,
         "max_players": max(spec.players),
         "rated": rated,
+        "absent_after": bounds.ABSENT_AFTER,
+        "absent_after_value": bounds.ABSENT_AFTER.parse_or(
+            posted.get("absent_after") if posted is not None else None,
+            Game._meta.get_field("absent_after").default,
+        ),
         "rated_by_default": game in RATED_BY_DEFAULT,
     }
     return render(request, "frontend/new_table.html", context)
@@ -178,6 +194,8 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         "client": client,
         "invites": links,
         "lesson": lessons.client(game),
+        # A tournament game shows its round's clock (public: the room screen shows it too).
+        "round_clock": round_clock.for_table(game.pk),
     }
     return render(request, "frontend/table.html", context)
 
@@ -192,6 +210,21 @@ def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
             title = titles().get(seat.game.engine, seat.game.engine)
             return render(request, "frontend/invite.html", {"seat": seat, "title": title})
         seat = invites.claim(game_id, code, user=request.user)
+    except ServiceError as exc:
+        return _invite_refused(request, game_id, exc)
+    _fresh_session(request)
+    seats.remember(request.session, seat)
+    return redirect("frontend:table", game_id=game_id)
+
+
+@require_POST
+def take_seat(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The lobby's "Take the open seat": a signed-in player takes a seat open to all (#33, finding a
+    game); it is theirs on this session, as an invite's would be."""
+    if not request.user.is_authenticated:
+        return redirect(f"{settings.LOGIN_URL}?next={request.path}")
+    try:
+        seat = invites.take_open(game_id, user=request.user)
     except ServiceError as exc:
         return _invite_refused(request, game_id, exc)
     _fresh_session(request)
@@ -218,20 +251,17 @@ def hint(request: HttpRequest, game_id: int) -> JsonResponse:
     """The strong computer player's choice for one of my seats, from that seat's view only; casual
     tables only (a rated or tournament game gets ``no_hint``, checked again by the service)."""
     game = get_object_or_404(Game.objects.tables(), pk=game_id)
-    try:
-        seat = int(request.GET.get("seat", ""))
-    except ValueError:
-        seat = -1
+    seat = bounds.SEAT.parse_or(request.GET.get("seat"), -1)
     mine = _held(request, game)
     if seat not in mine:
         return JsonResponse(
             {"error": {"code": "not_your_seat", "message": _("You do not play this seat.")}}, status=403
         )
     try:
-        service.check_hints(game)
+        queries.check_hints(game)
         # A hint is a search by the strong player, the dearest request of the site.
         ratelimit.check_seat(mine[seat].token, group=ratelimit.HINT_GROUP, rate=settings.HINT_RATE_LIMIT)
-        action, seq = service.hint(game, seat)
+        action, seq = queries.hint(game, seat)
     except ServiceError as exc:
         return JsonResponse({"error": exc.localized()}, status=exc.status)
     if action is None:

@@ -3,25 +3,27 @@
 from __future__ import annotations
 
 import csv
-import re
 from collections.abc import Collection
-from typing import Any
+from typing import Any, cast
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
+from frontend import round_clock, seating_advice
+from frontend import tournament_forms as console_forms
 from frontend.bracket_svg import bracket_svg, describe
+from frontend.match_names import match_title, namer, table_label
+from frontend.match_scores import score
 from frontend.options import GAME_OPTIONS, TOURNAMENTS, defaults_table, fields, parse_options
-from games import computers, streams
-from games import service as games
+from frontend.templatetags.points import points
+from games import bounds, computers, queries, streams
 from games.catalogue import titles
 from games.errors import ServiceError
-from tournaments import deals, estimate, formats, log, service
+from tournaments import board_pace, deals, estimate, formats, log, projection, round_warnings, service, undo
 from tournaments.models import Club, Entry, Match, Round, Tournament
 from tournaments.standings import CRITERIA
 
@@ -55,12 +57,14 @@ CRITERION_HELP = {
     "game_points": gettext_lazy("The points scored in the games themselves."),
     "point_difference": gettext_lazy("Points scored minus the opponents' average, game by game."),
     "buchholz": gettext_lazy(
-        "The sum of the opponents' points: the stronger your opponents, the higher. A round not played counts as against a virtual opponent."
+        "The sum of the opponents' points: the stronger your opponents, the higher. A round not played counts as a game against an opponent with your own score."
     ),
-    "buchholz_cut1": gettext_lazy("Buchholz without the weakest opponent."),
+    "buchholz_cut1": gettext_lazy(
+        "Buchholz without the weakest opponent (a round you chose not to play goes first)."
+    ),
     "buchholz_median": gettext_lazy("Buchholz without the weakest and the strongest opponent."),
     "sonneborn_berger": gettext_lazy(
-        "The points of the opponents you beat, and half of those you drew with."
+        "The points of the opponents you beat, and half of those you drew with; a round not played counts as against an opponent with your own score."
     ),
     "head_to_head": gettext_lazy("The results between the players still tied."),
     "wins": gettext_lazy("Matches won outright (a forfeit is not a win)."),
@@ -143,11 +147,21 @@ def _posted(post: Any) -> tuple[str, str, dict[str, Any]]:
         "spectator_delay": _int(post.get("spectator_delay"), 0),
         "no_show_after": 60 * _int(post.get("no_show_minutes"), 0),
     }
+    if post.get("absent_minutes"):  # #37: a game may be claimed against a player gone this long
+        options["absent_after"] = 60 * _int(post.get("absent_minutes"), 0)
     if post.get("rounds"):
         options["rounds"] = _int(post.get("rounds"), 0)
     for flag in ("third_place", "duplicate", "partnerships", "check_in", "late_entry"):
         if post.get(flag):
             options[flag] = True
+    for choice, usual in (
+        ("seating", "standings"),  # #31: kept when chosen
+        ("short_tables", "smaller"),
+        ("bye_value", ""),  # #30: the rules of absence
+        ("absence_before_round", "repair"),
+    ):
+        if post.get(choice) and post.get(choice) != usual:
+            options[choice] = post.get(choice)
     options["reset"] = bool(post.get("reset"))
     tiebreaks = [c for c in post.getlist("tiebreak") if c]
     if tiebreaks and post.getlist("tiebreak")[0]:
@@ -186,6 +200,20 @@ def estimate_text(found: estimate.RoundLength | None) -> str:
     ) % {"minutes": found.minutes, "games": found.best_of}
 
 
+def board_estimate_text(found: board_pace.BoardRound) -> str:
+    """A real-card round's estimate and where it comes from, in the reader's language."""
+    if found.source == board_pace.MEASURED:
+        return ngettext(
+            "A round with real cards takes about %(minutes)s minutes (measured from %(count)s round played here).",
+            "A round with real cards takes about %(minutes)s minutes (measured from %(count)s rounds played here).",
+            found.rounds,
+        ) % {"minutes": found.minutes, "count": found.rounds}
+    return _(
+        "A round with real cards takes about %(minutes)s minutes (a first guess of %(game)s minutes a game, "
+        "until a round here is finished)."
+    ) % {"minutes": found.minutes, "game": found.game_minutes}
+
+
 def estimate_basis(found: estimate.RoundLength | None) -> str:
     """Where the estimate comes from, in a sentence."""
     if found is None:
@@ -220,16 +248,20 @@ def _estimate(game: str, fmt: str, options: dict[str, Any]) -> estimate.RoundLen
 @require_GET
 def estimate_view(request: HttpRequest) -> JsonResponse:
     """The round length of the tournament form's current choices (the form's script asks as they
-    change): ``{"minutes", "best_of", "source", "text", "basis"}``, or the error that would refuse
-    the tournament."""
+    change): ``{"minutes", "best_of", "source", "text", "basis", "seating"}`` (``seating``: the short
+    tables and, when a Swiss would repeat meetings, the offer of a fixed schedule, for the players
+    ``expected``), or the error that would refuse the tournament."""
     game, fmt, options = _posted(request.GET)
     try:
         checked = service.validate_options(game, fmt or "swiss", options)
     except ServiceError as exc:
         return JsonResponse({"error": exc.localized()}, status=exc.status)
     found = estimate.for_tournament(game, checked)
+    seating = seating_advice.advice(
+        fmt or "swiss", checked, bounds.read_int(request.GET.get("expected")) or 0
+    )
     if found is None:
-        return JsonResponse({"minutes": None, "text": "", "basis": ""})
+        return JsonResponse({"minutes": None, "text": "", "basis": "", "seating": seating})
     return JsonResponse(
         {
             "minutes": found.minutes,
@@ -237,6 +269,7 @@ def estimate_view(request: HttpRequest) -> JsonResponse:
             "source": found.game.source,
             "text": estimate_text(found),
             "basis": estimate_basis(found),
+            "seating": seating,
         }
     )
 
@@ -274,9 +307,12 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
     game, fmt, options = _posted(post)
     found = _estimate(chosen_game, fmt, options) if game == chosen_game else _estimate(chosen_game, "", {})
     context["estimate"], context["estimate_basis"] = estimate_text(found), estimate_basis(found)
+    context["seating_advice"] = seating_advice.advice(
+        fmt or "swiss", options, bounds.read_int(post.get("expected")) or 0
+    )
     if request.method == "POST":
         try:
-            row = service.create(post.get("name", ""), game, fmt, options, by=request.user)
+            row = service.create(post.get("name", ""), game, fmt, options, by=cast(Any, request.user))
         except ServiceError as exc:
             context["error"] = exc.localized()["message"]
         else:
@@ -295,34 +331,54 @@ def _criteria(row: Tournament) -> list[str]:
     )
 
 
-def table_label(key: str) -> str:
-    """A table as players call it: "R2-T3" is table 3 (of round 2); a bracket match keeps its name."""
-    found = re.fullmatch(r"R\d+-T(\d+)", key)
-    return found.group(1) if found else key
-
-
 def _bracket(
     row: Tournament, entries: dict[int, Entry], matches: list[Match], live: Collection[str] = ()
 ) -> str:
     """The bracket drawn from the projection rows (a page view never folds the tournament's log);
     ``live``: the matches being played, framed."""
+    drawn = _drawn(row, entries, matches)
+    if drawn is None:
+        return ""
+    name = namer(row)
+    titles = {m.id: name(m.id) for m in drawn.matches}
+    return bracket_svg(drawn, entries, live, scores=match_scores(row, matches), titles=titles)
+
+
+def _drawn(row: Tournament, entries: dict[int, Entry], matches: list[Match]) -> Any:
     seeding = [e.number for e in sorted(entries.values(), key=lambda e: e.seed or 0) if e.seed is not None]
     if row.format not in ("single_elimination", "double_elimination") or not seeding:
-        return ""
+        return None
     decided = [(m.key, _winner(m.entrants, m.result["places"])) for m in matches if m.result]
-    return bracket_svg(formats.bracket_of(row.format, row.options, seeding, decided), entries, live)
+    return formats.bracket_of(row.format, row.options, seeding, decided)
+
+
+def match_scores(row: Tournament, matches: list[Match]) -> dict[str, dict[int, int]]:
+    """Each match's games won by entrant ("2–1" in a best of 3), for the matches that have a score."""
+    best_of = int(row.options.get("best_of", 1))
+    out: dict[str, dict[int, int]] = {}
+    for m in matches:
+        found = score(m, best_of)
+        if found is not None:
+            out[m.key] = dict(zip(m.entrants, found.wins, strict=True))
+    return out
 
 
 def _bracket_details(row: Tournament, entries: dict[int, Entry], matches: list[Match]) -> list[Any]:
     """Each bracket match in words, for the line under the bracket a tap or focus shows."""
-    seeding = [e.number for e in sorted(entries.values(), key=lambda e: e.seed or 0) if e.seed is not None]
-    if row.format not in ("single_elimination", "double_elimination") or not seeding:
+    drawn = _drawn(row, entries, matches)
+    if drawn is None:
         return []
-    decided = [(m.key, _winner(m.entrants, m.result["places"])) for m in matches if m.result]
-    drawn = formats.bracket_of(row.format, row.options, seeding, decided)
     live = {m.key: m.live[0].game_id for m in matches if m.live}  # type: ignore[attr-defined]
+    mine = {m.key for m in matches if getattr(m, "mine", False)}
+    scores = match_scores(row, matches)
+    name = namer(row)
     return [
-        {"key": m.id, "text": describe(m, entries, m.id in live), "watch": live.get(m.id)}
+        {
+            "key": m.id,
+            "text": describe(m, entries, m.id in live, scores.get(m.id), name(m.id)),
+            "watch": live.get(m.id),
+            "mine": m.id in mine,  # the reader plays it: "Play now", not "Watch" (#30 defect 9)
+        }
         for m in drawn.matches
     ]
 
@@ -362,9 +418,14 @@ def _lines(
     entries: dict[int, Entry],
     mine: Entry | None,
     rounds: dict[int, Round],
+    held: dict[str, int] | None = None,
 ) -> None:
     """What a round's card says of each match: its table, each side's name and result in words, whether
-    it is being played, decided, forfeited, or its result withheld (duplicate deals still in play)."""
+    it is being played, decided, forfeited, or its result withheld (duplicate deals still in play).
+    ``held`` (``deals.held_back``): tables shown as they stood at their first withheld game."""
+    held = held or {}
+    name = namer(row)
+    best_of = int(row.options.get("best_of", 1))
     for match in matches:
         places = (match.result or {}).get("places", {})
         shown = [places.get(str(e)) for e in match.entrants]
@@ -376,6 +437,9 @@ def _lines(
             word, cls = words[k]
             if absent and match.result:
                 word = _("absent (forfeit)") if e in absent else _("won by forfeit")
+            if e in (match.stand_ins or []):  # the rules of absence (#30): placed last
+                absent_word = _("absent: a computer played their seat")
+                word = f"{word} · {absent_word}" if word else absent_word
             sides.append(
                 {
                     "number": e,
@@ -389,16 +453,48 @@ def _lines(
                 }
             )
         games = list(match.games.all())
+        if match.key in held:
+            # Nothing after the first withheld game: a third game, or none, would tell the second's result.
+            games = [g for g in games if g.number <= held[match.key]]
         match.label = table_label(match.key)  # type: ignore[attr-defined]
+        match.label_text = name(match.key)  # type: ignore[attr-defined]
+        found = score(match, best_of)
+        # The score in games, the winner's count first once decided ("2–1"); in play, in seat order.
+        winner = next((k for k, s in enumerate(sides) if s["place"] == 1), None) if match.result else None
+        match.score = found.text(winner) if found else ""  # type: ignore[attr-defined]
+        for k, side in enumerate(sides):
+            side["games_won"] = found.wins[k] if found else None
         match.sides = sides  # type: ignore[attr-defined]
         match.names = [s["name"] for s in sides]  # type: ignore[attr-defined]
         match.places = shown  # type: ignore[attr-defined]
         # A decided match plays no more: a game left unfinished (stopped by a forfeit) is not live.
-        match.live = [] if match.result else [g for g in games if not g.finished]  # type: ignore[attr-defined]
+        match.live = [] if match.result or match.key in held else [g for g in games if not g.finished]  # type: ignore[attr-defined]
         match.finished_games = [g for g in games if g.finished]  # type: ignore[attr-defined]
+        # The reader's own live game is theirs to play, not to watch (#30 defect 9).
+        match.mine = any(s["mine"] for s in sides)  # type: ignore[attr-defined]
         rnd = rounds.get(match.round)
-        if match.result:
+        # A table played with real cards: the game being entered, its entry and its disputes (#30).
+        sheet = list(match.board or [])
+        done = sum(1 for g in sheet if g.get("places"))
+        entry = sheet[done] if len(sheet) > done else None
+        names = {s["number"]: s["name"] for s in sides}
+        match.disputes = [  # type: ignore[attr-defined]
+            {"name": names.get(d.get("entrant"), ""), "reason": d.get("reason", "")}
+            for d in (entry or {}).get("disputes", [])
+        ]
+        entered = entry is not None and entry.get("hands") is not None
+        match.entered_by = names.get((entry or {}).get("entered_by"), "") if entered else ""  # type: ignore[attr-defined]
+        match.unconfirmed = [  # type: ignore[attr-defined]
+            s["name"] for s in sides if entered and s["number"] not in (entry or {}).get("confirmed", [])
+        ]
+        if match.key in held:
+            state = "withheld"
+        elif match.result:
             state = "decided"
+        elif match.disputes:  # type: ignore[attr-defined]
+            state = "disputed"
+        elif entered:
+            state = "entered"  # waiting for the other players to confirm it
         elif match.live:  # type: ignore[attr-defined]
             state = "live"
         elif games and row.options.get("duplicate"):
@@ -431,21 +527,51 @@ def _chosen_round(request: HttpRequest, row: Tournament, numbers: list[int]) -> 
 
 
 def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    row = _get(tournament_id)
+    return page(request, _get(tournament_id))
+
+
+def page(
+    request: HttpRequest, row: Tournament, *, status: int = 200, typed: dict[str, Any] | None = None
+) -> HttpResponse:
+    """The tournament's page; ``typed``: an action's form sent again (frontend/console.py) — its
+    ``action``, what was typed (``data``) and a ``question`` to confirm it — shown filled in."""
     entries = {e.number: e for e in Entry.objects.filter(tournament=row)}
     round_rows = {r.number: r for r in row.rounds.all()}
     matches = list(Match.objects.filter(tournament=row).prefetch_related("games"))
     user: Any = request.user
     mine = next((e for e in entries.values() if user.is_authenticated and e.user_id == user.pk), None)
-    _lines(row, matches, entries, mine, round_rows)
+    organiser = _organiser(request, row)
+    # The organiser holds and watches every table; everyone else sees a table with a withheld result
+    # as it stood then (#37). Folded only while a duplicate round may hold something back.
+    held: dict[str, int] = {}
+    public_seq = row.seq
+    if row.options.get("duplicate") and row.status != "finished":
+        stored = streams.read(row.stream_id)
+        t = log.fold([e.as_dict() for e in stored])
+        # The page's seq is the public log's (the socket's nudges say the same): it counts no event
+        # held back, for the organiser too, or their page would wait for a nudge that never comes.
+        public_seq = deals.public_seq([(e.seq, e.type, e.data) for e in stored], deals.withheld(t))
+        if not organiser:
+            held = deals.held_back(t)
+    if mine is not None:  # one's own match is one's own to play on
+        held = {
+            k: n
+            for k, n in held.items()
+            if not any(m.key == k and mine.number in m.entrants for m in matches)
+        }
+    _lines(row, matches, entries, mine, round_rows, held)
     by_round: dict[int, list[Match]] = {}
     for match in matches:
         by_round.setdefault(match.round, []).append(match)
     standings = sorted(entries.values(), key=lambda e: (e.rank is None, e.rank or 0, e.seed or 0, e.number))
-    organiser = _organiser(request, row)
     # The organiser holds a live table with Pause and lets it go on with Resume (tournaments.service).
     live = [g.game_id for m in matches for g in m.live]  # type: ignore[attr-defined]
-    paused = games.paused(live) if organiser and live else set()
+    # Everyone reads a held table as held (its computers wait), not as "playing now" (#30 defect 9).
+    paused = queries.paused(live) if live else set()
+    for match in matches:
+        match.held = bool(match.live) and all(g.game_id in paused for g in match.live)  # type: ignore[attr-defined]
+    # The reader's own game being played: "Play now" at the top of the page, whichever round tab is open.
+    my_game = next((g.game_id for m in matches if m.mine for g in m.live), None)  # type: ignore[attr-defined]
     current = round_rows[max(round_rows)] if round_rows else None
     late = (
         bool(row.options.get("late_entry")) and row.format == "swiss" and row.status in ("running", "paused")
@@ -513,9 +639,143 @@ def tournament(request: HttpRequest, tournament_id: int) -> HttpResponse:
         "locked": set(current.locked) if current is not None else set(),
         "pairing_edits": service.EDITS,
         "computer_levels": list(computers.LEVEL_NAMES.items()),
-        "estimate": estimate_text(_round_length(row)) if row.status != "finished" else "",
+        # Rounds with real cards take their own pace, measured from this tournament's finished
+        # real-card rounds (the online pace misled: "10 minutes" for Pitch to 11, #30 defect 11).
+        "estimate": ""
+        if row.status == "finished"
+        else board_estimate_text(board_pace.board_round(row.game, row.options, streams.read(row.stream_id)))
+        if row.over_the_board or (current and current.over_the_board)
+        else estimate_text(_round_length(row)),
+        "typed": typed or {},
+        "public_seq": public_seq,
+        "my_game": my_game,
+        "desk": results_desk(current_matches) if organiser else None,
+        # The podium: ranks 1 to 3 of the final standings (a shared place shows each who shares it).
+        # One who withdrew keeps the place the standings give them (a leader who went home before
+        # the last round is still first): leaving them out left a podium without its first step.
+        "podium": [e for e in standings if e.rank and e.rank <= 3] if row.status == "finished" else [],
+        # Computer players cannot sit at tables with real cards (the command refuses them).
+        "computers_allowed": not (
+            row.over_the_board
+            or any(n > sum(1 for r in round_rows.values() if r.started) for n in row.board_rounds)
+        ),
+        "most_computers": bounds.COMPUTERS.high,
+        "most_pasted": console_forms.MOST_PASTED,
+        "pairing_edit_choices": console_forms.EditPairingForm.base_fields["edit"].choices,  # type: ignore[attr-defined]
+        "pairing_warnings": console_warnings(row, entries) if editable else [],
+        "undo": undo_offer(row) if organiser and row.status != "finished" else None,
+        # The round's clock in the console; the tables with no result yet, listed when time is up.
+        "round_clock": round_clock.console(row, [m for m in current_matches if not m.result])
+        if organiser and current is not None and current.started and row.status != "finished"
+        else None,
     }
-    return render(request, "frontend/tournaments/page.html", context)
+    _typed_places(typed, current_matches)
+    return render(request, "frontend/tournaments/page.html", context, status=status)
+
+
+DESK_STATES = {
+    "live": pgettext_lazy("tables", "playing"),
+    "waiting": pgettext_lazy("tables", "waiting for a result"),
+    "entered": pgettext_lazy("tables", "to be confirmed"),
+    "disputed": pgettext_lazy("tables", "disputed"),
+    "withheld": pgettext_lazy("tables", "waiting for the other tables"),
+    "decided": pgettext_lazy("tables", "confirmed"),
+}
+
+
+def results_desk(matches: list[Match]) -> dict[str, Any] | None:
+    """The round at a glance for the results desk: how many tables are in each state (playing,
+    waiting for a result, to be confirmed, disputed, confirmed) and which have no result yet."""
+    if not matches:
+        return None
+    counts: dict[str, int] = {}
+    for match in matches:
+        state = match.state  # type: ignore[attr-defined]
+        counts[state] = counts.get(state, 0) + 1
+    return {
+        "counts": [(state, word, counts[state]) for state, word in DESK_STATES.items() if state in counts],
+        "unreported": [
+            match.label_text  # type: ignore[attr-defined]
+            for match in matches
+            if match.state in ("waiting", "entered", "disputed")  # type: ignore[attr-defined]
+        ],
+    }
+
+
+def undo_text(row: Tournament, found: undo.Last) -> str:
+    """What the last action did, in the words its confirmation used ("Ana and Ben swapped places.")."""
+    names = {e.number: e.shown_name for e in Entry.objects.filter(tournament=row)}
+    first = found.events[0]
+    kind = found.kind
+    if kind == "round.edited":
+        edit = first.get("edit")
+        if edit == "swap":
+            a, b = int(first["a"]), int(first["b"])
+            return _("%(a)s and %(b)s swapped places.") % {"a": names.get(a, a), "b": names.get(b, b)}
+        if edit == "move":
+            who, to = int(first["entrant"]), str(first["table"])
+            where = _("sit out") if to == "bye" else match_title(to)
+            return _("%(a)s moved to %(table)s.") % {"a": names.get(who, who), "table": where}
+        if edit == "lock":
+            return _("%(table)s is locked.") % {"table": match_title(str(first["table"]))}
+        return _("%(table)s is unlocked.") % {"table": match_title(str(first["table"]))}
+    if kind == "tournament.seeded":
+        return _("The entrants are seeded.")
+    if kind in ("entrant.checked_in", "entrant.checked_out", "entrant.withdrawn"):
+        who = int(first["entrant"])
+        text = {
+            "entrant.checked_in": _("%(name)s is checked in."),
+            "entrant.checked_out": _("%(name)s is checked out."),
+            "entrant.withdrawn": _("%(name)s is withdrawn."),
+        }[kind]
+        return text % {"name": names.get(who, who)}
+    if kind == "result.forfeited":
+        absent = ", ".join(str(names.get(int(e), e)) for e in first.get("absent", []))
+        return _("Forfeit recorded at %(table)s: %(name)s did not come.") % {
+            "table": match_title(str(first["table"])),
+            "name": absent,
+        }
+    return _("The result of %(table)s is corrected.") % {"table": match_title(str(first.get("table", "")))}
+
+
+def undo_offer(row: Tournament) -> dict[str, Any] | None:
+    """The console's undo: the last action and its button, or why it cannot be undone (None: no
+    action of the kinds an undo takes back)."""
+    found = service.last_action(row.stream_id)
+    if found is None or found.refusal == undo.NOT_UNDOABLE:
+        return None
+    return {
+        "seq": found.seq,
+        "what": undo_text(row, found),
+        "refused": _(service.UNDO_REFUSALS[found.refusal]) if found.refusal else "",
+    }
+
+
+def warning_text(warning: round_warnings.PairingWarning, names: dict[int, str]) -> str:
+    who = " · ".join(names.get(e, str(e)) for e in warning.entrants)
+    table = match_title(warning.table)
+    if warning.code == "repeat":
+        return _("%(table)s: %(names)s have met before.") % {"table": table, "names": who}
+    return _("%(table)s: %(names)s do not share a score.") % {"table": table, "names": who}
+
+
+def console_warnings(row: Tournament, entries: dict[int, Entry]) -> list[str]:
+    """What the organiser should check in the round paired and not started (kept on the console
+    until it starts, not only after the change that brought it)."""
+    t = projection.load(row.stream_id)
+    names = {n: e.shown_name for n, e in entries.items()}
+    return [warning_text(w, names) for w in round_warnings.pairing_warnings(t)]
+
+
+def _typed_places(typed: dict[str, Any] | None, matches: list[Match]) -> None:
+    """The places typed in a correction that was refused, to fill its form in again."""
+    if not typed or typed.get("action") != "override":
+        return
+    data = typed["data"]
+    for match in matches:
+        if match.key == data.get("match"):
+            for side in match.sides:  # type: ignore[attr-defined]
+                side["typed_place"] = data.get(f"place-{side['number']}", "")
 
 
 def _round_length(row: Tournament) -> estimate.RoundLength | None:
@@ -530,92 +790,6 @@ def _get(tournament_id: int) -> Tournament:
         return Tournament.objects.get(pk=tournament_id)
     except Tournament.DoesNotExist:
         raise Http404(_("There is no such tournament.")) from None
-
-
-@require_POST
-def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """Every button of the page: the command named by ``action``; errors come back as a message."""
-    row = _get(tournament_id)
-    user: Any = request.user
-    by = user if user.is_authenticated else None
-    post = request.POST
-    action = post.get("action", "")
-    try:
-        if by is None:
-            raise ServiceError("sign_in", _("Sign in first."))
-        if action == "register":
-            service.register(row, user.get_username(), user=user, missed=post.get("missed", "zero"))
-        elif action == "add_bot":
-            service.check_organiser(row, by)
-            # A computer entrant is named by its number and level ("Computer 3 (Strong)").
-            service.register(row, "", bot_level=post.get("level", "greedy"), by=by)
-        elif action == "check_in":
-            service.check_in(row, _int(post.get("entrant"), 0), by=by)
-        elif action == "withdraw":
-            service.withdraw(row, _int(post.get("entrant"), 0), by=by)
-        elif action == "seed":
-            method = post.get("method", "random")
-            order = (
-                [_int(n, 0) for n in post.get("order", "").replace(",", " ").split()]
-                if method == "manual"
-                else None
-            )
-            service.seed(row, method, order, by=by)
-        elif action == "start":
-            service.start(row, by=by)
-        elif action == "start_round":
-            service.start_round(row, by=by)
-        elif action == "repair":
-            service.repair(row, by=by)
-        elif action == "pause":
-            service.pause(row, by=by)
-        elif action == "resume":
-            service.resume(row, by=by)
-        elif action == "pause_table":
-            service.pause_table(row, _int(post.get("game"), 0), by=by)
-        elif action == "resume_table":
-            service.resume_table(row, _int(post.get("game"), 0), by=by)
-        elif action == "override":
-            key = post.get("match", "")
-            match = Match.objects.filter(tournament=row, key=key).first()
-            if match is None:
-                raise ServiceError("unknown_match", _("There is no such match."))
-            places = {str(e): _int(post.get(f"place-{e}"), 0) for e in match.entrants}
-            service.override(row, key, places, None, post.get("reason", ""), by=by)
-        elif action == "set_rounds":
-            service.set_rounds(row, _int(post.get("rounds"), 0), post.get("reason", ""), by=by)
-        elif action in ("request_bye", "cancel_bye"):
-            command = service.request_bye if action == "request_bye" else service.cancel_bye
-            command(row, _int(post.get("entrant"), 0), _int(post.get("round"), 0), by=by)
-        elif action == "edit_pairing":
-            warnings = service.edit_pairing(
-                row,
-                post.get("edit", ""),
-                a=_int(post.get("a"), 0) or None,
-                b=_int(post.get("b"), 0) or None,
-                table=post.get("table") or None,
-                reason=post.get("reason", ""),
-                by=by,
-            )
-            names = {e.number: e.shown_name for e in row.entries.all()}
-            for warning in warnings:
-                messages.warning(request, _warning_text(warning, names))
-        elif action == "forfeit":
-            service.forfeit(
-                row, post.get("match", ""), [_int(post.get("entrant"), 0)], post.get("reason", ""), by=by
-            )
-        else:
-            raise ServiceError("unknown_action", _("Unknown action."))
-    except ServiceError as exc:
-        messages.error(request, exc.localized()["message"])
-    return redirect("frontend:tournament", row.pk)
-
-
-def _warning_text(warning: formats.PairingWarning, names: dict[int, str]) -> str:
-    who = " · ".join(names.get(e, str(e)) for e in warning.entrants)
-    if warning.code == "repeat":
-        return _("%(table)s: %(names)s have met before.") % {"table": warning.table, "names": who}
-    return _("%(table)s: %(names)s do not share a score.") % {"table": warning.table, "names": who}
 
 
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
@@ -633,21 +807,26 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
             [
                 entry.rank or "",
                 spreadsheet_text(entry.shown_name),
-                *[entry.values.get(c, "") for c in criteria],
+                # Points written as on the pages and the sheets ("6¾"; templatetags/points.py).
+                *[points(entry.values[c]) if c in entry.values else "" for c in criteria],
             ]
         )
     return response
 
 
 def log_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    """The whole tournament log, as anyone may read it: the seeds that would let anyone work out the
-    deals are left out, and so are the results of duplicate deals still to be played elsewhere
-    (tournaments/deals.py). An event shown in part carries no hash (it would not check)."""
+    """The tournament log, as anyone may read it: the seeds that would let anyone work out the deals
+    are left out, and the log stops before the first result of a duplicate deal still to be played
+    elsewhere (``deals.log_cut``: what follows it would tell that result) until the deal is released.
+    An event shown in part carries no hash (it would not check)."""
     row = _get(tournament_id)
     stored = streams.read(row.stream_id)
     hidden = deals.withheld(log.fold([e.as_dict() for e in stored]))
+    cut = deals.log_cut([(e.seq, e.type, e.data) for e in stored], hidden)
     events = []
     for e in stored:
+        if cut is not None and e.seq >= cut:
+            break
         redacted = deals.redact(e.type, e.data, hidden)
         event = {
             "seq": e.seq,
@@ -659,7 +838,15 @@ def log_json(request: HttpRequest, tournament_id: int) -> HttpResponse:
         if redacted is None:
             event["hash"] = e.hash
         events.append(event)
-    body = {"tournament": row.pk, "name": row.name, "game": row.game, "format": row.format, "events": events}
+    body = {
+        "tournament": row.pk,
+        "name": row.name,
+        "game": row.game,
+        "format": row.format,
+        # True while the log stops early: the rest comes once the deals are released.
+        "partial": cut is not None,
+        "events": events,
+    }
     response = JsonResponse(body, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="tournament-{row.pk}-log.json"'
     return response

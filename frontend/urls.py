@@ -2,7 +2,21 @@ from django.templatetags.static import static
 from django.urls import path
 from django.views.generic import RedirectView
 
-from frontend import lessons, over_the_board, printables, profile, ratings, tables, tournaments, views
+from frontend import (
+    console,
+    lessons,
+    over_the_board,
+    printables,
+    profile,
+    ratings,
+    round_clock,
+    round_grid,
+    tables,
+    tournaments,
+    views,
+)
+from frontend import screen as room_screen  # the club's year (#34)
+from frontend import seasons as season_pages
 from games import ids  # noqa: F401 - registers the <id:...> converter
 
 app_name = "frontend"
@@ -21,6 +35,7 @@ urlpatterns = [
     path("new/<str:game>/", tables.new_table, name="new_table"),
     path("tables/<id:game_id>/", tables.table, name="table"),
     path("tables/<id:game_id>/invite/<str:code>/", tables.invite, name="invite"),
+    path("tables/<id:game_id>/take/", tables.take_seat, name="take_seat"),
     # The links of old carried the seat's credential: they say so and grant nothing (tables.old_invite).
     path("tables/<id:game_id>/join/<str:token>/", tables.old_invite, name="old_invite"),
     path("tables/<id:game_id>/hint", tables.hint, name="hint"),
@@ -32,10 +47,17 @@ urlpatterns = [
     path("ratings/", ratings.leaderboard, name="leaderboard"),
     path("clubs/<slug:slug>/", ratings.club, name="club"),
     path("players/<path:key>/", ratings.player, name="player"),
+    path("clubs/<slug:slug>/seasons/new/", season_pages.new_season, name="new_season"),
+    path("seasons/<id:season_id>/", season_pages.season, name="season"),
+    path("seasons/<id:season_id>/edit/", season_pages.edit_season, name="season_edit"),
+    path("seasons/<id:season_id>/close", season_pages.close_season, name="season_close"),
+    path("seasons/<id:season_id>/print/", season_pages.print_season, name="season_print"),
+    path("seasons/<id:season_id>/season.pdf", season_pages.print_pdf, name="season_pdf"),
     path("tournaments/new/", tournaments.new_tournament, name="new_tournament"),
     path("tournaments/estimate", tournaments.estimate_view, name="tournament_estimate"),
     path("tournaments/<id:tournament_id>/", tournaments.tournament, name="tournament"),
-    path("tournaments/<id:tournament_id>/act", tournaments.act, name="tournament_act"),
+    path("tournaments/<id:tournament_id>/act", console.act, name="tournament_act"),
+    path("tournaments/<id:tournament_id>/do/<slug:action>", console.do, name="tournament_do"),
     path("tournaments/<id:tournament_id>/standings.csv", tournaments.standings_csv, name="tournament_csv"),
     path("tournaments/<id:tournament_id>/log.json", tournaments.log_json, name="tournament_log"),
     path("tournaments/<id:tournament_id>/print/<str:sheet>/", printables.print_sheet, name="print"),
@@ -43,4 +65,9 @@ urlpatterns = [
     path("tournaments/<id:tournament_id>/score/", over_the_board.score_home, name="score_home"),
     path("tournaments/<id:tournament_id>/score/<str:key>/", over_the_board.score_table, name="score_table"),
     path("tournaments/<id:tournament_id>/board/", over_the_board.board_page, name="board"),
+    path("tournaments/<id:tournament_id>/board/round/", round_grid.round_grid, name="round_grid"),
+    path("tournaments/<id:tournament_id>/screen/", room_screen.screen, name="tournament_screen"),
+    path("tournaments/<id:tournament_id>/clock/", room_screen.clock_page, name="tournament_clock"),
+    path("tournaments/<id:tournament_id>/clock.json", round_clock.clock_json, name="tournament_clock_json"),
+    path("clubs/<slug:slug>/screen/", room_screen.club_screen, name="club_screen"),
 ]

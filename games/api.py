@@ -22,11 +22,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
-from games import publish, ratelimit, seats, service
+from games import bounds, publish, ratelimit, seats, service
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
 from games.models import Game, Seat
 from games.seats import TOKEN_HEADER
+from games.tables import get_game, load_table
 
 MAX_BODY = 8192
 
@@ -115,7 +116,7 @@ def submit_action(request: HttpRequest, game_id: int) -> JsonResponse:
     """POST {"seat": 0, "action": {...}, "command_id": "...", "expected_seq": 12}."""
     try:
         with database_guard():
-            game = service.get_game(game_id)
+            game = get_game(game_id)
             _check_csrf(request)
             body = _body(request)
             seat = seat_for(request, game, body.get("seat"))
@@ -135,15 +136,14 @@ def game_state(request: HttpRequest, game_id: int) -> JsonResponse:
     """GET ?seat=N (with the seat's token or session) for that seat's view; without, the public view."""
     try:
         with database_guard():
-            game = service.get_game(game_id)
+            game = get_game(game_id)
             seat: int | None = None
             if "seat" in request.GET:
-                try:
-                    requested = int(request.GET["seat"])
-                except ValueError:
-                    raise Forbidden("not_your_seat", _("Say which seat you play, as a number.")) from None
+                requested = bounds.read_int(request.GET["seat"])
+                if requested is None or not bounds.SEAT.accepts(requested):
+                    raise Forbidden("not_your_seat", _("Say which seat you play, as a number."))
                 seat = seat_for(request, game, requested).number
-            table = service.load_table(game)
+            table = load_table(game)
             snapshot = publish.snapshot(table, seat)  # reads the seats
     except ServiceError as exc:
         return error_response(exc)

@@ -9,8 +9,9 @@ class GamesConfig(AppConfig):
         from django.conf import settings
 
         # store registers the SQLite trigger function; publish and worker their after-commit hooks
-        # (games.hooks: publishing, then the computer seats' next turns).
-        from games import engines, publish, store, worker  # noqa: F401
+        # (games.hooks: publishing, then the computer seats' next turns); credentials the closing of a
+        # signed-out session's sockets.
+        from games import credentials, engines, publish, store, worker  # noqa: F401
 
         for name, module in settings.EXTRA_ENGINES.items():
             engines.register(name, module)

@@ -8,7 +8,7 @@ import logging
 import random
 from typing import Any
 
-from games import bots, service
+from games import bots, service, tables
 from games.errors import ServiceError
 from games.lessons import play as lessons
 from games.tables import Table
@@ -35,6 +35,11 @@ def choose(table: Table, seq: int, seat: int) -> dict[str, Any]:
     ):
         raise _Skip("idle")
     levels = table.computer_levels()
+    if seat >= len(levels) or not levels[seat]:
+        # A seat handed to a computer since this process read the levels (games/standin.py).
+        table.levels = None
+        tables.invalidate(table.game.pk)
+        levels = table.computer_levels()
     if seat >= len(levels) or not levels[seat]:
         raise _Skip("not a bot")
     if (part := lessons.scripted(table, seat)) is not None:

@@ -197,7 +197,7 @@ def follow_up(
     if not covers(engine):
         return []
     deals_in = dealer(engine).deals_in
-    ends = any(e["type"] == timeline.ABANDON for e in new)
+    ends = any(e["type"] in timeline.ENDINGS for e in new)
     dealt: dict[int, Any] = {}
     played_now = [e for e in new if timeline.is_engine_event(e["type"])]
     if after is not None:

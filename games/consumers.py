@@ -29,13 +29,14 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from redis.exceptions import RedisError
 
-from games import publish, ratelimit, resume, seats, service, spectators
+from games import presence, publish, ratelimit, resignation, resume, seats, service, spectators
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, Forbidden, ServiceError, database_guard
 from games.groups import seat_group
 from games.i18n import scope_language
 from games.ids import fits
 from games.sockets import TRY_AGAIN, GuardedJsonConsumer
+from games.tables import get_game, load_table
 
 MAX_MESSAGE = 8192
 # Close codes (docs/live-tables.md): the seat named, or the credential presented, is not the requester's;
@@ -50,6 +51,8 @@ TABLE_COMMANDS = {
     "new_game": service.new_game,
     "pause": service.pause,
     "resume": service.resume,
+    "resign": resignation.resign,
+    "claim": resignation.claim,
 }
 
 
@@ -62,6 +65,7 @@ class TableConsumer(GuardedJsonConsumer):
     seat_token: str = ""
     group: str
     watch: spectators.Watch | None = None
+    present = False  # counted as a connection of its seat (games/presence.py)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Forwarding a pre-computed update touches no database: skip Channels' per-message
@@ -102,6 +106,9 @@ class TableConsumer(GuardedJsonConsumer):
         else:
             self.group = seat_group(self.game_id, self.seat)
             await self.channel_layer.group_add(self.group, self.channel_name)
+            # The seat is connected: nobody may claim its game while it is (games/presence.py).
+            await database_sync_to_async(presence.joined)(self.game_id, self.seat)
+            self.present = True
         try:
             await self.accept()
             await self._send_state()
@@ -129,6 +136,9 @@ class TableConsumer(GuardedJsonConsumer):
         await self._leave()
 
     async def _leave(self) -> None:
+        if self.present:
+            self.present = False
+            await database_sync_to_async(presence.left)(self.game_id, self.seat)
         if self.watch is not None:
             watch, self.watch = self.watch, None
             await spectators.leave(watch)
@@ -145,7 +155,7 @@ class TableConsumer(GuardedJsonConsumer):
     @database_sync_to_async
     def _audience(self, wanted: list[str] | None) -> int | None:
         with database_guard():
-            game = service.get_game(self.game_id)
+            game = get_game(self.game_id)
             requester = seats.Requester.of_scope(self.scope)  # here: reading the session may query
             mine = seats.held(requester, game)
         if wanted is not None:
@@ -166,7 +176,7 @@ class TableConsumer(GuardedJsonConsumer):
     def _snapshot(self) -> dict[str, Any]:
         # Seats without a name of their own are named in the language of the page that connects.
         with database_guard(), translation.override(self.language):
-            table = service.load_table(self.game_id)
+            table = load_table(self.game_id)
             return publish.snapshot(table, self.seat)
 
     async def _send_state(self) -> None:
@@ -187,7 +197,7 @@ class TableConsumer(GuardedJsonConsumer):
     @database_sync_to_async
     def _missed(self, since: int) -> list[str] | None:
         with database_guard():
-            table = service.load_table(self.game_id)
+            table = load_table(self.game_id)
             return resume.updates_after(table, self.seat, since)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
@@ -251,7 +261,7 @@ class SpectatorConsumer(TableConsumer):
     @database_sync_to_async
     def _audience(self, wanted: list[str] | None) -> int | None:
         with database_guard():
-            service.get_game(self.game_id)
+            get_game(self.game_id)
         if wanted is not None or any(name.lower() == b"x-seat-token" for name, _v in self.scope["headers"]):
             raise Forbidden("not_your_seat", _("You do not play this seat."))
         return None

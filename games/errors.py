@@ -9,31 +9,15 @@ from typing import Any
 
 from django.db import InterfaceError, OperationalError
 
-from games.engines.base import IllegalAction, _
+from games.engines.base import IllegalAction, Refusal, _
 
 log = logging.getLogger(__name__)
 
 
-class ServiceError(Exception):
+class ServiceError(Refusal):
     """Refused input. ``code`` is stable (clients switch on it); ``message`` is an English template."""
 
     status = 400
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        self.code = code
-        self.message = message
-        self.params = params
-        super().__init__(self.text)
-
-    @property
-    def text(self) -> str:
-        try:
-            return self.message.format(**self.params)
-        except (KeyError, IndexError, ValueError):
-            return self.message
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.text}
 
     def localized(self) -> dict[str, Any]:
         """Code and sentence in the active language (the request's, or the socket's: games.i18n).

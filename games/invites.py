@@ -134,3 +134,18 @@ def claim(game_id: int, code: Any, *, user: Any) -> Seat:
         # This process's kept fold knows the seats as they were: forget it (games/tables.py).
         transaction.on_commit(partial(tables.invalidate, seat.game_id))
     return seat
+
+
+def take_open(game_id: int, *, user: Any, number: int | None = None) -> Seat:
+    """Take a seat of this table that is open to all (the lobby's "Take the open seat", the API's
+    join without a code): the first such seat, or seat ``number``. ``seat_taken`` when none is open."""
+    wanted = Seat.objects.filter(game_id=game_id, awaiting_player=True, open_to_all=True).order_by("number")
+    if number is not None:
+        wanted = wanted.filter(number=number)
+    row = wanted.select_related("game").first()
+    if row is None:
+        raise Gone("seat_taken", _("No seat of this table is open to all: ask for an invite."))
+    invite = next((i for i in current(row.game) if i.seat_id == row.pk), None)
+    if invite is None:
+        raise Gone("game_over", GAME_OVER)
+    return claim(game_id, invite.code, user=user)

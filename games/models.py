@@ -29,6 +29,16 @@ class GameQuerySet(models.QuerySet["Game"]):
         """Tables that count: what the lobby lists and the statistics read (lessons never do)."""
         return self.tables().exclude(kind=Game.Kind.LESSON)
 
+    def without_secret_deals(self) -> GameQuerySet:
+        """Without the tables dealt a duplicate deal not released yet (``DealGroup``): a spectator sees
+        only their opening, and that such a table exists — a third game, say — tells how another
+        match stands before its result is out (#37)."""
+        return self.exclude(
+            deal_group__isnull=False,
+            deal_group__closed=False,
+            deal_index__gte=models.F("deal_group__open_below"),
+        )
+
 
 class DealGroup(models.Model):
     """Tables dealt the same cards: game *n* of every table of a duplicate tournament round is dealt
@@ -76,6 +86,9 @@ class Game(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.CASUAL)
     spectator_delay = models.PositiveIntegerField(default=0)
+    # Seconds a seat of a rated or tournament table may be without a connection before the other
+    # players may claim the game (games/resignation.py; bounds.ABSENT_AFTER). Thinking time is unlimited.
+    absent_after = models.PositiveIntegerField(default=120)
     # Tables dealt the same cards (a duplicate tournament round): this game plays deal
     # ``deal_index`` of its group, secret until the group releases it (docs/replay.md).
     deal_group = models.ForeignKey(
@@ -233,7 +246,10 @@ class ApiToken(models.Model):
 
     class Scope(models.TextChoices):
         PLAY = "play", _("Play: make and join tables, move for my seats")
-        ORGANISE = "organise", _("Organise: every hand of the games I organised, after their end")
+        ORGANISE = (
+            "organise",
+            _("Organise: every hand of the games I organised, after their end; make and start tournaments"),
+        )
         READ = "read", _("Read: my seats' views and hand histories")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")

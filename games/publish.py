@@ -40,7 +40,7 @@ def table_message(table: Table, seat: int | None, since: int) -> dict[str, Any]:
         "to_act": table.to_act(),
         "legal_actions": (
             table.engine.legal_actions(table.state, seat)
-            if seat is not None and not table.timeline.abandoned
+            if seat is not None and not table.timeline.abandoned and table.timeline.resigned is None
             else []
         ),
         "can_undo": table.timeline.can_undo and table.game.allows_undo,
@@ -52,6 +52,8 @@ def table_message(table: Table, seat: int | None, since: int) -> dict[str, Any]:
         "finished": outcome is not None,
         # Why the game was stopped before its end ("forfeit", "no-show"…); None while it goes on.
         "stopped": (table.timeline.abandon_reason or "stopped") if table.timeline.abandoned else None,
+        # A seat resigned, or was claimed against when it left: {"seat", "reason"} (games/resignation.py).
+        "resigned": table.timeline.resigned,
         "last_move": last_move(table),
     }
 

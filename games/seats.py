@@ -119,6 +119,9 @@ def remember(session: Any, seat: Seat) -> None:
 
 def parse_number(value: Any) -> int | None:
     """A seat number as an address writes it (``?seat=2``): ASCII digits only, else None."""
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 2:
-        return int(value)
-    return None
+    from games import bounds
+
+    if not isinstance(value, str):
+        return None
+    number = bounds.read_int(value)
+    return number if number is not None and bounds.SEAT.accepts(number) else None

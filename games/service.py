@@ -10,8 +10,9 @@ A command runs one way, once:
                 (games.hooks: publishing, the computer seats' next turn, metrics), then the
                 ``game_finished`` signal; nothing loads it again.
 
-Imports run one way: service ▶ tables ▶ store; publish and worker register hooks and import the
-service's read side (games.tables), never the other way round.
+Imports run one way: service ▶ tables ▶ store; publish and worker register hooks and read tables
+through games.tables, never the other way round. What a game's log says (results, seating, hints) is
+read through games.queries: nothing reads through this module.
 """
 
 from __future__ import annotations
@@ -19,27 +20,35 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import random
 import re
 import secrets
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
+from operator import attrgetter
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Q
 from django.utils import timezone
 
-from games import bots, commitment, computers, engines, hooks, invites, signals, store, tables, timeline
+from games import (
+    bounds,
+    commitment,
+    computers,
+    engines,
+    hooks,
+    invites,
+    signals,
+    store,
+    tables,
+    timeline,
+)
 from games.engines.base import IllegalAction, _
 from games.errors import CommandReused, Conflict, Forbidden, ServiceError
 from games.lessons import play as lessons
 from games.models import NAME_LENGTH, DealGroup, Event, Game, Seat
-from games.tables import Table, get_game, load_table
-
-__all__ = ["Table", "get_game", "load_table"]  # the read side, for the callers that used them from here
+from games.tables import Table, load_table
 
 COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 # The ids the system gives its own commands (the opening deal, computer moves, demo deals, no-show
@@ -47,8 +56,6 @@ COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 # client's, and a computer seat would never move: clients may not use them (check_client_command_id).
 SYSTEM_COMMAND_ID = re.compile(r"^(opening|bot-|demo-|no-show-)")
 MAX_ACTION_BYTES = 4096
-# Table events that take a move back or play one again: never in a rated game's log.
-TAKEBACKS = (timeline.UNDO, timeline.REDO, timeline.RESTART)
 log = logging.getLogger(__name__)
 
 
@@ -89,6 +96,7 @@ def create_game(
     spectator_delay: int = 0,
     is_demo: bool = False,
     deal: tuple[str, int] | None = None,
+    absent_after: int | None = None,
 ) -> Game:
     """Validate the config, store the game, its seats and its opening events, in one transaction.
 
@@ -118,6 +126,8 @@ def create_game(
             kind=kind,
             created_by=created_by,
             spectator_delay=spectator_delay,
+            # Callers read it through bounds.ABSENT_AFTER; None keeps the model's default.
+            **({"absent_after": bounds.ABSENT_AFTER.parse(absent_after)} if absent_after is not None else {}),
             is_demo=is_demo,
             deal_group=group,
             deal_index=deal[1] if deal is not None else None,
@@ -179,7 +189,7 @@ def _check_command(command_id: Any, expected_seq: Any) -> None:
             "bad_command_id",
             _("Each action needs a command id of 1 to 64 letters, digits or the signs _ . : -"),
         )
-    if isinstance(expected_seq, bool) or not isinstance(expected_seq, int) or expected_seq < 0:
+    if not bounds.SEQ.accepts(expected_seq):
         raise ServiceError("bad_seq", _("Each action must say which move of the table it follows."))
 
 
@@ -354,6 +364,14 @@ def _run(
             table = load_table(table.game.pk)
         if (done := _existing(table, command_id, same)) is not None:
             return done
+        if positional and expected_seq > table.seq:
+            # Not a table that moved on: a seq this table never had (a client's mistake, not a race).
+            raise ServiceError(
+                "bad_seq",
+                _("This table has no event {expected} yet (it is at {actual}): send the seq you saw."),
+                expected=expected_seq,
+                actual=table.seq,
+            )
         if positional and table.seq != expected_seq:
             raise Conflict(expected_seq, table.seq)
         events = decide(table)
@@ -419,6 +437,8 @@ def _status(game: Game, engine: Any, state: Any, folded: timeline.Timeline) -> s
     """The game's status after a command, from the fold: finished, abandoned, or still being played."""
     if folded.abandoned:
         return Game.Status.ABORTED
+    if folded.resigned is not None:
+        return Game.Status.FINISHED
     if engine.outcome(state) is not None and not game.is_demo:
         return Game.Status.FINISHED
     return Game.Status.ACTIVE  # a demo table deals again at once (see _after_commit)
@@ -501,58 +521,98 @@ def _table_command(
     return _run(table, command_id, expected_seq, by, build, same=same, positional=positional)
 
 
-def undo(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
-    """Take back the last human action and every computer reply after it."""
+@dataclass(frozen=True)
+class _Marker:
+    """A table command's event: undo, redo, restart, new game, pause, resume."""
+
+    allowed: Callable[[str], Callable[[Game], None]]  # by whom (given), at tables of which kinds
+    needs: Callable[[Table], bool] = lambda table: True  # what the table must be now, else refusal
+    refusal: tuple[str, str] = ("", "")
+    positional: bool = True  # refers to the table as the client saw it (see _table_command)
+
+
+_MARKERS = {
+    timeline.UNDO: _Marker(
+        lambda by: _no_takebacks,
+        attrgetter("timeline.can_undo"),
+        ("nothing_to_undo", _("There is no move to take back.")),
+    ),
+    timeline.REDO: _Marker(
+        lambda by: _no_takebacks,
+        attrgetter("timeline.can_redo"),
+        ("nothing_to_redo", _("There is no move to play again.")),
+    ),
+    timeline.RESTART: _Marker(lambda by: _no_takebacks),
+    timeline.NEW_GAME: _Marker(
+        lambda by: _new_game_allowed,
+        lambda table: (
+            table.game.kind not in (Game.Kind.RATED, Game.Kind.LESSON) or table.outcome() is not None
+        ),
+        ("game_not_over", _("A rated game is played to its end before the next one starts.")),
+    ),
+    # Pause and resume do not depend on the position: they apply to the table as it is.
+    timeline.PAUSE: _Marker(
+        _pause_allowed,
+        lambda table: not table.timeline.paused,
+        ("already_paused", _("The computer players are already paused.")),
+        positional=False,
+    ),
+    timeline.RESUME: _Marker(
+        _pause_allowed,
+        attrgetter("timeline.paused"),
+        ("not_paused", _("The computer players are not paused.")),
+        positional=False,
+    ),
+}
+
+
+def _table_event(
+    kind: str,
+    game_id: int,
+    command_id: Any,
+    expected_seq: Any,
+    by: str,
+    then: Callable[[Table], list[dict[str, Any]]] = lambda table: [],
+) -> Result:
+    """The one shape of the table commands: a ``kind`` event by ``by`` (and the events ``then``
+    gives: a deal), refused unless the table is as its marker ``needs``."""
+    marker = _MARKERS[kind]
 
     def build(table: Table) -> list[dict[str, Any]]:
-        if not table.timeline.can_undo:
-            raise ServiceError("nothing_to_undo", _("There is no move to take back."))
-        return [{"type": timeline.UNDO, "by": by}]
+        if not marker.needs(table):
+            raise ServiceError(*marker.refusal)
+        return [{"type": kind, "by": by}, *then(table)]
 
+    same = _same_table_command(kind, by)
+    allowed = marker.allowed(by)
     return _table_command(
         game_id,
         command_id,
         expected_seq,
         "system",
         build,
-        allowed=_no_takebacks,
-        same=_same_table_command(timeline.UNDO, by),
+        allowed=allowed,
+        positional=marker.positional,
+        same=same,
     )
+
+
+def undo(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
+    """Take back the last human action and every computer reply after it."""
+    return _table_event(timeline.UNDO, game_id, command_id, expected_seq, by)
 
 
 def redo(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
-    def build(table: Table) -> list[dict[str, Any]]:
-        if not table.timeline.can_redo:
-            raise ServiceError("nothing_to_redo", _("There is no move to play again."))
-        return [{"type": timeline.REDO, "by": by}]
-
-    return _table_command(
-        game_id,
-        command_id,
-        expected_seq,
-        "system",
-        build,
-        allowed=_no_takebacks,
-        same=_same_table_command(timeline.REDO, by),
-    )
+    return _table_event(timeline.REDO, game_id, command_id, expected_seq, by)
 
 
 def restart(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
     """Start the game again with the same deal (now known to the players: casual tables only)."""
 
-    def build(table: Table) -> list[dict[str, Any]]:
-        opening = [store.as_engine_event(e) for e in table.events if e.command_id == "opening"]
-        return [{"type": timeline.RESTART, "by": by}, *opening]
+    def opening(table: Table) -> list[dict[str, Any]]:
+        return [store.as_engine_event(e) for e in table.events if e.command_id == "opening"]
 
-    return _table_command(
-        game_id,
-        command_id,
-        expected_seq,
-        "system",
-        build,
-        allowed=_no_takebacks,
-        same=_same_table_command(timeline.RESTART, by),
-    )
+    return _table_event(timeline.RESTART, game_id, command_id, expected_seq, by, then=opening)
 
 
 def new_game(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
@@ -563,25 +623,11 @@ def new_game(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Re
     it ends (that would throw away a loss).
     """
 
-    def build(table: Table) -> list[dict[str, Any]]:
-        if table.game.kind in (Game.Kind.RATED, Game.Kind.LESSON) and table.outcome() is None:
-            raise ServiceError(
-                "game_not_over", _("A rated game is played to its end before the next one starts.")
-            )
+    def opening(table: Table) -> list[dict[str, Any]]:
         seed = secrets.randbits(63)
-        config = next_game_config(table)
-        opening = commitment.with_commitment(table.engine, table.engine.start(config, seed))
-        return [{"type": timeline.NEW_GAME, "by": by}, *opening]
+        return commitment.with_commitment(table.engine, table.engine.start(next_game_config(table), seed))
 
-    return _table_command(
-        game_id,
-        command_id,
-        expected_seq,
-        "system",
-        build,
-        allowed=_new_game_allowed,
-        same=_same_table_command(timeline.NEW_GAME, by),
-    )
+    return _table_event(timeline.NEW_GAME, game_id, command_id, expected_seq, by, then=opening)
 
 
 def next_game_config(table: Table) -> dict[str, Any]:
@@ -598,22 +644,7 @@ def next_game_config(table: Table) -> dict[str, Any]:
 def pause(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
     """Stop the computer players (someone is reading the rules or the score sheet; an organiser is
     holding a tournament table)."""
-
-    def build(table: Table) -> list[dict[str, Any]]:
-        if table.timeline.paused:
-            raise ServiceError("already_paused", _("The computer players are already paused."))
-        return [{"type": timeline.PAUSE, "by": by}]
-
-    return _table_command(
-        game_id,
-        command_id,
-        expected_seq,
-        "system",
-        build,
-        allowed=_pause_allowed(by),
-        positional=False,
-        same=_same_table_command(timeline.PAUSE, by),
-    )
+    return _table_event(timeline.PAUSE, game_id, command_id, expected_seq, by)
 
 
 def abandon(game_id: int, command_id: Any, *, reason: str, by: str) -> Result:
@@ -628,69 +659,8 @@ def abandon(game_id: int, command_id: Any, *, reason: str, by: str) -> Result:
     return _table_command(game_id, command_id, table.seq, "system", build, positional=False, table=table)
 
 
-def seats_that_moved(game_id: int) -> set[int]:
-    """The seats that have made at least one move in a game (a no-show has made none)."""
-    return {
-        int(group.actor.split(":", 1)[1])
-        for group in load_table(game_id).timeline.groups
-        if group.actor.startswith("seat:")
-    }
-
-
 def resume(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:
-    def build(table: Table) -> list[dict[str, Any]]:
-        if not table.timeline.paused:
-            raise ServiceError("not_paused", _("The computer players are not paused."))
-        return [{"type": timeline.RESUME, "by": by}]
-
-    return _table_command(
-        game_id,
-        command_id,
-        expected_seq,
-        "system",
-        build,
-        allowed=_pause_allowed(by),
-        positional=False,
-        same=_same_table_command(timeline.RESUME, by),
-    )
-
-
-def paused(game_ids: Iterable[int]) -> set[int]:
-    """Which of these tables have their computer players paused: the last pause or resume of each
-    log says (nothing else changes it), read in one query, without folding any log."""
-    last: dict[int, str] = {}
-    for game_id, kind in (
-        Event.objects.filter(game_id__in=list(game_ids), type__in=(timeline.PAUSE, timeline.RESUME))
-        .order_by("game_id", "seq")
-        .values_list("game_id", "type")
-    ):
-        last[game_id] = kind
-    return {game_id for game_id, kind in last.items() if kind == timeline.PAUSE}
-
-
-# --- Hints -----------------------------------------------------------------------------------------
-
-
-def check_hints(game: Game) -> None:
-    """Hints are the strong computer player's help: casual tables only."""
-    if game.kind == Game.Kind.TOURNAMENT:
-        raise Forbidden("no_hint", _("There are no hints in tournament games."))
-    if game.kind == Game.Kind.LESSON:
-        raise Forbidden("no_hint", _("A lesson has no hints: each step says what to play."))
-    if game.kind != Game.Kind.CASUAL:
-        raise Forbidden("no_hint", _("There are no hints in rated games."))
-
-
-def hint(game: Game, seat: int) -> tuple[dict[str, Any] | None, int]:
-    """The strong computer player's choice for ``seat`` from that seat's view only (None when the
-    seat has nothing to play), and the seq it was chosen at. Whose seat it is, the caller checks."""
-    check_hints(game)
-    table = load_table(game)
-    legal = table.engine.legal_actions(table.state, seat)
-    if not legal:
-        return None, table.seq
-    view = table.engine.view(table.state, seat)
-    return bots.get(game.engine, "strong").choose(view, legal, random.Random()), table.seq
+    return _table_event(timeline.RESUME, game_id, command_id, expected_seq, by)
 
 
 # --- After commit ----------------------------------------------------------------------------------
@@ -719,86 +689,6 @@ def _announce_finished(game_id: int, outcome: dict[str, Any], number: int) -> No
     ):
         if isinstance(result, Exception):
             log.error("a receiver of game_finished failed for game %s: %r", game_id, result)
-
-
-def result(game_id: int) -> dict[str, Any] | None:
-    """A game's outcome (final places and scores), or None while it is being played."""
-    return load_table(game_id).outcome()
-
-
-def seating(game_id: int) -> dict[str, Any]:
-    """Who sat where at a game, for the parts that rate or list players."""
-    game = get_game(game_id)
-    return {
-        "engine": game.engine,
-        "kind": game.kind,
-        "finished_at": game.finished_at,
-        "seats": [
-            {
-                "number": s.number,
-                "user_id": s.user_id,
-                "bot_level": s.bot_level,
-                "bot_number": s.bot_number,
-                "display_name": s.display_name,
-                "team": s.team,
-            }
-            for s in game.seats.order_by("number")
-        ],
-    }
-
-
-def was_taken_back(game_id: int) -> bool:
-    """Whether a move of this table was ever taken back or replayed (an undo, redo or restart in its
-    log): such a game is not rated, whatever its kind says (tournaments.ratings)."""
-    return Event.objects.filter(game_id=game_id, type__in=TAKEBACKS).exists()
-
-
-@dataclass(frozen=True)
-class Played:
-    """One finished game at a table. A table plays several when its players start a new one."""
-
-    game_id: int
-    number: int  # the game's number at its table: 1, then one more per new game
-    outcome: dict[str, Any]
-    finished_at: datetime
-
-
-def played_games(kinds: Iterable[str]) -> list[Played]:
-    """Every finished game at the tables of these kinds, in the order they ended: a table's last game
-    if it is over, and every earlier one that ended before a new game was started."""
-    tables = Game.objects.tables().filter(kind__in=list(kinds))
-    later = Event.objects.filter(type=timeline.NEW_GAME).values("game_id")
-    found: list[Played] = []
-    for game in tables.filter(Q(status=Game.Status.FINISHED) | Q(pk__in=later)).order_by("pk"):
-        starts = [e.seq for e in store.load(game.pk) if e.type == timeline.NEW_GAME]
-        for number, seq in enumerate(starts, start=1):
-            before = load_table(game, upto=seq - 1)
-            if (outcome := before.outcome()) is not None:
-                found.append(Played(game.pk, number, outcome, before.events[-1].created_at))
-        if game.status == Game.Status.FINISHED and (outcome := result(game.pk)) is not None:
-            found.append(Played(game.pk, len(starts) + 1, outcome, game.finished_at or game.updated_at))
-    return sorted(found, key=lambda p: (p.finished_at, p.game_id, p.number))
-
-
-def finished_games() -> list[int]:
-    """Every finished table game, in the order it finished (lessons are not games that count)."""
-    return list(
-        Game.objects.listed()
-        .filter(status=Game.Status.FINISHED)
-        .order_by("finished_at", "pk")
-        .values_list("pk", flat=True)
-    )
-
-
-def spectator_seq(table: Table) -> int:
-    """The last seq spectators see of this table now (its spectator delay counted in moves)."""
-    return tables.spectator_cut(table)
-
-
-def deal_still_secret(game_id: int) -> bool:
-    """Whether this game's deal is still to be played, or being played, at another table (a
-    duplicate round). Until it is released, the game's hands stay as secret as a live game's."""
-    return get_game(game_id).deal_is_secret()
 
 
 @transaction.atomic  # the caller's transaction when there is one (a tournament command), else its own

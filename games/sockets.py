@@ -9,6 +9,9 @@ When the channel layer loses Redis, every socket of the process is closed with `
 instead of failing with a server error: see ``GuardedJsonConsumer.__call__``. A database lost while
 the handshake reads the session (before any consumer) does the same: ``SessionReadGuard``.
 
+A socket joins the groups of the credentials its handshake presents: signing out, or the end of the
+seat credential it presented, closes it with ``credentials.CLOSED`` (4401) at once.
+
 A path that no socket route matches (a typo, an id past 64 bits: games/ids.py) reaches
 ``NoSuchSocket``, the routes' last entry, and is closed with ``NOT_FOUND`` (4404) — without it
 Channels raised, and Daphne answered the handshake with a 500 and logged a traceback.
@@ -28,7 +31,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from redis.exceptions import RedisError
 
-from games import ratelimit
+from games import credentials, ratelimit
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, ServiceError
 from games.i18n import scope_language
@@ -85,6 +88,16 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
                 log.info("a socket closed while the server was sending to it")
 
         return quiet_send
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        # The credentials the handshake presents (its session, its X-Seat-Token): their end closes this
+        # socket (games/credentials.py). Channels joins ``groups`` first and leaves them on disconnect.
+        joined: list[str] = list(getattr(self, "groups", None) or [])
+        self.groups = [*joined, *credentials.of_scope(self.scope)]
+        await super().websocket_connect(message)
+
+    async def credential_closed(self, message: dict[str, Any]) -> None:
+        await self.end(credentials.CLOSED)
 
     async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
         await super().accept(subprotocol, headers)

@@ -23,7 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, models
 
-from games import engines, store, timeline
+from games import engines, resigned, store, timeline
 from games.engines.base import Engine, _
 from games.errors import NotFound
 from games.models import Event, Game, Seat
@@ -58,7 +58,13 @@ class Table:
         return self.engine.to_act(self.state)
 
     def outcome(self) -> dict[str, Any] | None:
+        if self.timeline.resigned is not None:  # the game ended before its end: games/resignation.py
+            return resigned.outcome(self.engine, self.game.config, self.timeline.resigned)
         return self.engine.outcome(self.state)
+
+    def over(self) -> bool:
+        """Played to its end, or stopped before it (a forfeit, a no-show): no move is left to make."""
+        return self.timeline.abandoned or self.outcome() is not None
 
     def computer_levels(self) -> tuple[str, ...]:
         """Each seat's computer level, "" for a person: read once per game and process (a seat's
@@ -328,10 +334,17 @@ def spectator_cut(table: Table) -> int:
     A table whose cards other tables are still playing (a duplicate round) shows spectators only
     its opening: what they saw played here would tell them the hands over there. (Asking costs a
     query only for a game of a deal group.)
+
+    A move delay hides the last moves while someone could still be helped by what a spectator
+    relays to a player; once the game is over there is no one left to help, and no later move would
+    ever release the last ones: spectators then see it all, its end and outcome included, at once
+    (docs/live-tables.md).
     """
     if table.game.deal_is_secret():
         ends = command_ends(table.events)
         return ends[0] if ends else 0
+    if table.game.spectator_delay and table.over():
+        return table.seq
     return moves_back(table.events, table.game.spectator_delay)
 
 

@@ -16,7 +16,11 @@ UNDO, REDO = "table.undo", "table.redo"
 RESTART, NEW_GAME = "table.restart", "table.new_game"
 PAUSE, RESUME = "table.pause", "table.resume"
 ABANDON = "table.abandon"  # the game stops for good (a tournament's no-show forfeit); nothing is erased
-TABLE_EVENTS = {UNDO, REDO, RESTART, NEW_GAME, PAUSE, RESUME, ABANDON}
+# A seat resigns, or the others claim the game of a seat that left (games/resignation.py): the game
+# ends with that seat's side last; nothing is erased.
+RESIGN = "table.resign"
+TABLE_EVENTS = {UNDO, REDO, RESTART, NEW_GAME, PAUSE, RESUME, ABANDON, RESIGN}
+ENDINGS = {ABANDON, RESIGN}  # table events after which no move is taken
 # The fair-deal proof (games/commitment.py): stored in the log, seen by neither the fold nor the engines.
 FAIR_PREFIX = "fair."
 
@@ -68,6 +72,8 @@ class Timeline:
     # can_undo, worked out once (a bot-only table would scan its whole log for every audience of every
     # move otherwise); ``extend`` carries it forward.
     undoable: bool | None = field(default=None, compare=False, repr=False)
+    # {"seat": N, "reason": "resigned" | "left"} once a seat resigned or was claimed against.
+    resigned: dict[str, Any] | None = None
 
     def engine_events(self) -> list[dict[str, Any]]:
         return [event for group in self.groups for event in group.events]
@@ -101,9 +107,11 @@ def fold(rows: Iterable[Row]) -> Timeline:
             if timeline.undone:
                 timeline.groups.extend(timeline.undone.pop())
         elif row.type in (RESTART, NEW_GAME):
-            timeline.groups, timeline.undone = [], []
+            timeline.groups, timeline.undone, timeline.resigned = [], [], None
             if row.type == NEW_GAME:
                 timeline.game_number += 1
+        elif row.type == RESIGN:
+            timeline.resigned = {"seat": int(row.data["seat"]), "reason": str(row.data.get("reason") or "")}
         elif row.type == ABANDON:
             timeline.abandoned = True
             timeline.abandon_reason = str(row.data.get("reason") or "")
@@ -172,4 +180,5 @@ def extend(timeline: Timeline, rows: Iterable[Row]) -> Timeline | None:
         seq,
         timeline.abandon_reason,
         undoable,
+        timeline.resigned,
     )

@@ -4,7 +4,8 @@ A token is ``th_`` and 43 random characters; the database keeps its SHA-256 dige
 256 bits of chance: no salt or slow hash is needed against guessing, and a stolen database gives no
 token away). It is shown once, when it is made. Each token carries scopes: ``play`` (make and join
 tables, move for one's seats), ``read`` (one's seats' views and hand histories), ``organise`` (every
-hand of the games one organised, after their end). A revoked token is refused at once.
+hand of the games one organised, after their end). A revoked token is refused at once, and the streams it opened end
+(games/credentials.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from games import credentials
 from games.engines.base import _
 from games.errors import ServiceError
 from games.models import ApiToken
@@ -61,7 +63,11 @@ def revoke(user: Any, token_id: Any) -> bool:
     """Revoke one of ``user``'s tokens; False when they have no such live token."""
     if isinstance(token_id, bool) or not isinstance(token_id, int):
         return False
-    return live(user).filter(pk=token_id).update(revoked_at=timezone.now()) == 1
+    if live(user).filter(pk=token_id).update(revoked_at=timezone.now()) != 1:
+        return False
+    # Its open streams end too, within a second, not only its next requests (#37).
+    credentials.close(credentials.token_group(token_id))
+    return True
 
 
 def authenticate(header: str | None) -> ApiToken | None:

@@ -17,9 +17,12 @@ from games.worker import resume_pending  # noqa: E402
 from infra.limits import BodyLimit, RefuseNulSockets  # noqa: E402
 from infra.metrics import SocketGauge  # noqa: E402
 from infra.origin import SiteOriginValidator  # noqa: E402
+from infra.reasons import name_statuses  # noqa: E402
 from infra.routing import websocket_urlpatterns  # noqa: E402
 
-if settings.AI_WORKER == "inprocess" and os.environ.get("RESUME_TABLES", "1") == "1":
+name_statuses()  # Daphne wrote "429 Unknown Status"
+
+if settings.JOBS == "inprocess" and os.environ.get("RESUME_TABLES", "1") == "1":
     # The embedded mode has no separate worker: this process plays the computer seats.
     threading.Thread(target=resume_pending, name="resume-tables", daemon=True).start()
 

@@ -1,10 +1,12 @@
 """Settings, from the environment only (README "Configuration").
 
 DATABASE_URL   default: SQLite file var/db.sqlite3 (WAL, busy timeout, immediate transactions)
-REDIS_URL      set: channels-redis layer, the turn runner's queue, Celery broker; unset: in-memory layer,
-               in-process AI worker
-COMPUTER_TURNS runner (python -m games.turns, the default with Redis) or celery (a task per turn)
-TURN_LEASE, TURN_TIME_LIMIT, TURN_BATCH   the turn runner's claims (games/turns.py)
+REDIS_URL      set: channels-redis layer, Celery broker, the computer turns' due set; unset: in-memory
+               layer, background jobs in-process
+JOBS           how background jobs run (games/jobs.py): celery (the default with Redis), inprocess (the
+               default without), off
+TURN_CHAINS, TURN_SLICE, TURN_BATCH, TURN_LEASE, TURN_TIME_LIMIT   the Celery chains that play the due
+               computer turns (games/dueturns.py)
 SPECTATOR_SOCKET  with Redis: spectators watch through the spectator edge at this path (infra/edge/)
 DJANGO_SECRET_KEY, DJANGO_DEBUG, ALLOWED_HOSTS
 ACTION_RATE_LIMIT, HINT_RATE_LIMIT, API_TABLES_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY   limits (docs/security.md)
@@ -83,6 +85,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "replay",
+    "seasons",
     "frontend",
     "infra.apps.InfraConfig",
 ]
@@ -251,19 +254,21 @@ CELERY_BEAT_SCHEDULE = (
 # Beat keeps its schedule in memory: an interval task has nothing worth a file (and the units'
 # file system is read-only).
 CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
-# In-process AI worker when there is no broker (the embedded default).
-AI_WORKER = "celery" if REDIS_URL else "inprocess"
-AI_WORKER = os.environ.get("AI_WORKER", AI_WORKER)
-# Where computer turns go when AI_WORKER is "celery": "runner" (production: games/turns.py, due turns
-# kept in Redis and played by `python -m games.turns`), or "celery" (a Celery task per turn).
-COMPUTER_TURNS = os.environ.get("COMPUTER_TURNS", "runner")
-if COMPUTER_TURNS not in ("runner", "celery"):
-    raise RuntimeError(f"COMPUTER_TURNS must be runner or celery, not {COMPUTER_TURNS!r}")
-# A claimed turn whose runner died is played again once its lease (seconds) runs out; a turn stops at
-# TURN_TIME_LIMIT seconds; a runner claims up to TURN_BATCH due turns at a time.
+# How background jobs run (games/jobs.py): "celery" (Celery workers, the default with Redis),
+# "inprocess" (threads of this process, the embedded default), "off" (nothing runs: tests).
+JOBS = os.environ.get("JOBS", "celery" if REDIS_URL else "inprocess")
+if JOBS not in ("celery", "inprocess", "off"):
+    raise RuntimeError(f"JOBS must be celery, inprocess or off, not {JOBS!r}")
+# The computer turns with Celery (games/dueturns.py): TURN_CHAINS chained tasks, each holding a pool
+# process for TURN_SLICE seconds at a time, claim up to TURN_BATCH due turns at once; a claimed turn
+# whose pool process died is played again once its lease (TURN_LEASE seconds) runs out; a turn is
+# stopped by Celery's soft time limit TURN_TIME_LIMIT seconds after the end of its slice. Workers need
+# more pool processes in all than TURN_CHAINS (reviews, no-show checks and the watchdog use the rest).
+TURN_CHAINS = int(os.environ.get("TURN_CHAINS", "4"))
+TURN_SLICE = float(os.environ.get("TURN_SLICE", "2"))
+TURN_BATCH = int(os.environ.get("TURN_BATCH", "8"))
 TURN_LEASE = float(os.environ.get("TURN_LEASE", "30"))
 TURN_TIME_LIMIT = float(os.environ.get("TURN_TIME_LIMIT", "20"))
-TURN_BATCH = int(os.environ.get("TURN_BATCH", "4"))
 # Seconds a computer seat waits before moving, so people can follow the table.
 BOT_DELAY = float(os.environ.get("BOT_DELAY", "0.6"))
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from games import bounds
 from games import seats as seat_holders
 from games.engines.base import _
 from games.errors import ServiceError
@@ -165,10 +166,11 @@ def land(replay: Replay, viewer: Viewer, at: Any, as_: Any) -> Position:
     start = 0 if replay.finished else last_visible(replay, viewer)
     index = start
     if at not in (None, ""):
-        try:
-            index = replay.index_of(int(at))
-        except (TypeError, ValueError):
+        seq = bounds.read_int(at)
+        if seq is None or not bounds.SEQ.accepts(seq):
             notice = notice or "bad_seq"
+        else:
+            index = replay.index_of(seq)
     position = settle(replay, viewer, index, perspective)
     return Position(position.index, position.perspective, position.notice or notice)
 

@@ -16,7 +16,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import publish
+from games import bounds, publish
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError
 from games.models import Game
@@ -77,10 +77,9 @@ def _text(value: Any) -> str:
 
 
 def _seq(replay: Replay, value: Any) -> int:
-    try:
-        seq = int(value)
-    except (TypeError, ValueError):
-        raise ServiceError("bad_seq", _("Say which moment of the game the comment is about.")) from None
+    seq = bounds.read_int(value)
+    if seq is None:
+        raise ServiceError("bad_seq", _("Say which moment of the game the comment is about."))
     if not any(m.seq == seq for m in replay.moments):
         raise ServiceError("no_such_moment", _("There is no such moment in this game."))
     return seq
@@ -109,8 +108,8 @@ def moderate(game: Game, viewer: Viewer, note_id: Any, hidden: Any) -> dict[str,
     if not isinstance(hidden, bool):
         raise ServiceError("bad_hidden", _("Say whether the comment is hidden or shown."))
     try:
-        note = Annotation.objects.select_related("author").get(pk=int(note_id), game=game)
-    except (TypeError, ValueError, Annotation.DoesNotExist):
+        note = Annotation.objects.select_related("author").get(pk=bounds.ID.parse(note_id), game=game)
+    except (bounds.OutOfBounds, Annotation.DoesNotExist):
         raise NotFound("no_such_comment", _("There is no such comment.")) from None
     note.hidden = hidden
     note.hidden_by_id = viewer.user_id if hidden else None

@@ -14,12 +14,13 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.utils import translation
 
-from games import seats, service
+from games import seats
 from games.engines.base import _
 from games.errors import ServiceError
 from games.i18n import scope_language
 from games.models import Game
 from games.sockets import GuardedJsonConsumer
+from games.tables import get_game
 from replay import access, comments, frames, pictures, rooms
 from replay.access import Viewer
 from replay.frames import Replay
@@ -75,7 +76,7 @@ class ReplayConsumer(GuardedJsonConsumer):
             game = room.game
             self.room_key = room.key
         else:
-            game = service.get_game(int(game_id))
+            game = get_game(int(game_id))
         if game.kind == Game.Kind.LOG:
             raise ServiceError("unknown_game", _("There is no such game."))
         self.game_id = game.pk

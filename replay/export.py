@@ -133,7 +133,7 @@ def _audience(game: Game, replay: Replay, perspective: str | int) -> dict[str, A
         item["picture"] = clean(replay.picture(moment.index, perspective))
         moments.append(item)
     doc["moments"] = moments
-    verdict = fair.verify(game.pk, opened=replay.finished)
+    verdict = fair.verify(game.pk, opened=replay.finished, head=replay.head)
     # The roots hide the deals (salted); the salts and the key stay on the server.
     doc["fair"] = {"status": verdict.status, "hands": verdict.hands, "roots": list(verdict.roots)}
     return doc

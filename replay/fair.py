@@ -7,14 +7,18 @@ hand was dealt. Works on a stored game (``verify``) or on the rows of an "all" e
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import commitment, engines, service, store, timeline
+from games import commitment, engines, store, timeline
 from games.engines.base import Engine
+from games.tables import get_game
 
 VERIFIED, FAILED, PENDING, ABSENT = "verified", "failed", "pending", "absent"
 
@@ -45,16 +49,44 @@ class Verdict:
         }
 
 
-def verify(game_id: int, *, opened: bool = True) -> Verdict:
+#: Verdicts kept per process, by game, head (seq and hash) and language: the check reads and folds the
+#: whole log, and a log's head names all of it (the hash chain), so a finished game's verdict never
+#: changes — a replay page asked again does not fold its game again (#37: 16,000 events, 1.3 s).
+_kept: OrderedDict[tuple[int, int, str, str], Verdict] = OrderedDict()
+_kept_lock = threading.Lock()
+VERDICTS_KEPT = 256
+
+
+def forget_all() -> None:
+    with _kept_lock:
+        _kept.clear()
+
+
+def verify(game_id: int, *, opened: bool = True, head: tuple[int, str | None] | None = None) -> Verdict:
     """The fair-deal check of a stored game (raises games.errors.NotFound for an unknown game).
 
     ``opened=False`` (a game over whose deal is still secret, replay.frames.Replay.finished) shows it
     as still pending: how many hands were checked, or which one failed, would tell of the play.
+    ``head``: the log's (seq, hash) as the caller loaded it (``Replay.head``), to reuse the verdict of
+    that head; the log is read only when it is not kept.
     """
-    game = service.get_game(game_id)
-    engine = engines.get(game.engine)
-    rows = [timeline.Row(e.seq, e.type, e.data, e.actor, e.command_id) for e in store.load(game.pk)]
-    verdict = verify_log(engine, rows)
+    key = (game_id, head[0], head[1] or "", get_language() or "") if head is not None else None
+    with _kept_lock:
+        verdict = _kept.get(key) if key is not None else None
+        if verdict is not None and key is not None:
+            _kept.move_to_end(key)
+    if verdict is None:
+        game = get_game(game_id)
+        engine = engines.get(game.engine)
+        stored = store.load(game.pk)
+        rows = [timeline.Row(e.seq, e.type, e.data, e.actor, e.command_id) for e in stored]
+        verdict = verify_log(engine, rows)
+        # Kept only for the head it was asked of: a move stored since is a new head.
+        if key is not None and stored and (stored[-1].seq, stored[-1].hash or "") == key[1:3]:
+            with _kept_lock:
+                _kept[key] = verdict
+                while len(_kept) > VERDICTS_KEPT:
+                    _kept.popitem(last=False)
     if not opened and verdict.status in (VERIFIED, FAILED):
         return Verdict(PENDING, _pending_message(), 0, verdict.roots)
     return verdict
@@ -121,7 +153,7 @@ def verify_log(engine: Engine, rows: Sequence[timeline.Row]) -> Verdict:
         return _failed(_("The deals in this game's log cannot be read."), roots, None)
     try:
         state = engine.replay(folded.engine_events())
-        over = engine.outcome(state) is not None or folded.abandoned
+        over = engine.outcome(state) is not None or folded.abandoned or folded.resigned is not None
     except Exception:  # a log its engine cannot fold (verify_events says where): check its deals as they are
         over = True
     owner: dict[int, tuple[int, int, list[str]]] = {}

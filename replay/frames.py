@@ -52,6 +52,7 @@ class Replay:
     public_upto: int  # the last index spectators may see now (spectator delay of a live game)
     events: list[dict[str, Any]] = field(repr=False)  # the engine events, one per moment
     stopped: str = ""  # why the game was stopped before its end ("forfeit", "no-show"…), if it was
+    head: tuple[int, str | None] = (0, None)  # the log's last seq and hash this replay was folded from
 
     @property
     def players(self) -> int:
@@ -160,13 +161,9 @@ def load(game_id: int) -> Replay:
         }
         for s in Seat.objects.filter(game_id=game.pk).order_by("number")
     ]
-    over = table.outcome() is not None or table.timeline.abandoned
+    over = table.over()
     secret = game.deal_is_secret()
-    if secret:
-        ends = tables.command_ends(table.events)
-        public_seq = ends[0] if ends else 0
-    else:
-        public_seq = tables.moves_back(table.events, game.spectator_delay)
+    public_seq = tables.spectator_cut(table)
     public_upto = max((m.index for m in frames.moments if m.seq <= public_seq), default=0)
     return Replay(
         game_id=game.pk,
@@ -180,6 +177,7 @@ def load(game_id: int) -> Replay:
         public_upto=public_upto,
         events=frames.events,
         stopped=table.timeline.abandon_reason or ("stopped" if table.timeline.abandoned else ""),
+        head=(table.seq, table.head_hash),
     )
 
 

@@ -108,7 +108,7 @@ def replay_commands(
             seat = int(match.group(1))
             _need(0 <= seat < players and not table and bool(played), "not a move of a seat", first.seq)
             _need(
-                not folded.abandoned and engine.outcome(state) is None,
+                not folded.abandoned and folded.resigned is None and engine.outcome(state) is None,
                 "a move after the game ended",
                 first.seq,
             )
@@ -191,7 +191,7 @@ def _check_end(engine: Engine, found: History, state: Any, folded: timeline.Time
     last = found.events[-1].seq
     if folded.abandoned:
         status = Game.Status.ABORTED
-    elif outcome is not None:
+    elif outcome is not None or folded.resigned is not None:  # a resignation ends it too
         status = Game.Status.FINISHED
     else:
         raise BadFile("the game in this file is not over (only finished games are exported)", last)

@@ -15,7 +15,6 @@ import logging
 import math
 import random
 import statistics
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from datetime import timedelta
@@ -26,14 +25,14 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from games import engines, service
+from games import engines, jobs, queries
 from games.bots import dominoes as dominoes_bots
 from games.bots import kazino as kazino_bots
 from games.bots import pitch as pitch_bots
 from games.bots import skyjo as skyjo_bots
 from games.engines.base import Action, Engine, Event, View, _
 from games.errors import ServiceError
-from games.worker import InProcessWorker
+from games.tables import get_game
 from replay import frames
 from replay.models import Review
 
@@ -346,7 +345,7 @@ def request(game_id: int, *, force: bool = False, queue: bool = True) -> Review:
     ``force``, a review already queued, running or done is returned as it is. ``queue=False``
     leaves the running to the caller (``run``: the review_game command).
     """
-    game = service.get_game(game_id)
+    game = get_game(game_id)
     settings_for(game.engine)  # refuses a kind of game that has no review
     if not frames.load(game.pk).finished:
         raise ServiceError("not_finished", _("Only a finished game can be reviewed."))
@@ -371,27 +370,13 @@ def request(game_id: int, *, force: bool = False, queue: bool = True) -> Review:
     return review
 
 
+REVIEW_GAME = "replay.tasks.review_game"
+
+
 def dispatch(game_id: int) -> None:
-    """Celery in production; in embedded mode a thread of its own, so computer turns never wait."""
-    mode = django_settings.AI_WORKER
-    if mode == "celery":
-        from replay.tasks import review_game
-
-        review_game.apply_async((game_id,), queue=django_settings.CELERY_TASK_DEFAULT_QUEUE)
-    elif mode == "inprocess":
-        _reviewer().schedule(0, run, game_id)
-
-
-_worker: InProcessWorker | None = None
-_worker_lock = threading.Lock()
-
-
-def _reviewer() -> InProcessWorker:
-    global _worker
-    with _worker_lock:
-        if _worker is None:
-            _worker = InProcessWorker()
-        return _worker
+    """A Celery task in production; in embedded mode a thread of its own (the lane "reviews"), so
+    computer turns never wait behind a review."""
+    jobs.enqueue(REVIEW_GAME, game_id)
 
 
 def run(game_id: int, overrides: Mapping[str, float] | None = None, progress: Progress | None = None) -> str:
@@ -462,7 +447,7 @@ def summary(game_id: int) -> dict[str, Any] | None:
     out: dict[str, Any] = {"status": review.status, "error": review.error, "seats": []}
     if review.status != Review.Status.DONE:
         return out
-    names = {s["number"]: s["display_name"] for s in service.seating(game_id)["seats"]}
+    names = {s["number"]: s["display_name"] for s in queries.seating(game_id)["seats"]}
     out["settings"] = review.settings
     out["seats"] = [
         {**row, "name": names.get(row["seat"], ""), "text": str(SUMMARY_LINE).format(**row)}

@@ -91,7 +91,7 @@ def _render(
         "title": titles().get(game.engine, game.engine),
         "client": _client(request, game, replay, viewer, position, room),
         "room": room,
-        "fair": fair.verify(game.pk, opened=replay.finished),
+        "fair": fair.verify(game.pk, opened=replay.finished, head=replay.head),
         "stopped": STOPPED.get(replay.stopped, STOPPED_OTHERWISE) if replay.stopped else "",
     }
     return render(request, "replay/replay.html", context)

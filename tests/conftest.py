@@ -43,6 +43,21 @@ def _flush_with_bypass(self, sql_list):  # type: ignore[no-untyped-def]
 BaseDatabaseOperations.execute_sql_flush = _flush_with_bypass  # type: ignore[method-assign]
 
 
+#: The suites that start processes of their own (browsers, servers, workers), by folder: ``bin/test
+#: --fast`` leaves them out (``-m "not slow_tier"``, with the modules marked ``processes``).
+_PROCESS_FOLDERS = {"e2e": "e2e", "faults": "faults", "cluster": "cluster"}
+
+
+def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def]
+    for item in items:
+        parts = item.path.parts
+        folder = parts[parts.index("tests") + 1] if "tests" in parts else ""
+        if folder in _PROCESS_FOLDERS:
+            item.add_marker(getattr(pytest.mark, _PROCESS_FOLDERS[folder]))
+        if any(item.get_closest_marker(name) for name in ("e2e", "faults", "cluster", "celery", "processes")):
+            item.add_marker(pytest.mark.slow_tier)
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):  # type: ignore[no-untyped-def]
     """Keep each phase's report on the item: fixtures that start processes print their logs' tails
@@ -88,8 +103,11 @@ def _services(request):  # type: ignore[no-untyped-def]
 @pytest.fixture(autouse=True)
 def _quiet_workers(settings):  # type: ignore[no-untyped-def]
     """Tests choose when computer seats play; publishing goes to a fresh in-memory layer."""
-    settings.AI_WORKER = "off"
+    settings.JOBS = "off"
     settings.BOT_DELAY = 0
+    # The turn chains that a test's Celery worker runs (tests/processes.py app_env says the same).
+    settings.TURN_CHAINS = 1
+    settings.TURN_SLICE = 1.0
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     from channels.layers import channel_layers
 

@@ -44,8 +44,11 @@ def free_port() -> int:
 
 
 def database_url(host: str | None = None, port: int | None = None, options: str = "") -> str:
-    """The test database's URL (``host``/``port`` replaced to go through a proxy)."""
+    """The test database's URL, for the processes a test starts (``host``/``port`` replaced to go
+    through a proxy; on SQLite, the test database's file)."""
     s = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{s['NAME']}"
     url = f"postgres://{s['USER']}:{s['PASSWORD']}@{host or s['HOST']}:{port or s['PORT']}/{s['NAME']}"
     return f"{url}?{options}" if options else url
 
@@ -67,10 +70,11 @@ def app_env(**extra: str) -> dict[str, str]:
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
         "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p),
         "DATABASE_URL": database_url(),
-        "AI_WORKER": "celery",
-        # A Celery task per computer turn, unless a test starts the Procfile's turn runner and says
-        # COMPUTER_TURNS=runner (the production default).
-        "COMPUTER_TURNS": "celery",
+        "JOBS": "celery",
+        # One chain of computer turns (games/dueturns.py) for the tests' one-process pools, in short
+        # slices: a test's worker stops soon.
+        "TURN_CHAINS": "1",
+        "TURN_SLICE": "1",
         "BOT_DELAY": "0",
         "DJANGO_DEBUG": "0",
         "ALLOWED_HOSTS": "127.0.0.1",

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-BELOW_THE_SCREENS = ("games", "tournaments", "replay")
+BELOW_THE_SCREENS = ("games", "tournaments", "replay", "seasons")
 
 
 def _imports(path: Path) -> set[str]:
@@ -32,3 +32,27 @@ def test_nothing_below_the_screens_imports_them(package: str):
         if name == "frontend" or name.startswith("frontend.")
     }
     assert not upward, sorted(upward)
+
+
+# The arrows below the screens (ARCHITECTURE.md): seasons sit on tournaments, tournaments and replay on
+# games, and games on no other app.
+MAY_IMPORT = {
+    "games": set(),
+    "tournaments": {"games"},
+    "replay": {"games"},
+    "seasons": {"games", "tournaments"},
+}
+APPS = ("games", "tournaments", "replay", "seasons", "frontend", "infra")
+
+
+@pytest.mark.parametrize("package", sorted(MAY_IMPORT))
+def test_each_app_imports_only_the_apps_below_it(package: str):
+    allowed = MAY_IMPORT[package] | {package}
+    against = {
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts
+        for name in _imports(path)
+        if name.split(".")[0] in APPS and name.split(".")[0] not in allowed
+    }
+    assert not against, sorted(against)

@@ -7,13 +7,21 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
-        from games import signals, streams
-        from tournaments import log, projection, ratings, service
+        """Every subscription of the tournaments app, in one place."""
+        from games import signals as game_signals
+        from games import streams
+        from tournaments import log, projection, ratings, signals
+        from tournaments.commands import results, running
 
         streams.register_fold(projection.STREAM, log.fold)
 
         def finished(sender: Any, game_id: int, outcome: dict[str, Any], **kwargs: Any) -> None:
             ratings.record(game_id, outcome, kwargs.get("number", 1))
-            service.on_game_finished(game_id, outcome)
+            results.on_game_finished(game_id, outcome)
 
-        signals.game_finished.connect(finished, dispatch_uid="tournaments.finished", weak=False)
+        game_signals.game_finished.connect(finished, dispatch_uid="tournaments.finished", weak=False)
+
+        def repeat(sender: Any, tournament_id: int, **kwargs: Any) -> None:
+            running.repeat(tournament_id)
+
+        signals.tournament_finished.connect(repeat, dispatch_uid="tournaments.repeat", weak=False)

@@ -28,16 +28,23 @@ import hashlib
 import hmac
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from games.bounds import DIGITS, read_int
 from games.engines.base import IllegalAction, _
 from games.engines.dominoes.config import tiles_per_player
 from games.engines.dominoes.tiles import PIPS
 from games.engines.kazino.cards import card_points
 from games.engines.skyjo.rules import round_points
 
+if TYPE_CHECKING:
+    from tournaments.log import Tournament
+
 GAMES = ("skyjo", "dominoes", "kazino", "pitch")
 MAX_HANDS = 100
+# All Fives: points scored in play in one round are at most 45 a play (four arms of double-six ends,
+# 48, taken to the multiple of 5 below) over at most 28 plays (#37: 10^30 was accepted and counted).
+MAX_FIVES_PLAY = 45 * 28
 #: A Skyjo grid's lowest and highest count: five −2 and seven −1; four columns of 12, 12, 11.
 SKYJO_LOWEST, SKYJO_HIGHEST = -17, 140
 ALL_PIPS = sum(PIPS)  # 168: every pip of a double-six set
@@ -76,6 +83,40 @@ def normal_code(text: str) -> str:
     return "".join(ch for ch in str(text).upper() if ch.isalnum())
 
 
+def code_of(t: Tournament, key: str) -> str:
+    """The code on table ``key``'s card: only the organiser's pages and sheets show it."""
+    return table_code(t.secret_seed, key)
+
+
+def code_table(t: Tournament, code: str) -> str | None:
+    """The table of the current round played over the board whose code this is, if any."""
+    typed = normal_code(code)
+    rnd = t.current
+    if rnd is None or not rnd.over_the_board or len(typed) != CODE_LENGTH:
+        return None
+    found = None
+    for table in rnd.tables:  # every table compared: the time taken tells nothing
+        if hmac.compare_digest(typed.encode(), code_of(t, table.key).encode()):
+            found = table.key
+    return found
+
+
+def is_code_of(t: Tournament, key: str, code: str) -> bool:
+    return hmac.compare_digest(normal_code(code).encode(), code_of(t, key).encode())
+
+
+def seat_code_of(t: Tournament, key: str, entrant: int) -> str:
+    """The code of one seat of table ``key`` (entrant ``entrant``'s slip of the table card): it proves
+    that seat, where the table's code proves only a seat at the table. A result entered with the
+    table's code is confirmed with another seat's code (or account), never by the same phone's claim
+    (#37 item 4). Only the organiser's pages and sheets show it."""
+    return table_code(t.secret_seed, f"{key}:seat:{entrant}")
+
+
+def is_seat_code_of(t: Tournament, key: str, entrant: int, code: str) -> bool:
+    return hmac.compare_digest(normal_code(code).encode(), seat_code_of(t, key, entrant).encode())
+
+
 def score(game: str, config: dict[str, Any], sides: list[int], hands: Any) -> Sheet:
     """Check a whole game's hands and score them (``IllegalAction`` says what is wrong)."""
     if game not in GAMES:
@@ -99,9 +140,9 @@ def _whole(value: Any) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
-    return None
+    # ASCII digits of bounded length only (games/bounds.py): "²" is a digit to isdigit() but int() raises
+    # on it, and int() on thousands of digits costs time before it refuses (#37).
+    return read_int(value) if isinstance(value, str) else None
 
 
 def _number(value: Any) -> Fraction | None:
@@ -113,6 +154,10 @@ def _number(value: Any) -> Fraction | None:
     if not isinstance(value, str):
         return None
     text = value.strip().replace("½", ".5").replace(",", ".")
+    # A score is short and written plainly: no exponent ("1e999999" would build a huge number), no
+    # digits but ASCII ones, nothing longer than a bounded number (games/bounds.py).
+    if len(text) > DIGITS or not text.isascii() or not set(text) <= set("0123456789-./"):
+        return None
     if text.startswith(".5"):
         text = "0" + text
     try:
@@ -238,6 +283,13 @@ def _dominoes(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]])
         if fives:
             play = _per_side(hand, "play", sides, line)
             bonus = _per_side(hand, "bonus", sides, line, halves=three)
+            if any(v > MAX_FIVES_PLAY for v in play.values()):
+                raise IllegalAction(
+                    "too_many_points",
+                    _("Round {round}: the points scored in play are at most {most}."),
+                    round=line,
+                    most=MAX_FIVES_PLAY,
+                )
             if any(v < 0 or v % 5 for v in play.values()):
                 raise IllegalAction(
                     "not_fives", _("Round {round}: in All Fives every score is a multiple of 5."), round=line

@@ -86,6 +86,51 @@ def withheld(t: Tournament) -> tuple[set[int], set[str]]:
     return games, tables
 
 
+def held_back(t: Tournament) -> dict[str, int]:
+    """The tables everyone sees as they stood when their first withheld game ended: each one's key
+    and that game's number.
+
+    A withheld result hides more than its places: whether a best-of-3 goes on to a third game or is
+    decided after two tells who won the second (#37). So nothing of such a table after that game is
+    public yet — no later game, no decision — until its deals are released.
+    """
+    held: dict[str, int] = {}
+    for rnd in t.rounds:
+        if not rnd.started or not is_duplicate(rnd):
+            continue
+        below = open_below(rnd)
+        if below is None:
+            continue
+        for table in rnd.tables:
+            hidden = [g.number for g in table.games if g.places is not None and g.number - 1 >= below]
+            if hidden:
+                held[table.key] = min(hidden)
+    return held
+
+
+def log_cut(events: list[tuple[int, str, dict[str, Any]]], hidden: tuple[set[int], set[str]]) -> int | None:
+    """Where the public log stops for now: the seq of its first withheld result (``events`` as
+    ``(seq, type, data)`` in order), None when the whole log is public.
+
+    The log is cut there rather than redacted event by event: which events follow a withheld game
+    (a third game started, or the match decided) and how many would tell its result, while a prefix
+    of the log tells nothing of what comes after it, and every event of it keeps a hash that checks.
+    """
+    games, tables = hidden
+    for seq, kind, data in events:
+        about = _RESULTS.get(kind)
+        if about is not None and data.get(about) in (games if about == "game_id" else tables):
+            return seq
+    return None
+
+
+def public_seq(events: list[tuple[int, str, dict[str, Any]]], hidden: tuple[set[int], set[str]]) -> int:
+    """The seq of the public log's last event (``log_cut``): what the page and its socket's nudges
+    say, so that neither counts the events held back."""
+    cut = log_cut(events, hidden)
+    return cut - 1 if cut is not None else (events[-1][0] if events else 0)
+
+
 def public(t: Tournament) -> Tournament:
     """The tournament as everyone may see it now: withheld results are not there yet."""
     games, tables = withheld(t)

@@ -2,7 +2,7 @@
 
 A round's tables play at the same time, so a round lasts about as long as one table's match: the
 most games a match may need (``best_of``; a knockout still level plays on, which is not counted)
-times the length of one game of the tournament's config (``service.game_config``: the game's
+times the length of one game of the tournament's config (``options.game_config``: the game's
 options at a table of the tournament's size). A game's length, best evidence first:
 
 1. **measured**: at least ``ENOUGH`` finished games of that config played by people only (their
@@ -26,6 +26,7 @@ from typing import Any
 
 from games import lengths
 from games.lengths import Played
+from tournaments.options import game_config
 
 #: Finished games of a config needed before they replace the simulations.
 ENOUGH = 20
@@ -105,6 +106,4 @@ def round_length(
 
 def for_tournament(game: str, options: dict[str, Any]) -> RoundLength | None:
     """The round length of a tournament with these (validated) options; None without figures."""
-    from tournaments.service import game_config
-
     return round_length(game, game_config(game, options), int(options.get("best_of") or 1))

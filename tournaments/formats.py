@@ -18,9 +18,10 @@ from typing import Any, cast
 
 from tournaments import board
 from tournaments import standings as ranking
+from tournaments.absence import absent_last, bye_points
 from tournaments.duplicate import matchpoints
 from tournaments.log import Result, Table, Tournament
-from tournaments.pairing import dutch, roundrobin, swiss
+from tournaments.pairing import dutch, roundrobin, schedule
 from tournaments.pairing import tables as seating
 from tournaments.pairing.bracket import Bracket
 
@@ -118,14 +119,14 @@ def criteria_for(fmt: str, options: dict[str, Any]) -> list[str]:
 
 
 def standings(t: Tournament) -> list[ranking.Row]:
-    two_player = table_size(t) == 2  # a partnership is one entrant: its matches are two-sided too
     rows = ranking.standings(
         list(t.entrants),
         meetings(t),
         criteria(t),
         lower_score_wins=lower_wins(t),
-        # FIDE's rule for unplayed games, in events of two-player matches (byes, forfeits, late entries).
-        virtual_opponents=completed_rounds(t) if two_player else None,
+        bye_points=bye_points(t),
+        # FIDE's rule for unplayed rounds (C.07 2023, Article 16) in a Swiss: byes, forfeits, late entries.
+        virtual_opponents=completed_rounds(t) if t.format == "swiss" else None,
         table_size=table_size(t),
     )
     if not t.options.get("duplicate"):
@@ -181,34 +182,6 @@ def _primary(t: Tournament, rows: list[ranking.Row] | None = None) -> dict[int, 
     return {int(r.entrant): float(r.values[first]) for r in (standings(t) if rows is None else rows)}
 
 
-@dataclass(frozen=True)
-class PairingWarning:
-    """Something about a paired round a director would want to know before starting it."""
-
-    code: str  # "repeat": these entrants met before; "score_group": their scores differ
-    table: str
-    entrants: tuple[int, ...]
-
-
-def pairing_warnings(t: Tournament) -> list[PairingWarning]:
-    """For the current round if it has not started: pairs that met in an earlier round, and tables
-    whose players do not share a score (Swiss only: in other formats the schedule decides)."""
-    rnd = t.current
-    if rnd is None or rnd.started:
-        return []
-    met = _met(t, before=rnd.number)
-    score = _primary(t) if t.format == "swiss" else {}
-    out: list[PairingWarning] = []
-    for table in rnd.tables:
-        for i, a in enumerate(table.entrants):
-            for b in table.entrants[i + 1 :]:
-                if met.get(a, {}).get(b):
-                    out.append(PairingWarning("repeat", table.key, (a, b)))
-        if len({score.get(e, 0.0) for e in table.entrants}) > 1:
-            out.append(PairingWarning("score_group", table.key, tuple(table.entrants)))
-    return out
-
-
 def _met(t: Tournament, before: int | None = None) -> dict[Hashable, dict[Hashable, int]]:
     """Who met whom how often (in rounds before ``before``, when given)."""
     met: dict[Hashable, dict[Hashable, int]] = defaultdict(lambda: defaultdict(int))
@@ -239,17 +212,7 @@ def seat_history(t: Tournament) -> seating.History:
                 early[e] += Fraction(last - seat, last)
     number = {e: i for i, e in enumerate(t.seeding)}
     number.update({e: len(t.seeding) + e for e in t.entrants if e not in number})
-    return seating.History(len(t.rounds) + 1, first, early, number)
-
-
-def _round_worth(t: Tournament, primary: dict[int, float]) -> float:
-    """A round's worth of the first criterion, the unit of score spread the multi-player Swiss weighs
-    repeats against: a table winner's placement points, else the field's range per round played."""
-    if criteria(t)[0] in ("match_points", "placement_points"):
-        return float(table_size(t) - 1)
-    played = sum(1 for rnd in t.rounds if rnd.tables)
-    spread = max(primary.values(), default=0.0) - min(primary.values(), default=0.0)
-    return spread / played if played and spread else 1.0
+    return seating.History(len(t.rounds) + 1, first, early, number, rounds=swiss_rounds(t))
 
 
 def bracket(t: Tournament) -> Bracket:
@@ -288,6 +251,16 @@ def swiss_rounds(t: Tournament) -> int:
     if t.planned_rounds is not None:
         return t.planned_rounds
     return planned_rounds(t.options, len(t.active()))
+
+
+def announced_rounds(t: Tournament) -> int | None:
+    """How many rounds the tournament will play, where the format fixes it: a Swiss's length, a round
+    robin's schedule once seeded (#37: the API said null for a running round robin); None otherwise."""
+    if t.format == "swiss":
+        return swiss_rounds(t)
+    if t.format == "round_robin" and t.seeding:
+        return len(roundrobin.berger_rounds([e for e in t.seeding if e in t.entrants]))
+    return None
 
 
 def planned_rounds(options: dict[str, Any], entrants: int) -> int:
@@ -331,6 +304,9 @@ def next_round(t: Tournament, keep: list[Table] | None = None) -> Pairing | None
         first = [(table.key, list(table.entrants)) for table in kept]
         locked = [key for key, _e in first]
         keys = (f"R{number}-T{i}" for i in itertools.count(1) if f"R{number}-T{i}" not in locked)
+        if table_size(t) > 2 and t.options.get("seating") == "fixed":
+            fixed, byes = _fixed_round(t, number, out)
+            return Pairing(number, first + [(next(keys), tb) for tb in fixed], byes, half, locked)
         if table_size(t) > 2:
             rows = standings(t)  # once: the ranking and the score groups both come from it
             ranked = [e for e in ranked_active(t, rows) if e not in out]
@@ -341,7 +317,7 @@ def next_round(t: Tournament, keep: list[Table] | None = None) -> Pairing | None
         players = [p for p in swiss_players(t) if p.id not in out]
         if len(players) < 2:
             return Pairing(number, first, [cast(int, p.id) for p in players], half, locked)
-        result = dutch.pair(players)
+        result = dutch.pair(players, last_round=number == swiss_rounds(t))
         tables = first + [(next(keys), [cast(int, a), cast(int, b)]) for a, b in result.pairs]
         return Pairing(
             number, tables, [cast(int, result.bye)] if result.bye is not None else [], half, locked
@@ -351,11 +327,22 @@ def next_round(t: Tournament, keep: list[Table] | None = None) -> Pairing | None
     raise ValueError(f"unknown format {t.format!r}")
 
 
+def _fixed_round(t: Tournament, number: int, out: set[int]) -> tuple[list[list[int]], list[int]]:
+    """Round ``number`` of a fixed schedule over the seeding (``schedule.round_of``), seat 0 rotated."""
+    short = str(t.options.get("short_tables", "smaller"))
+    present = set(t.active()) - out
+    tables, byes = schedule.round_of(t.seeding, present, table_size(t), swiss_rounds(t), number, short)
+    history, order = seat_history(t), {e: i for i, e in enumerate(t.seeding)}
+    return [seating.seat_order(tb, history, order) for tb in tables], byes
+
+
 def _table_swiss(t: Tournament, ranked: list[int], rows: list[ranking.Row]) -> list[list[int]]:
     """A multi-player Swiss round's tables for ``ranked``, each in seat order (``pairing/tables.py``)."""
     primary = _primary(t, rows)
+    span = seating.SPANS.get(str(t.options.get("seating", "standings")), 1)
+    larger = t.options.get("short_tables") == "larger"
     seated = seating.seat_tables(
-        ranked, table_size(t), primary, _met(t), history=seat_history(t), unit=_round_worth(t, primary)
+        ranked, table_size(t), primary, _met(t), history=seat_history(t), span=span, larger=larger
     )
     return [[int(x) for x in tb] for tb in seated]
 
@@ -382,7 +369,7 @@ def swiss_players(t: Tournament) -> list[dutch.Player]:
             floats[e].append(0)
         gained: dict[int, Fraction] = defaultdict(Fraction)
         for e in rnd.byes:
-            gained[e] += 1
+            gained[e] += bye_points(t)
             if e in byes:
                 byes[e] += 1
                 floats[e][-1] = dutch.DOWN
@@ -450,7 +437,7 @@ def _table_elimination(t: Tournament, number: int) -> Pairing | None:
         field = [e for _p, _s, e in sorted(moving)]
     if len(field) <= 1:
         return None
-    sizes = swiss.table_sizes(len(field), size)
+    sizes = seating.table_sizes(len(field), size)
     # Snake the field across the tables so every table gets a fair share of the strong players.
     tables: list[list[int]] = [[] for _ in sizes]
     order = list(range(len(sizes)))
@@ -503,7 +490,10 @@ def played(table: Table) -> list[Played]:
     """The match's finished games: those played online, then those recorded over the board (a round
     is one or the other)."""
     online = [Played(g.places, g.scores or {}) for g in table.games if g.places is not None]
-    return online + [Played(g.places, g.scores or {}) for g in table.board if g.places is not None]
+    done = online + [Played(g.places, g.scores or {}) for g in table.board if g.places is not None]
+    if not table.stand_ins:
+        return done
+    return [Played(absent_last(g.places, table.stand_ins), g.scores) for g in done]
 
 
 def board_game_open(t: Tournament, table: Table) -> int | None:
@@ -533,6 +523,9 @@ def decide_match(t: Tournament, table: Table, elimination: bool) -> Result | Non
     """The match's result once its games settle it; None while another game is needed."""
     best_of = int(t.options.get("best_of", 1))
     done = played(table)
+    at_time = any(r.time_called for r in t.rounds if r.number == table.round)
+    if at_time and done:
+        best_of = len(done)  # ended at time: the games played (one scored as it stood) decide
     waiting = any(g.hands is not None and g.places is None for g in table.board)
     if not done or table.live_game() is not None or waiting:
         return None
@@ -568,8 +561,8 @@ def decide_match(t: Tournament, table: Table, elimination: bool) -> Result | Non
         return None
     if not elimination:
         return Result({a: 1, b: 1}, scores)
-    if len(done) < best_of + EXTRA_GAMES:
-        return None  # a knockout needs a winner: play on
+    if len(done) < best_of + EXTRA_GAMES and not at_time:
+        return None  # a knockout needs a winner: play on (not after the round's time: the seeds decide)
     seed_pos = {e: i for i, e in enumerate(t.seeding)}
     first = min((a, b), key=lambda e: seed_pos.get(e, e))
     return Result({first: 1, (b if first == a else a): 2}, scores)

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from tournaments import clock, undo
+
 REGISTRATION, RUNNING, PAUSED, FINISHED = "registration", "running", "paused", "finished"
 BYE = "bye"  # where a pairing edit moves an entrant who is to sit out the round
 FORMATS = ("single_elimination", "double_elimination", "round_robin", "swiss", "table_elimination")
@@ -33,6 +35,9 @@ class Entrant:
     members: list[str] = field(default_factory=list)  # a partnership's players
     rating: float | None = None
     checked_in: bool = False
+    # Check-in closes at the start: an entrant asked to check in who had not is out of every round
+    # (shown as such), unlike a withdrawal it played no part in.
+    missed_check_in: bool = False
     withdrawn: bool = False
     late: bool = False
     # A late entrant misses the rounds paired before it registered, scored 0 or ½ each (its choice).
@@ -98,6 +103,9 @@ class Table:
     override_reason: str = ""
     forfeit: list[int] = field(default_factory=list)
     board: list[BoardGame] = field(default_factory=list)  # games played over the board
+    # Entrants who left a table of three or more after its round started: a computer plays their
+    # seat out, they are placed last, the others' places come from the game (seat.stood_in).
+    stand_ins: list[int] = field(default_factory=list)
 
     @property
     def result(self) -> Result | None:
@@ -131,6 +139,12 @@ class Round:
     locked: set[str] = field(default_factory=set)  # tables a re-pairing keeps as they are
     edits: list[dict[str, Any]] = field(default_factory=list)  # the organiser's changes, in order
     over_the_board: bool = False  # played with real cards: results are entered, no online game
+    # A result of an earlier round changed after this round was paired from the standings (a
+    # correction, a forfeit): the organiser is offered to pair it again (round.stale).
+    stale: bool = False
+    # The organiser ended the round at its time with "scored as it stands" (tournaments/clock.py): a
+    # match is decided by the games it has, none more is started.
+    time_called: bool = False
 
     def complete(self) -> bool:
         return self.started and all(t.result is not None for t in self.tables)
@@ -165,12 +179,15 @@ class Tournament:
         return self.over_the_board or number in self.board_rounds
 
     def active(self) -> list[int]:
-        """Entrants still in: registered, checked in when check-in is asked, not withdrawn."""
+        """Entrants still in: registered, not withdrawn, and — when check-in is asked — checked in
+        before the start (a computer player needs no check-in; a late entrant registers in person)."""
         need_check_in = self.options.get("check_in", False) and self.status == REGISTRATION
         return [
             e.id
             for e in self.entrants.values()
-            if not e.withdrawn and (e.checked_in or not need_check_in or e.late)
+            if not e.withdrawn
+            and not e.missed_check_in
+            and (e.checked_in or not need_check_in or e.late or bool(e.bot_level))
         ]
 
     def table(self, key: str) -> Table:
@@ -217,8 +234,15 @@ def apply(t: Tournament, event: dict[str, Any]) -> Tournament:
 
 
 def fold(events: list[dict[str, Any]]) -> Tournament:
+    """The whole stream folded. An event an undo revoked (``console.undone``, tournaments/undo.py) is
+    skipped — it stays in the log and keeps its seq — so the state is the one it would be without it.
+    ``apply`` alone cannot take an event back: a caller that appended an undo folds again."""
+    gone = undo.revoked(events)
     t = Tournament()
-    for event in events:
+    for position, event in enumerate(events, start=1):
+        if position in gone:
+            t.seq += 1
+            continue
         apply(t, event)
     return t
 
@@ -261,6 +285,17 @@ def _checked_in(t: Tournament, e: dict[str, Any]) -> None:
     t.entrants[e["entrant"]].checked_in = True
 
 
+def _checked_out(t: Tournament, e: dict[str, Any]) -> None:
+    t.entrants[e["entrant"]].checked_in = False
+
+
+def _options_changed(t: Tournament, e: dict[str, Any]) -> None:
+    """The organiser's change of settings before the start (the whole options, checked again)."""
+    if t.status != REGISTRATION:
+        raise LogError("options change only before the start")
+    t.options = dict(e["options"])
+
+
 def _withdrawn(t: Tournament, e: dict[str, Any]) -> None:
     t.entrants[e["entrant"]].withdrawn = True
 
@@ -272,6 +307,10 @@ def _seeded(t: Tournament, e: dict[str, Any]) -> None:
 def _started(t: Tournament, e: dict[str, Any]) -> None:
     t.status = RUNNING
     t.seeding = list(e["order"])
+    # Who is not in the start's order was not checked in (the start left out no one else).
+    for entrant in t.entrants.values():
+        if entrant.id not in t.seeding and not entrant.withdrawn:
+            entrant.missed_check_in = True
     t.planned_rounds = e.get("rounds")
 
 
@@ -334,6 +373,17 @@ def _edited(t: Tournament, e: dict[str, Any]) -> None:
             rnd.byes.append(who)
         else:
             t.table(to).entrants.append(who)
+    elif edit == "drop":
+        # An entrant withdrawn before the round starts, the organiser preferring a bye to a
+        # re-pairing: out of the round; a table left too small sits out (byes) (#30).
+        who, smallest = int(e["entrant"]), int(e.get("smallest", 2))
+        rnd.byes = [x for x in rnd.byes if x != who]
+        for table in list(rnd.tables):
+            if who in table.entrants:
+                table.entrants.remove(who)
+                if len(table.entrants) < smallest:
+                    rnd.tables.remove(table)
+                    rnd.byes.extend(table.entrants)
     elif edit == "lock":
         rnd.locked.add(e["table"])
     elif edit == "unlock":
@@ -369,6 +419,19 @@ def _overridden(t: Tournament, e: dict[str, Any]) -> None:
     table = t.table(e["table"])
     table.override = _result(e)
     table.override_reason = e["reason"]
+
+
+def _stood_in(t: Tournament, e: dict[str, Any]) -> None:
+    table = t.table(e["table"])
+    if int(e["entrant"]) not in table.stand_ins:
+        table.stand_ins.append(int(e["entrant"]))
+
+
+def _stale(t: Tournament, e: dict[str, Any]) -> None:
+    rnd = t.current
+    if rnd is None or rnd.number != e["round"] or rnd.started:
+        raise LogError(f"round {e['round']} cannot be marked stale now")
+    rnd.stale = True
 
 
 def _over_the_board(t: Tournament, e: dict[str, Any]) -> None:
@@ -426,12 +489,27 @@ def _recorded(t: Tournament, e: dict[str, Any]) -> None:
     game.hands = None
 
 
+def _undone(t: Tournament, e: dict[str, Any]) -> None:
+    """An undo: nothing to apply, ``fold`` skips the events it revokes (it reads every undo first)."""
+
+
 def _paused(t: Tournament, e: dict[str, Any]) -> None:
     t.status = PAUSED
 
 
 def _resumed(t: Tournament, e: dict[str, Any]) -> None:
     t.status = RUNNING
+
+
+def _clock(t: Tournament, e: dict[str, Any]) -> None:
+    """A round clock's action: the screens' and the console's (tournaments/clock.py), not the standings'."""
+
+
+def _time_called(t: Tournament, e: dict[str, Any]) -> None:
+    rnd = t.current
+    if rnd is None or rnd.number != e["round"] or not rnd.started:
+        raise LogError(f"round {e['round']} cannot end at time now")
+    rnd.time_called = True
 
 
 def _finished(t: Tournament, e: dict[str, Any]) -> None:
@@ -443,6 +521,8 @@ _HANDLERS = {
     "tournament.created": _created,
     "entrant.registered": _registered,
     "entrant.checked_in": _checked_in,
+    "entrant.checked_out": _checked_out,
+    "tournament.options_changed": _options_changed,
     "entrant.withdrawn": _withdrawn,
     "tournament.seeded": _seeded,
     "tournament.started": _started,
@@ -457,6 +537,8 @@ _HANDLERS = {
     "match.decided": _match_decided,
     "result.forfeited": _forfeited,
     "result.overridden": _overridden,
+    "seat.stood_in": _stood_in,
+    "round.stale": _stale,
     "tournament.over_the_board": _over_the_board,
     "round.over_the_board": _round_over_the_board,
     "result.entered": _entered,
@@ -464,7 +546,11 @@ _HANDLERS = {
     "result.disputed": _disputed,
     "result.resolved": _resolved,
     "result.recorded": _recorded,
+    undo.UNDONE: _undone,
     "tournament.paused": _paused,
     "tournament.resumed": _resumed,
     "tournament.finished": _finished,
+    # The round clock's events (tournaments/clock.py folds them): the tournament takes nothing from them.
+    **dict.fromkeys(clock.EVENTS + clock.SETTINGS, _clock),
+    clock.TIME_CALLED: _time_called,
 }

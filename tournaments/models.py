@@ -94,6 +94,8 @@ class Round(models.Model):
     half_byes = models.JSONField(default=list)
     locked = models.JSONField(default=list)  # tables a re-pairing keeps
     over_the_board = models.BooleanField(default=False)  # started as a round played with real cards
+    # Paired from standings a result change has since altered (round.stale): offer to pair it again.
+    stale = models.BooleanField(default=False)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique")]
@@ -114,6 +116,8 @@ class Match(models.Model):
     computed = models.JSONField(null=True)  # from the games; differs from result after an override
     override_reason = models.TextField(blank=True, default="")
     forfeit = models.JSONField(default=list)
+    # Absent entrants whose seat a computer played out (seat.stood_in, #30): placed last.
+    stand_ins = models.JSONField(default=list)
     # Over the board: each game's entry, who confirmed or disputed it, its result once recorded
     # (projection.board_json); empty for a table that plays online.
     board = models.JSONField(default=list)
@@ -134,6 +138,9 @@ class MatchGame(models.Model):
     number = models.PositiveIntegerField()
     seats = models.JSONField(default=list)
     finished = models.BooleanField(default=False)
+    # Entrant -> place once the game is over and its result public (a withheld game's stays null):
+    # the match's score in games ("2–1") is counted from these.
+    places = models.JSONField(null=True)
 
     class Meta:
         ordering = ["number"]

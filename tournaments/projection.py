@@ -47,7 +47,7 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
             "options": t.options,
             "status": t.status,
             "round": len(t.rounds),
-            "planned_rounds": formats.swiss_rounds(t) if t.format == "swiss" else None,
+            "planned_rounds": formats.announced_rounds(t),
             "created_by_id": t.created_by,
             "seq": t.seq,
             "over_the_board": t.over_the_board,
@@ -92,6 +92,7 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
             half_byes=r.half_byes,
             locked=sorted(r.locked),
             over_the_board=r.over_the_board,
+            stale=r.stale,
         )
         for r in t.rounds
     )
@@ -106,6 +107,7 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
                 computed=result_json(table.computed),
                 override_reason=table.override_reason,
                 forfeit=table.forfeit,
+                stand_ins=table.stand_ins,
                 board=board_json(table),
             )
             MatchGame.objects.bulk_create(
@@ -115,6 +117,7 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
                     number=g.number,
                     seats=g.seats,
                     finished=g.game_id in finished,
+                    places=None if g.places is None else {str(e): p for e, p in g.places.items()},
                 )
                 for g in table.games
             )

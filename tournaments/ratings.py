@@ -19,10 +19,9 @@ from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games import computers, streams
-from games import service as games
+from games import computers, queries, standin, streams
 from games.models import Game
-from tournaments import log
+from tournaments import log, projection
 from tournaments.models import Club, MatchGame, Rating, RatingHistory
 
 MODEL = PlackettLuce()
@@ -53,16 +52,18 @@ def counts(kind: str, game_id: int, tournament_game: bool) -> bool:
     knows (an imported copy of one is not), and never one with a move taken back."""
     if kind == Game.Kind.TOURNAMENT and not tournament_game:
         return False
-    return kind in RATED_KINDS and not games.was_taken_back(game_id)
+    return kind in RATED_KINDS and not queries.was_taken_back(game_id)
 
 
 def record(game_id: int, outcome: dict[str, Any], number: int = 1) -> bool:
     """Rate game ``number`` of a table once it is finished, if it counts; whether it was rated now."""
-    if games.deal_still_secret(game_id):
+    if queries.deal_still_secret(game_id):
         # A rating's move would tell how the deal went before other tables have played it: the
         # tournament rates the game when the deal is released (tournaments.service._rate_released).
         return False
-    info = games.seating(game_id)
+    info = queries.seating(game_id)
+    if standin.stood_in(info["seats"]):
+        return False  # a computer played out an absent person's seat (#30): not that person's game
     match = MatchGame.objects.filter(game_id=game_id).select_related("match__tournament").first()
     if not counts(info["kind"], game_id, match is not None):
         return False
@@ -148,9 +149,10 @@ class BoardPlayed:
     """A game played over the board, as its tournament's log recorded it first (``result.recorded``).
 
     It has no table of its own: its rating is keyed by the tournament's stream and that event's seq
-    (``RatingHistory.game_id`` and ``number``), so it is rated once, with the result it was first
-    recorded with; a later correction changes the standings, not the ratings (as the organiser's
-    correction of an online match does)."""
+    (``RatingHistory.game_id`` and ``number``), so it is rated once, with the result the log holds
+    now: a correction (a result entered alone, a forged confirmation) re-derives every rating from
+    the logs (``rebuild``, after the correction commits), so no rating keeps the result it replaced
+    (#37 item 4)."""
 
     stream_id: int
     seq: int
@@ -195,23 +197,23 @@ def record_board(played: BoardPlayed) -> bool:
 
 def board_played(stream_id: int | None = None) -> list[BoardPlayed]:
     """Every game recorded over the board (in one tournament, or in all), as first recorded."""
-    from tournaments import projection
-
     found: list[BoardPlayed] = []
     for sid in [stream_id] if stream_id is not None else streams.ids(projection.STREAM):
         stored = streams.read(sid)
         if not any(event.type == "result.recorded" for event in stored):
             continue
         t = log.fold([e.as_dict() for e in stored])
-        seen: set[tuple[str, int]] = set()
+        first: dict[tuple[str, int], Any] = {}
+        latest: dict[tuple[str, int], dict[str, int]] = {}
         for event in stored:
             if event.type != "result.recorded":
                 continue
             about = (event.data["table"], int(event.data["game"]))
-            if about in seen:
-                continue
-            seen.add(about)
-            entrants = [int(e) for e in event.data["places"]]
+            first.setdefault(about, event)  # its key and time: when it was first recorded
+            latest[about] = event.data["places"]  # its result: the last one recorded (a correction)
+        for about, event in first.items():
+            places = latest[about]
+            entrants = [int(e) for e in places]
             found.append(
                 BoardPlayed(
                     sid,
@@ -219,7 +221,7 @@ def board_played(stream_id: int | None = None) -> list[BoardPlayed]:
                     t.game,
                     t.club_id,
                     board_players(t, entrants),
-                    [int(event.data["places"][str(e)]) for e in entrants],
+                    [int(places[str(e)]) for e in entrants],
                     event.created_at,
                 )
             )
@@ -236,7 +238,9 @@ def rebuild() -> int:
     the same numbers, that ``record`` rated as they ended, and the games played over the board."""
     Rating.objects.all().delete()
     rated = 0
-    online: list[tuple[datetime, int, Any]] = [(p.finished_at, 0, p) for p in games.played_games(RATED_KINDS)]
+    online: list[tuple[datetime, int, Any]] = [
+        (p.finished_at, 0, p) for p in queries.played_games(RATED_KINDS)
+    ]
     board: list[tuple[datetime, int, Any]] = [(p.finished_at, 1, p) for p in board_played()]
     for _at, kind, played in sorted(online + board, key=lambda x: (x[0], x[1])):
         done = record_board(played) if kind else record(played.game_id, played.outcome, played.number)

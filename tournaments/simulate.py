@@ -9,9 +9,9 @@ from typing import Any
 from django.conf import settings
 
 from games import autoplay
-from games import service as games
 from games.errors import ServiceError
-from tournaments import service
+from games.tables import load_table
+from tournaments.commands import registration, results, running
 from tournaments.log import FINISHED
 from tournaments.models import MatchGame, Tournament
 
@@ -28,11 +28,13 @@ def setup(
 ) -> Tournament:
     """A tournament of ``entrants`` computer players, registered and seeded, not yet started.
     ``seed``: the tournament's secret (the same seed, the same entrants, pairings and deals)."""
-    row = service.create(name or f"{game} {fmt} ({entrants})", game, fmt, options, club=club, secret=seed)
+    row = registration.create(
+        name or f"{game} {fmt} ({entrants})", game, fmt, options, club=club, secret=seed
+    )
     for n in range(1, entrants + 1):
         # "Computer n (Easy)" on every page (games/computers.py); a pair plays both its seats.
-        service.register(row, "", bot_level=bots, command_id=f"register-{n}")
-    service.seed(row, "random")
+        registration.register(row, "", bot_level=bots, command_id=f"register-{n}")
+    registration.seed(row, "random")
     return row
 
 
@@ -42,7 +44,7 @@ def drive(
     """Start the tournament and play it to the end: by hand here when no worker plays the bots."""
     row.refresh_from_db()
     if row.status == "registration":
-        service.start(row)
+        running.start(row)
     deadline = time.monotonic() + timeout
     last = ""
     while True:
@@ -51,9 +53,9 @@ def drive(
             return row
         if time.monotonic() > deadline:
             raise TimeoutError(f"tournament {row.pk} did not finish within {timeout:.0f} s")
-        if settings.AI_WORKER == "off":
+        if settings.JOBS == "off":
             if not _play_one_round_of_moves(row):
-                service.reconcile(row.stream_id)
+                results.reconcile(row.stream_id)
         else:
             time.sleep(0.5)
         note = f"round {row.round}: {row.matches.filter(round=row.round, result__isnull=False).count()}/{row.matches.filter(round=row.round).count()} matches done"
@@ -69,7 +71,7 @@ def _play_one_round_of_moves(row: Tournament) -> bool:
         "game_id", flat=True
     ):
         try:
-            table = games.load_table(game_id)
+            table = load_table(game_id)
         except ServiceError:
             continue
         if table.outcome() is not None:

@@ -126,14 +126,17 @@ def standings(
       scaled to the same average as a full table's (``table_points``).
     - game_points: sum of scores (a score recorded with a bye counts too; one left out counts 0);
       point_difference: per meeting, own score minus the mean of the others' (byes: nothing).
-    - buchholz: opponents' final match points, once per opponent per meeting; cut1 drops the lowest
-      contribution (when two or more), median the lowest and highest (when three or more). Byes add
-      no opponent, hence nothing — unless ``virtual_opponents`` (two-player events, the number of
-      rounds played) applies FIDE's rule for unplayed games: each round an entrant did not play (a
-      bye of any kind, a forfeit, a round missed) adds a virtual opponent with the entrant's score
-      before that round, plus (1 − what the entrant scored in it), plus ½ for every later round; and
-      an opponent's own unplayed rounds count as draws (½) in what it adds to others.
-    - sonneborn_berger: each opponent's final match points times the result against them (1, ½, 0).
+    - buchholz: opponents' match points, once per opponent per meeting; cut1 drops the lowest
+      contribution (when two or more), median the lowest and highest (when three or more).
+    - sonneborn_berger: each opponent's match points times the result against them (1, ½, 0).
+    - Unplayed rounds (``virtual_opponents``: the rounds played so far; Swiss events), after FIDE's
+      tie-break regulations of 2023 (C.07, Article 16), the same in both: a round an entrant did not
+      play (any bye, a forfeit won or lost, a round missed) counts as a game against a *dummy* with
+      the entrant's own score (one per opponent a full table gives), worth in Sonneborn-Berger that
+      score times what the round scored; an opponent adds its own score, except that the rounds
+      after the last one it came to (withdrawn) count as draws; a cut drops a voluntarily unplayed
+      round's dummy (a requested bye, a round missed, a forfeit lost) before any real opponent.
+      Without ``virtual_opponents`` (round robins, knockouts) an unplayed round adds nothing.
     - head_to_head: result points (1, ½, 0 per opponent) against the others of one's group still
       tied on every earlier criterion (0 alone in one's group).
     - wins: meetings (not byes) where the entrant was sole first.
@@ -151,6 +154,9 @@ def standings(
     # Per entrant, per round: what it scored in a round it did not play (for virtual opponents).
     unplayed: dict[E, dict[int, Fraction]] = {e: {} for e in entrants}
     by_round: dict[E, dict[int, Fraction]] = {e: {} for e in entrants}
+    # Rounds not played by choice or default (C.07 16.2: a requested bye, a round missed, a forfeit
+    # lost): not the pairing's bye, not a forfeit won.
+    voluntary: dict[E, set[int]] = {e: set() for e in entrants}
     for m in meetings:
         # A score left out of a scored meeting (an organiser's correction, say) counts 0.
         scores = {who: Fraction(m.scores.get(who, 0)) for who in m.places} if m.scores else {}
@@ -162,6 +168,8 @@ def standings(
             totals["match_points"][who] += got
             unplayed[who][m.round] = unplayed[who].get(m.round, zero) + got
             by_round[who][m.round] = by_round[who].get(m.round, zero) + got
+            if m.points is not None:
+                voluntary[who].add(m.round)
             continue
         first = min(m.places.values())
         alone_first = list(m.places.values()).count(first) == 1
@@ -171,6 +179,8 @@ def standings(
             by_round[who][m.round] = by_round[who].get(m.round, zero) + points
             if m.unplayed:
                 unplayed[who][m.round] = unplayed[who].get(m.round, zero) + points
+                if not (alone_first and m.places[who] == first):
+                    voluntary[who].add(m.round)
                 continue
             played[who].append(m)
             if alone_first and m.places[who] == first:
@@ -179,29 +189,48 @@ def standings(
                 others = sum(s for o, s in scores.items() if o != who)
                 totals["point_difference"][who] += scores[who] - Fraction(others, len(scores) - 1)
     final = totals["match_points"]
-    # What an opponent adds to Buchholz: its score, its own unplayed rounds counted as draws.
+    # What an opponent adds to Buchholz and Sonneborn-Berger (C.07 16.3): its score, and a "dummy" per
+    # unplayed round of one's own (16.4), the same in every tie-break that reads opponents' scores.
     adds = dict(final)
-    virtual: dict[E, list[Fraction]] = {e: [] for e in entrants}
+    dummies: dict[E, list[tuple[bool, Fraction, Fraction]]] = {e: [] for e in entrants}
     if virtual_opponents is not None:
         rounds = virtual_opponents
+        seats = (table_size or 2) - 1  # opponents a full table gives, a dummy for each
+        draw = Fraction(seats, 2)
         for e in entrants:
             mine = by_round[e]
-            missing = [r for r in range(1, rounds + 1) if r not in mine or r in unplayed[e]]
-            adds[e] = final[e] - sum((unplayed[e].get(r, zero) for r in missing), zero) + HALF * len(missing)
-            for r in missing:
-                before = sum((v for k, v in mine.items() if k < r), zero)
-                virtual[e].append(before + (1 - mine.get(r, zero)) + HALF * (rounds - r))
+            present = [r for r in mine if r not in voluntary[e]]
+            last = max(present, default=0)
+            # 16.3.2: the rounds after the last one it came to (withdrawn, or absent to the end) are
+            # draws in what it adds to its opponents.
+            later = range(last + 1, rounds + 1)
+            adds[e] = final[e] - sum((mine.get(r, zero) for r in later), zero) + draw * len(later)
+            # A round with no meeting at all (after a withdrawal) is unplayed too, worth nothing.
+            absent = {r: zero for r in range(1, rounds + 1) if r not in mine}
+            voluntary[e] |= set(absent)
+            for r, got in sorted({**unplayed[e], **absent}.items()):
+                # 16.4: an unplayed round counts as a game against a dummy opponent with one's own score;
+                # Sonneborn-Berger weighs it by what the round scored.
+                share = got / seats
+                dummies[e] += [(r in voluntary[e], final[e], final[e] * share)] * seats
     for name in ("buchholz", "buchholz_cut1", "buchholz_median", "sonneborn_berger"):
         totals[name] = {}
     for e in entrants:
-        faced = sorted([*(adds[o] for m in played[e] for o in m.places if o != e), *virtual[e]])
-        whole = sum(faced, zero)
+        # (voluntary, opponent's score, Sonneborn-Berger part): real opponents, then dummies.
+        faced = [
+            (False, adds[o], adds[o] * result_against(m, e, o)) for m in played[e] for o in m.places if o != e
+        ]
+        faced += dummies[e]
+        whole = sum((f[1] for f in faced), zero)
         totals["buchholz"][e] = whole
-        totals["buchholz_cut1"][e] = whole - faced[0] if len(faced) >= 2 else whole
-        totals["buchholz_median"][e] = whole - faced[0] - faced[-1] if len(faced) >= 3 else whole
-        totals["sonneborn_berger"][e] = sum(
-            (final[o] * result_against(m, e, o) for m in played[e] for o in m.places if o != e), zero
+        # 16.5: a cut takes a voluntarily unplayed round's dummy first, then the lowest.
+        low = min(faced, key=lambda f: (not f[0], f[1]), default=None)
+        totals["buchholz_cut1"][e] = whole - low[1] if low is not None and len(faced) >= 2 else whole
+        high = max(faced, key=lambda f: f[1], default=None)
+        totals["buchholz_median"][e] = (
+            whole - low[1] - high[1] if low is not None and high is not None and len(faced) >= 3 else whole
         )
+        totals["sonneborn_berger"][e] = sum((f[2] for f in faced), zero)
     return _rank(list(entrants), criteria, totals, played, lower_score_wins)
 
 

@@ -1,12 +1,15 @@
-"""Celery tasks of tournaments (production mode); the embedded mode runs the same functions in-process."""
+"""The background jobs of tournaments (games/jobs.py: Celery tasks with Redis, in-process otherwise).
+
+Callers name them (``progress.NO_SHOW_TASK``): only Celery and games.jobs import this module.
+"""
 
 from __future__ import annotations
 
-from celery import shared_task
-
+from games import jobs
 from tournaments import service
+from tournaments.commands.progress import NO_SHOW_TASK
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, soft_time_limit=20, time_limit=30)
+@jobs.job(NO_SHOW_TASK, acks_late=True, reject_on_worker_lost=True, soft_time_limit=20, time_limit=30)
 def check_no_show(stream_id: int, game_id: int) -> str:
     return service.check_no_show(stream_id, game_id)

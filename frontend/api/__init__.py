@@ -4,15 +4,28 @@ stable codes of games/errors.py; a missing or malformed field is ``bad_request``
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
 from ninja.renderers import JSONRenderer
 
 from games.engines.base import _
 from games.errors import ServiceError
+
+
+class ObjectParser(Parser):
+    """A request's body is a JSON object or nothing: ``[1, 2]`` or ``null`` is ``bad_json`` (#37: it
+    was "Missing field: action"), as a text that is no JSON is."""
+
+    def parse_body(self, request: HttpRequest) -> dict[str, Any]:
+        data = json.loads(request.body)
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        return data
 
 
 class CompactJSON(JSONRenderer):
@@ -21,6 +34,7 @@ class CompactJSON(JSONRenderer):
 
 api = NinjaAPI(
     renderer=CompactJSON(),
+    parser=ObjectParser(),
     title="Tablehall API",
     version="1",
     description="Tables, seats, moves and hand histories of Tablehall. Guide: docs/api.md.",
@@ -96,12 +110,14 @@ def not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 
 
 def _register() -> None:
-    from frontend.api import histories, streams, tables, tournaments
+    from frontend.api import histories, rankings, seasons, streams, tables, tournaments
 
     api.add_router("", tables.router)
     api.add_router("", streams.router)
     api.add_router("", histories.router)
     api.add_router("", tournaments.router)
+    api.add_router("", rankings.router)
+    api.add_router("", seasons.router)
 
 
 _register()

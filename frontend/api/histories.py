@@ -22,17 +22,18 @@ from pydantic import Field
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
 from frontend.api.tables import ERRORS, game_of
-from games import seats, store
+from games import bounds, seats, store
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError, database_guard
 from games.models import ApiToken, Game
 from replay import fair, frames, history
 from replay.export import _header, event_json
 from replay.pictures import clean, moment_json
+from tournaments.models import MatchGame
 
 router = Router(tags=["histories"], auth=TokenAuth())
 COMPACT = "tablehall.hand-history.compact"
-MAX_AT = 50
+MAX_AT = bounds.AT_SEQS.high
 
 
 class HistoryQuery(Schema):
@@ -41,7 +42,9 @@ class HistoryQuery(Schema):
         "end", description="end: the last moment's view; hands: each hand's first moment and the last; none."
     )
     at: str | None = Field(
-        None, description=f"Up to {MAX_AT} seqs, comma-separated: those moments' views too."
+        None,
+        max_length=MAX_AT * (bounds.DIGITS + 1),
+        description=f"Up to {MAX_AT} seqs, comma-separated: those moments' views too.",
     )
 
 
@@ -57,8 +60,9 @@ class NotOver(ServiceError):
 def _perspective(text: str) -> str | int:
     if text in (history.ALL, history.PUBLIC):
         return text
-    if text.isascii() and text.isdigit() and len(text) <= 2:
-        return int(text)
+    seat = bounds.read_int(text)
+    if seat is not None and bounds.SEAT.accepts(seat):
+        return seat
     raise ServiceError(
         "bad_request", _("The perspective is public, all or a seat number."), fields=["perspective"]
     )
@@ -67,12 +71,19 @@ def _perspective(text: str) -> str | int:
 def _seqs(text: str | None) -> list[int]:
     if not text:
         return []
-    parts = text.split(",")
-    if len(parts) > MAX_AT or not all(p.strip().isascii() and p.strip().isdigit() for p in parts):
+    parts = text.split(",", MAX_AT)  # never more than MAX_AT + 1 pieces, however long the text
+    seqs = [bounds.read_int(p) for p in parts]
+    if len(parts) > MAX_AT or not all(s is not None and bounds.SEQ.accepts(s) for s in seqs):
         raise ServiceError(
             "bad_request", _("Give at most {count} seqs, separated by commas."), count=MAX_AT, fields=["at"]
         )
-    return [int(p) for p in parts if len(p.strip()) <= 12]
+    return [s for s in seqs if s is not None]
+
+
+def _organises(user: Any, game: Game) -> bool:
+    """Whether ``user`` organises the tournament this game was played in (#37: their own tournament's
+    games were refused ``not_organiser``, since the tournament, not they, made the table)."""
+    return MatchGame.objects.filter(game_id=game.pk, match__tournament__created_by_id=user.pk).exists()
 
 
 def _check(request: HttpRequest, game: Game, replay: frames.Replay, perspective: str | int) -> None:
@@ -80,7 +91,7 @@ def _check(request: HttpRequest, game: Game, replay: frames.Replay, perspective:
         raise NotOver()
     if perspective == history.ALL:
         user = caller(request).need(ApiToken.Scope.ORGANISE)
-        if not (user.is_staff or game.created_by_id == user.pk):
+        if not (user.is_staff or game.created_by_id == user.pk or _organises(user, game)):
             raise Forbidden("not_organiser", _("Only the organiser sees every hand of this game."))
         return
     if isinstance(perspective, int) and not 0 <= perspective < replay.players:
@@ -147,7 +158,7 @@ def compact(
             {"hand": hand, "first": replay.moments[first].seq, "last": replay.moments[last].seq}
             for hand, first, last in replay.hands()
         ]
-        verdict = fair.verify(game.pk, opened=replay.finished)
+        verdict = fair.verify(game.pk, opened=replay.finished, head=replay.head)
         doc["fair"] = {"status": verdict.status, "hands": verdict.hands, "roots": list(verdict.roots)}
     doc["format"] = COMPACT
     doc.pop("exported_at", None)

@@ -8,6 +8,8 @@ from typing import Any, Literal
 from ninja import Schema
 from pydantic import Field
 
+from games import bounds
+
 
 class ErrorBody(Schema):
     code: str = Field(description="Stable: clients switch on it (docs/api.md lists every code).")
@@ -71,14 +73,37 @@ class SeatIn(Schema):
     level: Literal["random", "greedy", "strong"] = "greedy"
 
 
+#: No game has more options than this: a longer object is refused before the engine reads it.
+MAX_OPTIONS = 16
+
+
 class CreateIn(Schema):
     game: str = Field(description="skyjo, dominoes, kazino or pitch.")
-    seats: list[SeatIn] = Field(min_length=1, max_length=8, description="One entry per seat, in order.")
+    seats: list[SeatIn] = Field(
+        min_length=bounds.PLAYERS.low,
+        max_length=bounds.PLAYERS.high,
+        description="One entry per seat, in order.",
+    )
     options: dict[str, Any] = Field(
         default_factory=dict,
+        max_length=MAX_OPTIONS,
         description="The game's options (docs/games/*.md); the others take the rules' defaults.",
     )
     kind: Literal["casual", "rated"] = "casual"
+    absent_after: int | None = bounds.ABSENT_AFTER.schema(
+        default=None,
+        description="Rated tables: seconds a seat may be without a connection before the others may "
+        "claim the game (POST .../claim); left out: 120. Thinking time is unlimited.",
+    )
+
+
+class SeatCommandIn(Schema):
+    seat: int | None = bounds.SEAT.schema(
+        default=None, description="Your seat; may be left out when you hold one seat at the table."
+    )
+    command_id: str | None = Field(
+        None, description="Your id for this command: sending it again never does it twice."
+    )
 
 
 class Credential(Schema):
@@ -101,18 +126,22 @@ class Created(Schema):
 
 
 class JoinIn(Schema):
-    seat: int | None = Field(None, description="The open seat to take; the first joinable one if left out.")
-    code: str | None = Field(None, max_length=64, description="An invite's code, for a seat kept by invite.")
+    seat: int | None = bounds.SEAT.schema(
+        default=None, description="The open seat to take; the first joinable one if left out."
+    )
+    code: str | None = Field(
+        None, max_length=bounds.CODE.most, description="An invite's code, for a seat kept by invite."
+    )
 
 
 class ActionIn(Schema):
     action: dict[str, Any] = Field(description='One of the seat\'s legal_actions, e.g. {"type": "pass"}.')
-    seat: int | None = Field(
-        None, description="The seat you move for; may be left out when you hold one seat at the table."
+    seat: int | None = bounds.SEAT.schema(
+        default=None,
+        description="The seat you move for; may be left out when you hold one seat at the table.",
     )
-    expected_seq: int | None = Field(
-        None,
-        ge=0,
+    expected_seq: int | None = bounds.SEQ.schema(
+        default=None,
         description="The seq you saw: refused (stale_seq) if the table moved on. Left out: the action "
         "applies to the table as it is now, if it is legal for your seat.",
     )
@@ -144,6 +173,11 @@ class TableState(Schema):
         None, description="When the game is over: places, scores, winners (the engine's outcome)."
     )
     stopped: str | None
+    resigned: dict[str, Any] | None = Field(
+        None,
+        description='The seat that resigned, or left and was claimed against: {"seat", "reason": '
+        '"resigned" | "left"} (docs/live-tables.md "Resigning and claiming").',
+    )
     paused: bool
     game_number: int
     seats: list[dict[str, Any]]

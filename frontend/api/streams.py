@@ -1,10 +1,13 @@
 """The public API's stream: a table's updates for one audience as NDJSON over HTTP (docs/api.md), for a
 bot or a scoreboard that cannot keep a socket. Each line is what the table socket would send: first
 the ``state`` (or, with ``?since=SEQ``, exactly the updates after SEQ: games/resume.py), then every
-``update`` as it happens, each one once; a blank line now and then while nothing happens.
+``update`` as it happens, each one once; a blank line now and then while nothing happens. It ends
+after the line that says the game is over (``finished`` or ``stopped``); the next game at the same
+table (a rematch) is read with a new stream.
 
 The stream joins the audience's group before it reads the table, as the socket does, so no move falls
 between the first lines and the live ones; a live update the first lines already held is skipped.
+It joins its credentials' groups too: a token revoked ends the stream at once (games/credentials.py).
 """
 
 from __future__ import annotations
@@ -18,14 +21,14 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.http import HttpRequest, StreamingHttpResponse
 from ninja import Query, Router
-from pydantic import Field
 
 from frontend.api import schemas
-from frontend.api.auth import TokenAuth
+from frontend.api.auth import TokenAuth, caller
 from frontend.api.tables import ERRORS, audience_of, game_of
-from games import publish, resume, service
+from games import bounds, credentials, presence, publish, resume
 from games.errors import database_guard
 from games.groups import public_group, seat_group
+from games.tables import load_table
 
 router = Router(tags=["tables"], auth=TokenAuth())
 #: While nothing happens, a blank line this often (seconds): proxies and clients keep the stream open.
@@ -34,11 +37,15 @@ NDJSON = "application/x-ndjson"
 
 
 class StreamQuery(schemas.Schema):
-    seat: int | None = Field(
-        None, description="Your seat (its credential or a read/play token); none: the spectators'."
+    seat: int | None = bounds.SEAT.schema(
+        strict=False,
+        default=None,
+        description="Your seat (its credential or a read/play token); none: the spectators'.",
     )
-    since: int | None = Field(
-        None, ge=0, description="The last seq you have: the stream starts with the updates after it."
+    since: int | None = bounds.SINCE.schema(
+        strict=False,
+        default=None,
+        description="The last seq you have: the stream starts with the updates after it.",
     )
 
 
@@ -64,18 +71,35 @@ async def stream(request: HttpRequest, table: str, query: Query[StreamQuery]) ->
     layer = get_channel_layer()
     if layer is None:  # settings always name one (infra/settings.py)
         raise RuntimeError("no channel layer")
-    group = seat_group(game_id, number) if number is not None else public_group(game_id)
+    table_group = seat_group(game_id, number) if number is not None else public_group(game_id)
+    # The credentials it was opened with: their end (a revoked token) ends the stream (games/credentials.py).
+    groups = [table_group, *_credential_groups(request)]
     channel = await layer.new_channel()
-    await layer.group_add(group, channel)
+    for group in groups:
+        await layer.group_add(group, channel)
     try:
         first, last = await sync_to_async(_first_lines)(game_id, number, query.since)
     except BaseException:
-        await layer.group_discard(group, channel)
+        await _leave(layer, groups, channel)
         raise
-    response = StreamingHttpResponse(_lines(layer, group, channel, first, last), content_type=NDJSON)
+    seat = (game_id, number) if number is not None else None
+    response = StreamingHttpResponse(_lines(layer, groups, channel, first, last, seat), content_type=NDJSON)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once
     return response
+
+
+def _credential_groups(request: HttpRequest) -> list[str]:
+    found = caller(request)
+    groups = [credentials.token_group(found.token.pk)] if found.token is not None else []
+    if found.seat_token is not None:
+        groups.append(credentials.seat_group(found.seat_token))
+    return groups
+
+
+async def _leave(layer: Any, groups: list[str], channel: str) -> None:
+    for group in groups:
+        await layer.group_discard(group, channel)
 
 
 def _who(request: HttpRequest, table: str, seat: int | None) -> tuple[int, int | None]:
@@ -87,7 +111,7 @@ def _who(request: HttpRequest, table: str, seat: int | None) -> tuple[int, int |
 def _first_lines(game_id: int, seat: int | None, since: int | None) -> tuple[list[str], int]:
     """The lines before the live ones, and the last seq they hold."""
     with database_guard():
-        table = service.load_table(game_id)
+        table = load_table(game_id)
         if since is not None:
             missed = resume.updates_after(table, seat, since)
             if missed is not None:
@@ -97,14 +121,32 @@ def _first_lines(game_id: int, seat: int | None, since: int | None) -> tuple[lis
 
 
 def _seq(text: str) -> int:
-    seq = json.loads(text).get("seq")
-    return seq if isinstance(seq, int) else -1
+    return _read(text)[0]
 
 
-async def _lines(layer: Any, group: str, channel: str, first: list[str], last: int) -> AsyncIterator[str]:
+def _read(text: str) -> tuple[int, bool]:
+    """A line's seq, and whether it says the game is over (finished, or stopped before its end)."""
+    data = json.loads(text)
+    seq = data.get("seq")
+    return (seq if isinstance(seq, int) else -1), bool(data.get("finished") or data.get("stopped"))
+
+
+async def _lines(
+    layer: Any,
+    groups: list[str],
+    channel: str,
+    first: list[str],
+    last: int,
+    seat: tuple[int, int] | None = None,
+) -> AsyncIterator[str]:
+    # A seat's open stream is a connection to its table, as its socket is (games/presence.py).
+    if seat is not None:
+        await sync_to_async(presence.joined)(*seat)
     try:
         for text in first:
             yield text + "\n"
+        if first and _read(first[-1])[1]:
+            return  # the game is over: nothing more will come (#37: the stream never closed)
         # The receive is never cancelled for a keep-alive (a cancelled receive may drop a message):
         # the same one is waited for again.
         receiving = asyncio.ensure_future(layer.receive(channel))
@@ -115,15 +157,21 @@ async def _lines(layer: Any, group: str, channel: str, first: list[str], last: i
                     yield "\n"
                     continue
                 message = receiving.result()
+                if message.get("type") == credentials.MESSAGE:
+                    return  # revoked: not one more line
                 receiving = asyncio.ensure_future(layer.receive(channel))
                 if message.get("type") != "table.update":
                     continue
-                seq = _seq(message["text"])
+                seq, over = _read(message["text"])
                 if seq <= last:
                     continue  # the first lines already held it
                 last = seq
                 yield message["text"] + "\n"
+                if over:
+                    return  # the game's last line: the stream ends (a new game is a new stream)
         finally:
             receiving.cancel()
     finally:
-        await layer.group_discard(group, channel)
+        await _leave(layer, groups, channel)
+        if seat is not None:
+            await sync_to_async(presence.left)(*seat)

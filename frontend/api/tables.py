@@ -12,15 +12,15 @@ from django.db.models import Prefetch
 from django.http import HttpRequest
 from django.urls import reverse
 from ninja import Query, Router, Status
-from pydantic import Field
 
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
-from games import engines, invites, publish, ratelimit, resume, seats, service
+from games import bounds, engines, invites, publish, ratelimit, resignation, resume, seats, service
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
 from games.ids import fits
 from games.models import ApiToken, Game, Seat
+from games.tables import get_game, load_table
 from tournaments.models import Tournament
 
 router = Router(tags=["tables"], auth=TokenAuth())
@@ -52,6 +52,7 @@ def lobby(request: HttpRequest) -> dict[str, Any]:
     with database_guard():
         live = (
             Game.objects.tables()
+            .without_secret_deals()  # nothing to watch but its opening, and it tells another table's result
             .filter(status=Game.Status.ACTIVE, is_demo=False)
             .order_by("-created_at")
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("number")))[:LOBBY_TABLES]
@@ -99,6 +100,10 @@ def _count_table(request: HttpRequest) -> None:
         ratelimit.check_seat(f"token:{token.digest}", group=TABLES_GROUP, rate=settings.API_TABLES_RATE_LIMIT)
 
 
+#: Options that choose who leads (dominoes ``first``) or deals (Pitch ``dealer``): casual tables only.
+SEATING_OPTIONS = frozenset({"first", "dealer"})
+
+
 def _seat_spec(seat: schemas.SeatIn, number: int, user: Any) -> service.SeatSpec:
     if seat.kind == "computer":
         return service.SeatSpec.computer(number + 1, seat.level)
@@ -121,13 +126,32 @@ def create(request: HttpRequest, body: schemas.CreateIn) -> Status:
             "rated_needs_accounts",
             _("In a rated game every player plays on their own account: choose casual to pass the device."),
         )
+    if "players" in body.options and body.options["players"] != len(body.seats):
+        # The seats say how many play: a contradicting count was silently dropped (#37).
+        raise ServiceError(
+            "wrong_seat_count",
+            _("This table has {players} seats, but {given} players were given."),
+            players=len(body.seats),
+            given=str(body.options["players"])[:20],
+            fields=["options.players"],
+        )
+    if body.kind == "rated" and (chosen := sorted(set(body.options) & SEATING_OPTIONS)):
+        # Who leads or deals first is the rules' (or the shuffle's) at a table that counts (#37).
+        raise ServiceError(
+            "not_in_rated",
+            _("At a rated table the rules choose who plays or deals first: leave out {name}."),
+            name=chosen[0],
+            fields=[f"options.{chosen[0]}"],
+        )
     with database_guard():
         try:
             config = engines.compose(body.game, body.options, len(body.seats))
         except engines.IllegalAction as exc:
             raise ServiceError.from_illegal(exc) from None
         specs = [_seat_spec(seat, n, user) for n, seat in enumerate(body.seats)]
-        game = service.create_game(body.game, config, specs, kind=body.kind, created_by=user)
+        game = service.create_game(
+            body.game, config, specs, kind=body.kind, created_by=user, absent_after=body.absent_after
+        )
         rows = list(game.seats.order_by("number"))
         codes = {i.seat.number: i.code for i in invites.current(game)}
     credentials = [{"seat": s.number, "credential": s.token} for s in rows if kinds[s.number] == "me"]
@@ -140,7 +164,7 @@ def create(request: HttpRequest, body: schemas.CreateIn) -> Status:
         for n, code in sorted(codes.items())
         if kinds[n] == "invite"
     ]
-    head = service.load_table(game.pk).seq
+    head = load_table(game.pk).seq
     return Status(
         201,
         {
@@ -154,9 +178,10 @@ def create(request: HttpRequest, body: schemas.CreateIn) -> Status:
 
 
 @router.post("/tables/{table}/join", response={200: schemas.Credential, **ERRORS}, url_name="join")
-def join(request: HttpRequest, table: str, body: schemas.JoinIn) -> dict[str, Any]:
+def join(request: HttpRequest, table: str, body: schemas.JoinIn | None = None) -> dict[str, Any]:
     """Take an open seat (needs the `play` scope): one open to all, or one kept by invite with its
-    `code`. Returns the seat's new credential."""
+    `code`. Returns the seat's new credential. Every field is optional: the body may be left out."""
+    body = body if body is not None else schemas.JoinIn.model_validate({})
     user = caller(request).need(PLAY)
     _count_table(request)
     with database_guard():
@@ -164,23 +189,12 @@ def join(request: HttpRequest, table: str, body: schemas.JoinIn) -> dict[str, An
         if body.code is not None:
             seat = invites.claim(game.pk, body.code, user=user)
         else:
-            wanted = Seat.objects.filter(game=game, awaiting_player=True, open_to_all=True).order_by("number")
-            if body.seat is not None:
-                wanted = wanted.filter(number=body.seat)
-            row = wanted.first()
-            if row is None:
-                raise invites.Gone(
-                    "seat_taken", _("No seat of this table is open to all: ask for an invite.")
-                )
-            invite = next((i for i in invites.current(game) if i.seat_id == row.pk), None)
-            if invite is None:
-                raise invites.Gone("game_over", invites.GAME_OVER)
-            seat = invites.claim(game.pk, invite.code, user=user)
+            seat = invites.take_open(game.pk, user=user, number=body.seat)
     return {"seat": seat.number, "credential": seat.token}
 
 
 class StateQuery(schemas.Schema):
-    seat: int | None = None
+    seat: int | None = bounds.SEAT.schema(strict=False, default=None)
 
 
 def _holder(request: HttpRequest, game: Game, number: int, *scopes: str) -> Seat:
@@ -226,13 +240,15 @@ def state(request: HttpRequest, table: str, query: Query[StateQuery]) -> dict[st
     with database_guard():
         game = game_of(table)
         number = audience_of(request, game, query.seat)
-        loaded = service.load_table(game)
+        loaded = load_table(game)
         return publish.snapshot(loaded, number)
 
 
 class UpdatesQuery(schemas.Schema):
-    since: int = Field(ge=0, description="The last seq you have (a `seq` of a state or an update).")
-    seat: int | None = None
+    since: int = bounds.SINCE.schema(
+        strict=False, description="The last seq you have (a `seq` of a state or an update)."
+    )
+    seat: int | None = bounds.SEAT.schema(strict=False, default=None)
 
 
 @router.get("/tables/{table}/updates", response={200: schemas.Updates, **ERRORS}, url_name="updates")
@@ -243,7 +259,7 @@ def updates(request: HttpRequest, table: str, query: Query[UpdatesQuery]) -> dic
     with database_guard():
         game = game_of(table)
         number = audience_of(request, game, query.seat)
-        loaded = service.load_table(game)
+        loaded = load_table(game)
         missed = resume.updates_after(loaded, number, query.since)
         if missed is None:
             return {"updates": None, "state": publish.snapshot(loaded, number)}
@@ -269,9 +285,40 @@ def act(request: HttpRequest, table: str, body: schemas.ActionIn) -> dict[str, A
     return {**result.as_dict(), "command_id": command_id}
 
 
+def _seat_command(
+    request: HttpRequest, table: str, body: schemas.SeatCommandIn | None, command: Any
+) -> dict[str, Any]:
+    body = body if body is not None else schemas.SeatCommandIn.model_validate({})
+    with database_guard():
+        game = game_of(table)
+        seat = (
+            _only_seat(request, game, PLAY) if body.seat is None else _holder(request, game, body.seat, PLAY)
+        )
+        ratelimit.check_seat(seat.token)
+        command_id = body.command_id if body.command_id is not None else f"api:{uuid.uuid4().hex}"
+        service.check_client_command_id(command_id)
+        result = command(game.pk, command_id, by=f"seat:{seat.number}")
+    return {**result.as_dict(), "command_id": command_id}
+
+
+@router.post("/tables/{table}/resign", response={200: schemas.Acted, **ERRORS}, url_name="resign")
+def resign(request: HttpRequest, table: str, body: schemas.SeatCommandIn | None = None) -> dict[str, Any]:
+    """Give the game up for your seat: your side is last, and the game is over (and rated, at a rated
+    or tournament table)."""
+    return _seat_command(request, table, body, resignation.resign)
+
+
+@router.post("/tables/{table}/claim", response={200: schemas.Acted, **ERRORS}, url_name="claim")
+def claim(request: HttpRequest, table: str, body: schemas.SeatCommandIn | None = None) -> dict[str, Any]:
+    """At a rated or tournament table: end the game of an opponent who left (no connection to the
+    table, socket or stream, for the table's `absent_after` seconds); their side is last. Refused
+    (`not_absent`) while every opponent is connected, however long they think."""
+    return _seat_command(request, table, body, resignation.claim)
+
+
 def game_of(table: str) -> Game:
     """The table's game; NotFound for an address no table has (not a number, past a 64-bit integer)."""
     number = int(table) if table.isascii() and table.isdigit() and len(table) <= 19 else 0
     if not fits(number, low=1):
         raise NotFound("unknown_game", _("There is no such game."))
-    return service.get_game(number)
+    return get_game(number)

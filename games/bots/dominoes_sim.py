@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from games.engines.dominoes.rules import apply, round_end_event, sole_leader
-from games.engines.dominoes.state import CENTER, DOWN, LEFT, PLAY, RIGHT, UP, Layout, State
+from games.engines.dominoes.state import CENTER, DOWN, LEFT, PLAY, RIGHT, UP, Layout, State, end_counts
 from games.engines.dominoes.tiles import DOUBLE, HI, LO, MASK, PIPS
 
 WIN = 100_000  # the value of winning the game, in half-points
@@ -44,24 +44,9 @@ class Table:
 
     def counts(self) -> list[int]:
         """What each end counts (All Fives), as ``Layout.counts``."""
-        ends, tips = self.ends, self.tips
-        out = [0, 0, 0, 0]
         if not self.started:
-            return out
-        for arm in (LEFT, RIGHT):
-            shown, tip = ends[arm], tips[arm]
-            if tip < 0:
-                if self.lead_double:
-                    out[arm] = 2 * shown if tips[1 - arm] >= 0 else shown
-                else:
-                    out[arm] = shown
-            else:
-                out[arm] = 2 * shown if DOUBLE[tip] else shown
-        for arm in (UP, DOWN):
-            shown, tip = ends[arm], tips[arm]
-            if shown >= 0 and tip >= 0:
-                out[arm] = 2 * shown if DOUBLE[tip] else shown
-        return out
+            return [0, 0, 0, 0]
+        return end_counts(self.ends, self.tips, self.lead_double)
 
     def total_after(self, counts: list[int], tile: int, arm: int) -> int:
         """The sum of the ends once ``tile`` is laid on ``arm``, without laying it."""

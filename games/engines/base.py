@@ -26,8 +26,8 @@ def _(message: str) -> str:
     return message
 
 
-class IllegalAction(Exception):
-    """A refused action or config: a stable ``code`` and a sentence for players.
+class Refusal(Exception):
+    """A stable ``code`` and a sentence for players: what the engine and the service refuse with.
 
     ``message`` is an English template with ``{name}`` placeholders filled from
     ``params``; keep the template constant so it can be translated.
@@ -48,6 +48,10 @@ class IllegalAction(Exception):
 
     def as_dict(self) -> dict[str, Any]:
         return {"code": self.code, "message": self.text}
+
+
+class IllegalAction(Refusal):
+    """A refused action or config (games.errors.ServiceError is the service's own refusal)."""
 
 
 class Engine(Protocol):

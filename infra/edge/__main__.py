@@ -8,9 +8,14 @@ import contextlib
 import logging
 import os
 import signal
+import time
 from typing import Any
 
 from infra.edge import __doc__ as overview
+
+# Seconds a child of the edge may take to stop after SIGTERM (closing its sockets waits for their
+# clients' answers, close_timeout 10 s, and for Redis, server.STOP_TIMEOUT): then it is killed.
+STOP_BOUND = 15.0
 
 
 def main() -> None:
@@ -50,15 +55,30 @@ def main() -> None:
                 os._exit(0)
         children.append(pid)
 
+    stopping: list[float] = []  # when the stop was asked
+
     def forward(signum: int, _frame: Any) -> None:
+        stopping.append(time.monotonic())
         for child in children:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(child, signum)
 
     signal.signal(signal.SIGTERM, forward)
     signal.signal(signal.SIGINT, forward)
-    for child in children:
-        os.waitpid(child, 0)
+    left = set(children)
+    while left:
+        for child in list(left):
+            with contextlib.suppress(ChildProcessError):
+                if os.waitpid(child, os.WNOHANG)[0] == 0:
+                    continue
+            left.discard(child)
+        if left and stopping and time.monotonic() - stopping[0] > STOP_BOUND:
+            # A child that has not ended in time is ended: a stop is bounded, whatever a child waits for
+            # (its port and its database sessions would be held after the edge is gone).
+            for child in left:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
+        time.sleep(0.1)
 
 
 def _serve(redis_url: str, prefix: str, host: str, port: int, reuse_port: bool) -> None:

@@ -33,6 +33,7 @@ MAX_BUFFER = 4 * 2**20
 TRY_AGAIN, NOT_FOUND, NOT_YOUR_SEAT, BAD_HANDSHAKE = 4503, 4404, 4403, 4400
 MAX_ID = 2**63 - 1
 SUBSCRIBE_TIMEOUT = 10.0
+STOP_TIMEOUT = 5.0  # seconds a stop waits for the Redis subscriptions to close
 
 
 class Edge:
@@ -348,11 +349,20 @@ class Edge:
         self.stopping = True
         server.close(close_connections=False)
         sockets = [ws for t in self.tables.values() for ws in (*t.live, *t.held)]
+        log.info("spectator edge stopping: closing %s sockets", len(sockets))
+        # Each close waits for the client's answer at most close_timeout (a client that stopped reading
+        # never answers).
         await self._close(sockets, "the spectator edge is restarting")
         if self.subscriptions is not None:
             subscriptions, self.subscriptions = self.subscriptions, None
-            await subscriptions.close()
+            closing = asyncio.ensure_future(subscriptions.close())
+            # Bounded: a stop must never wait on Redis (#36: an edge whose subscriptions' close never
+            # ended stayed up after SIGTERM, holding its port and its database sessions).
+            done, _ = await asyncio.wait({closing}, timeout=STOP_TIMEOUT)
+            if not done:
+                log.warning("spectator edge: Redis subscriptions not closed after %.0f s: left", STOP_TIMEOUT)
         self.pool.shutdown(wait=False)
+        log.info("spectator edge stopped")
 
 
 def _settle(future: asyncio.Future[None]) -> None:
@@ -361,10 +371,11 @@ def _settle(future: asyncio.Future[None]) -> None:
 
 
 def _since(query: dict[str, list[str]]) -> int | None:
+    from games import bounds
+
     values = query.get("since", [])
-    if len(values) == 1 and values[0].isdigit() and len(values[0]) <= 19:
-        return int(values[0])
-    return None
+    # "²" is a digit to isdigit() but not to int(): read as every bound reads a number (games/bounds.py).
+    return bounds.SINCE.parse_or(values[0], None) if len(values) == 1 else None
 
 
 def _channel(game_id: int) -> str:

@@ -105,10 +105,11 @@ def read_state(game_id: int, language: str) -> dict[str, Any]:
     from django.db import close_old_connections
     from django.utils import translation
 
-    from games import publish, service
+    from games import publish
     from games.errors import database_guard
+    from games.tables import get_game, load_table
 
     close_old_connections()
     with database_guard(), translation.override(language):
-        service.get_game(game_id)
-        return publish.snapshot(service.load_table(game_id), None)
+        get_game(game_id)
+        return publish.snapshot(load_table(game_id), None)

@@ -6,6 +6,7 @@ import pytest
 
 from games import service, tokens
 from games.models import DealGroup
+from games.tables import load_table
 
 from .helpers import Api, token_for, user
 
@@ -18,7 +19,7 @@ def _finished_duplicate(organiser, players):
     game = service.create_game(
         "tiny", {"players": 2, "goal": 3}, seats, created_by=organiser, deal=("grp", 0)
     )
-    while (table := service.load_table(game.pk)).outcome() is None:
+    while (table := load_table(game.pk)).outcome() is None:
         service.submit(game.pk, table.to_act()[0], {"type": "add", "n": 1}, f"m{table.seq}", table.seq)
     return game
 

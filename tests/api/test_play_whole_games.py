@@ -44,7 +44,7 @@ def play_through(api: Api, game: str, rng: random.Random) -> tuple[int, dict]:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_whole_game_through_the_public_api(settings, game):
-    settings.AI_WORKER = "inprocess"
+    settings.JOBS = "inprocess"
     settings.ACTION_RATE_LIMIT = "10000/5s"  # the test moves faster than a person (a bot waits on 429)
     api = Api(token_for(user()))
     table, final = play_through(api, game, random.Random(game))

@@ -36,7 +36,7 @@ def client(token: str | None = None) -> Client:
 
 
 def test_the_bot_example_plays_a_whole_game(settings):
-    settings.AI_WORKER = "inprocess"
+    settings.JOBS = "inprocess"
     settings.ACTION_RATE_LIMIT = "10000/5s"
     bot = _example("bot")
     lines = len((CLIENT / "examples" / "bot.py").read_text().splitlines())

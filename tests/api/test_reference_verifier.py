@@ -28,7 +28,7 @@ def test_the_verifier_imports_nothing_of_the_project():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_an_exported_game_verifies_from_the_docs_alone(settings, game):
-    settings.AI_WORKER = "inprocess"
+    settings.JOBS = "inprocess"
     settings.ACTION_RATE_LIMIT = "10000/5s"
     api = Api(tokens.create(user(), "bot", ["play", "organise"])[1])
     table, _final = play_through(api, game, random.Random(game))

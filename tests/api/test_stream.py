@@ -12,8 +12,9 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.test import AsyncClient
 
-from games import service, store
+from games import store
 from games.models import Game
+from games.tables import load_table
 from tests.games.factories import play, tiny_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -93,7 +94,7 @@ async def test_a_stream_resumes_after_a_seq_with_nothing_lost_or_doubled(_close_
 
 async def test_spectators_stream_the_public_picture_only(_close_db_connections):
     game, _token = await table_for(0)
-    hidden = await database_sync_to_async(lambda: list(service.load_table(game.pk).state.secrets))()
+    hidden = await database_sync_to_async(lambda: list(load_table(game.pk).state.secrets))()
     assert all(hidden)
     response = await opened(game)
     lines = response.streaming_content.__aiter__()
@@ -116,3 +117,30 @@ async def test_a_stream_of_a_seat_not_held_is_refused(_close_db_connections):
     assert response.status_code == 403 and response.json()["error"]["code"] == "not_your_seat"
     response = await AsyncClient().get("/api/v1/tables/999999/stream")
     assert response.status_code == 404 and response.json()["error"]["code"] == "unknown_game"
+
+
+@database_sync_to_async
+def delayed_table() -> Game:
+    return tiny_game(goal=3, spectator_delay=2)
+
+
+async def test_a_delayed_tables_end_reaches_spectators_on_state_updates_and_the_stream(_close_db_connections):
+    """#37: with a spectator delay of 2 the API answered the position 2 moves before the end forever
+    (``finished: false``) while /history said finished."""
+    game = await delayed_table()
+    response = await opened(game)
+    lines = response.streaming_content.__aiter__()
+    start = await next_message(lines)
+    assert start["type"] == "state" and not start["finished"]
+    for n, seat in enumerate((0, 1)):
+        await move(game, seat, 1, f"d-{n}")  # held back: the spectators' picture does not change
+    end = await move(game, 0, 1, "d-2")
+    last = await next_message(lines)
+    assert last["seq"] == end and last["finished"] and last["outcome"] is not None
+    assert last["since"] == start["seq"] and last["view"]["total"] == 3
+    await lines.aclose()
+    client = AsyncClient()
+    state = (await client.get(f"/api/v1/tables/{game.pk}/state")).json()
+    assert state["seq"] == end and state["finished"] and state["view"]["total"] == 3
+    missed = (await client.get(f"/api/v1/tables/{game.pk}/updates", {"since": start["seq"]})).json()
+    assert missed["updates"][-1]["seq"] == end and missed["updates"][-1]["finished"]

@@ -3,12 +3,14 @@ topology of this machine, until a move is late or lost.
 
 Run on demand (not collected by pytest):
     eval "$(bin/services)" && python tests/bench/bench_capacity.py [--tables 100 250 500 1000 …]
-        [--window 30] [--pace 3] [--spectators 2] [--spectators-on edge|daphne] [--turns runner|celery]
+        [--window 30] [--pace 3] [--spectators 2] [--spectators-on edge|daphne]
         [--worker-options …]
 
-Starts the Procfile's processes (``tests/processes.py``: two Daphne, the spectator edge, the turn
-runner as the Procfile starts it; ``--turns celery``: two Celery workers instead, a task per turn) on a PostgreSQL database of its own (``<name>_capacity``, created
-and dropped) and the Redis of REDIS_URL (a queue of the run's own). Each table is a casual Kazino match to 160
+Starts the Procfile's processes (``tests/processes.py``: two Daphne, the spectator edge, two Celery
+workers whose turn chains play the computer seats, games/dueturns.py) on a PostgreSQL database of its own
+(``<name>_capacity``, created and dropped). (The A/B against the old turn runner, docs/BENCHMARKS.md,
+was measured with ``--turns celery runner`` at commit a2dcd03, before the runner was deleted.) The Redis
+of REDIS_URL: a queue of the run's own. Each table is a casual Kazino match to 160
 between two greedy computer players, moving at human pace: ``BOT_DELAY`` = ``--pace`` seconds between
 a move and the next (the first moves spread at random over one period). Each table has ``--spectators``
 spectators, spread over both web processes and over the client processes (asyncio, ``websockets``),
@@ -57,7 +59,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
-os.environ["AI_WORKER"] = "off"  # this process creates the tables; the workers play them
+os.environ["JOBS"] = "off"  # this process creates the tables; the workers play them
 
 from tests.bench.benchlib import load, percentile, scratch_database  # noqa: E402
 
@@ -290,12 +292,13 @@ def measure(
     spectators_on: str = "edge",
     worker_options: str = "",
     edge_processes: int = 1,
-    turns: str = "runner",
+    chains: int = 4,
 ) -> dict[str, Any]:
     if not os.environ.get("REDIS_URL"):
         raise RuntimeError("REDIS_URL is not set: the capacity run needs Redis")
-    # The Procfile's defaults: the runner's 4 processes, a Celery worker's 2 pool processes.
-    concurrency = concurrency or (4 if turns == "runner" else 2)
+    # The Procfile's defaults: a Celery worker's 3 pool processes, 4 turn chains over the two workers.
+    # (more pool processes than chains in all).
+    concurrency = concurrency or max(3, chains // 2 + 1)
     queue = f"bench-capacity-{uuid.uuid4().hex[:8]}"
     results: dict[str, Any] = {
         "steps": [],
@@ -305,7 +308,7 @@ def measure(
         "limit_ms": limit_ms,
         "spectators_on": spectators_on,
         "worker_options": worker_options,
-        "turns": turns,
+        "turns": "celery",
         "concurrency": concurrency,
     }
     with scratch_database("capacity"):
@@ -314,16 +317,17 @@ def measure(
         from tests.processes import Processes, app_env
 
         settings.CELERY_TASK_DEFAULT_QUEUE = queue
-        settings.COMPUTER_TURNS = turns
+        settings.TURN_CHAINS = chains  # this process starts the chains with the first turns
+        settings.TURN_SLICE = 2.0
         watch = WATCH if spectators_on == "edge" else ""
         settings.SPECTATOR_SOCKET = watch  # this process creates the tables: they publish for the edge too
         env = app_env(
             SPECTATOR_SOCKET=watch,
             BOT_DELAY=str(pace),
             CELERY_QUEUE=queue,
-            COMPUTER_TURNS=turns,
-            WORKER_CONCURRENCY=str(concurrency),  # the Procfile's default is 2
-            TURN_PROCESSES=str(concurrency),  # the runner's processes (the Procfile's default is 4)
+            WORKER_CONCURRENCY=str(concurrency),  # the Procfile's default is 3
+            TURN_CHAINS=str(chains),
+            TURN_SLICE="2",
             WORKER_LOG_LEVEL=os.environ.get("BENCH_WORKER_LOG_LEVEL", "warning"),
             LOG_LEVEL="WARNING",
             TURN_WATCHDOG_INTERVAL="0",
@@ -341,20 +345,10 @@ def measure(
                 webs = [procs.start_edge("edge", processes=edge_processes) + WATCH]
             else:
                 webs = [f"{web}/ws/tables/" for web in webs]
-            if turns == "runner":
-                from tests.processes import procfile
-
-                procs.start("turns", procfile()["turns"])
-                procs.wait_ready(
-                    [*(name for name in ("web1", "web2", "edge") if name in procs.urls), "turns"], 120
-                )
-            else:
-                procs.start_worker("worker1", "worker1", extra=worker_options)
-                procs.start_worker("worker2", "worker2", extra=worker_options)
-                procs.wait_ready(
-                    [name for name in ("web1", "web2", "edge") if name in procs.urls], timeout=120
-                )
-                _wait_for_workers(["worker1", "worker2"], procs)
+            procs.start_worker("worker1", "worker1", extra=worker_options)
+            procs.start_worker("worker2", "worker2", extra=worker_options)
+            procs.wait_ready([name for name in ("web1", "web2", "edge") if name in procs.urls], timeout=120)
+            _wait_for_workers(["worker1", "worker2"], procs)
             for _ in range(clients):
                 here, there = ctx.Pipe()
                 proc = ctx.Process(target=client_process, args=(there,), daemon=True)
@@ -367,13 +361,17 @@ def measure(
             for target in steps:
                 step = _step(target, games, webs, pipes, procs, clients_procs, rng, window, pace, spectators)
                 step["load"] = load()
-                step["setup"] = f"spectators-on={spectators_on} turns={turns}" + (
+                step["setup"] = f"spectators-on={spectators_on} turns={chains} chains" + (
                     f" worker-options='{worker_options}'" if worker_options else ""
                 )
                 first = results["steps"][0]["pace_kept"] if results["steps"] else step["pace_kept"]
                 step["behind"] = step["pace_kept"] < MIN_PACE * first
                 results["steps"].append(step)
                 print(f"  {line(step)}", flush=True)
+                # Kept at once: whatever happens after (a clean-up that fails), the step's figures stay.
+                RESULTS.parent.mkdir(parents=True, exist_ok=True)
+                with RESULTS.open("a") as kept:
+                    kept.write(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC {line(step)}\n")
                 knee_profile = step.pop("profile", {})
                 if step["p99"] > limit_ms or step["lost"] > 0 or step["behind"]:
                     step["knee"] = True
@@ -390,7 +388,7 @@ def measure(
             procs.stop()
             import redis
 
-            from games.turns import keys
+            from games.dueturns import keys
 
             redis.Redis.from_url(os.environ["REDIS_URL"]).delete(
                 queue, f"_kombu.binding.{queue}", *keys(queue)
@@ -426,7 +424,7 @@ def _step(
     pace: float,
     spectators: int,
 ) -> dict[str, Any]:
-    from games import engines, service, tables, turns, worker
+    from games import dueturns, engines, service, tables, worker
 
     config = engines.get("kazino").default_config(2)
     seats = [
@@ -455,11 +453,8 @@ def _step(
     connect_s = time.perf_counter() - started
     for game in new:  # the first computer turn, somewhere in the next period
         table = tables.load_table(game)
-        if "turns" in procs.processes:
-            turns.schedule(game, table.seq, table.to_act()[0], rng.uniform(0, pace))
-        else:
-            worker._queue(worker.PLAY_BOT_TURN, (game, table.seq, table.to_act()[0]), rng.uniform(0, pace))
-    players = ["turns"] if "turns" in procs.processes else ["worker1", "worker2"]
+        dueturns.schedule(worker.PLAY_BOT_TURN, (game, table.seq, table.to_act()[0]), rng.uniform(0, pace))
+    players = ["worker1", "worker2"]
     time.sleep(SETTLE_PERIODS * pace)
     # The window.
     groups = {
@@ -470,7 +465,7 @@ def _step(
         "bench": [os.getpid()],
     }
     # Of the workers' CPU, what their main processes spent (Celery's: the broker, the ETA timers, the
-    # pool's IPC; the runner's: supervising): the rest is the pool processes' (the turns themselves).
+    # pool's IPC): the rest is the pool processes' (the turns themselves).
     worker_mains = [procs.processes[name].pid for name in players]
     mains0 = sum(cpu(p) for p in worker_mains)
     profiles = []
@@ -590,7 +585,7 @@ def main() -> None:
         "--concurrency",
         type=int,
         default=0,
-        help="the runner's processes (Procfile: 4), or pool processes per Celery worker (Procfile: 2)",
+        help="pool processes per Celery worker (Procfile: 3)",
     )
     parser.add_argument(
         "--spectators-on",
@@ -599,14 +594,9 @@ def main() -> None:
         help="where spectators watch: the spectator edge (production) or the web processes (before it)",
     )
     parser.add_argument("--edge-processes", type=int, default=1, help="the edge's processes (Procfile: 1)")
+    parser.add_argument("--chains", type=int, default=4, help="turn chains (TURN_CHAINS, default 4)")
     parser.add_argument(
         "--worker-options", default="", help="added to the Procfile's worker line (e.g. '--pool threads')"
-    )
-    parser.add_argument(
-        "--turns",
-        choices=["runner", "celery"],
-        default="runner",
-        help="who plays the computer turns: the turn runner (production) or a Celery task per turn (before it)",
     )
     args = parser.parse_args()
     results = measure(
@@ -619,14 +609,14 @@ def main() -> None:
         spectators_on=args.spectators_on,
         worker_options=args.worker_options,
         edge_processes=args.edge_processes,
-        turns=args.turns,
+        chains=args.chains,
     )
     stamp = f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC"
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    with RESULTS.open("a") as out:
-        out.write("".join(f"{stamp} {line(s)}\n" for s in results["steps"]))
+    with RESULTS.open("a") as out:  # each step's line was written as it was measured
         out.write(f"{stamp} capacity {results['capacity']} tables\n")
-    print(json.dumps(results["profile"], indent=1)[:12000])
+    if os.environ.get("BENCH_PROFILE"):
+        print(json.dumps(results["profile"], indent=1)[:12000])
 
 
 if __name__ == "__main__":

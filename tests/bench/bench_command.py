@@ -4,11 +4,11 @@ Run on demand (not collected by pytest):
     eval "$(bin/services)" && python tests/bench/bench_command.py [--moves 600] [--writers 1 8]
 
 Creates and drops its own PostgreSQL database (``<name>_command``). Each driver is a process with the
-production settings (PostgreSQL, the channels-redis layer of REDIS_URL, ``AI_WORKER=celery``) playing
+production settings (PostgreSQL, the channels-redis layer of REDIS_URL, ``JOBS=celery``) playing
 Kazino matches to 160 between greedy bots, one table per driver: it runs each computer turn the
 previous move scheduled (``games.autoplay.play_bot_turn``: load, choose, append, commit, publish on
-Redis, add the next turn to the turn runner's queue on Redis, as in production:
-``games/turns.py``), at once rather than after ``BOT_DELAY``. The queue is one of the run's own,
+Redis, add the next turn to the due turns on Redis, as in production:
+``games/dueturns.py``), at once rather than after ``BOT_DELAY``. The queue is one of the run's own,
 deleted afterwards; nothing consumes it. The
 spectators watch as in production (``SPECTATOR_SOCKET``: who listens is asked of Redis and the
 spectators' frame PUBLISHed on the table's edge channel, in one pipelined round trip), and a thread of
@@ -62,7 +62,7 @@ def _driver(
 ) -> None:
     if spectators_on == "edge":
         os.environ["SPECTATOR_SOCKET"] = "/ws/watch/"  # the production topology (docs/deploying.md)
-    os.environ["AI_WORKER"] = "celery"
+    os.environ["JOBS"] = "celery"
     os.environ["BOT_DELAY"] = "0"
     os.environ["CELERY_QUEUE"] = queue
     bench_store._setup(db_name)
@@ -216,7 +216,7 @@ def _drop_queue(queue: str) -> None:
     import redis
 
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    from games.turns import keys
+    from games.dueturns import keys
 
     client.delete(queue, *(f"{queue}\x06\x16{n}" for n in (3, 6, 9)), f"_kombu.binding.{queue}", *keys(queue))
 

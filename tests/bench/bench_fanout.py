@@ -111,7 +111,7 @@ def web_processes(count: int, db_url: str) -> Iterator[list[subprocess.Popen[byt
     env = {
         **os.environ,
         "DATABASE_URL": db_url,
-        "AI_WORKER": "off",
+        "JOBS": "off",
         "DJANGO_DEBUG": "0",
         "ALLOWED_HOSTS": "127.0.0.1",
     }

@@ -2,13 +2,14 @@
 
     python tests/bench/bench_pairing.py [--players 512] [--rounds 9] [--seed 1] [--quick]
 
-Two-player Swiss (``two_player_*``): whole events through ``formats`` (each round's time is the
-pairing and one computation of the standings), once with today's pairing (tests/bench/pairing_baseline.py, frozen) and once
-with the Dutch pairing (tournaments/pairing/dutch.py), over the same random results, per field size:
-repeats, floaters (against a brute-force least on small fields), the widest score gap of a pair,
-second byes, seat balance and the time per round; and the cornered round (the bottom ten all met).
-Tables of four (``four_player``): a whole event through ``swiss.seat_tables``, its time and repeats.
-Figures are appended to ``tests/bench/results/pairing.txt``.
+Two-player Swiss (``two_player``, ``quality``): whole events through ``formats`` with the Dutch pairing
+(tournaments/pairing/dutch.py; each round's time is the pairing and one computation of the
+standings), per field size: repeats, floaters (against a brute-force least on small fields), the
+widest score gap of a pair, second byes, seat balance and the time per round; the cornered round (the
+bottom ten all met); the agreement with an independent Dutch implementation (``dutch``:
+``pairing_dutch.py``). Tables (``four_player``: a whole event at 512 through ``tables.seat_tables``;
+``tables``: the issue #31 fields, ``pairing_tables.py``). Double elimination's drop-in orders
+(``brackets``: ``pairing_brackets.py``). Figures are appended to ``tests/bench/results/pairing.txt``.
 """
 
 from __future__ import annotations
@@ -28,11 +29,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.bench import pairing_baseline, pairing_tables  # noqa: E402
+from tests.bench import pairing_brackets, pairing_dutch, pairing_tables  # noqa: E402
 from tournaments import formats  # noqa: E402
 from tournaments.log import Entrant, GameRecord, Result, Round, Table, Tournament  # noqa: E402
 from tournaments.pairing import dutch  # noqa: E402
-from tournaments.pairing.swiss import seat_tables  # noqa: E402
+from tournaments.pairing.tables import seat_tables  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "pairing.txt"
 
@@ -66,23 +67,20 @@ def four_player(players: int, rounds: int, rng: random.Random) -> list[tuple[flo
     return figures
 
 
-# -- two-player Swiss: today's pairing against the Dutch one -------------------------------------------
+# -- two-player Swiss: the Dutch pairing over whole events ------------------------------------------------
 
 # Field sizes, rounds and events of the quality comparison; brute force on fields up to BRUTE players.
 FIELDS = ((12, 7, 20), (17, 7, 10), (40, 7, 6), (64, 8, 4), (128, 8, 3), (200, 9, 2), (512, 9, 1))
 BRUTE = 17
 WITHDRAW = 0.01  # each entrant's chance to withdraw after a round
-PAIRERS: dict[str, Callable[[Tournament], formats.Pairing]] = {
-    "today": pairing_baseline.next_round,
-    "new": formats.next_round,
-}
+PAIRERS: dict[str, Callable[[Tournament], formats.Pairing | None]] = {"new": formats.next_round}
 
 
 def two_player_event(players: int, rounds: int, seed: int, pairer: str) -> dict[str, Any]:
     """One Swiss event through ``formats``, results drawn at random: the better seed wins 55 %, 10 %
     draws; 1 % of the entrants withdraw after each round. Per round: the time (cpu s, wall s) of the
     pairing and one computation of the standings (which the projection makes after every command;
-    today's pairing also made them twice itself, the new one counts match points from the results),
+    the pairing counts match points from the results),
     and the pairing's figures (``round_figures``); at the end the seat figures."""
     rng = random.Random(seed)
     t = Tournament(name="bench", game="kazino", format="swiss", options={"rounds": rounds}, status="running")
@@ -94,6 +92,7 @@ def two_player_event(players: int, rounds: int, seed: int, pairer: str) -> dict[
         before = formats.swiss_players(t)
         cpu, wall = time.process_time(), time.perf_counter()
         pairing = PAIRERS[pairer](t)
+        assert pairing is not None
         formats.standings(t)  # as the projection does after every command
         times.append((time.process_time() - cpu, time.perf_counter() - wall))
         figures.append(round_figures(before, pairing, brute=players <= BRUTE))
@@ -207,7 +206,7 @@ def _gone(t: Tournament, e: int) -> dutch.Player:
 
 
 def two_player_quality(fields: Sequence[tuple[int, int, int]] = FIELDS) -> list[dict[str, Any]]:
-    """Per field size, today's pairing and the new one over the same events: totals of the round
+    """Per field size, the Dutch pairing over the events: totals of the round
     figures, the seat figures summed over the events, and the time per round."""
     rows = []
     for players, rounds, events in fields:
@@ -247,25 +246,19 @@ def quality_line(row: dict[str, Any]) -> str:
         )
 
     head = f"two-player swiss, {row['players']} players, {row['rounds']} rounds x {row['events']} events"
-    return f"{head}:\n    today: {one(row['today'])}\n    new:   {one(row['new'])}"
+    return f"{head}: {one(row['new'])}"
 
 
 def cornered(players: int, stuck: int = 10) -> dict[str, tuple[float, float, int]]:
     """One round where the ``stuck`` players at the bottom have all met each other already, so each
-    must float up to someone higher: the case a plain depth-first search backtracks over.
-    (cpu s, wall s, repeats) for today's pairing and the new one."""
+    must float up to someone higher. (cpu s, wall s, repeats)."""
     scores = {p: 3.0 if p < players - stuck else 0.0 for p in range(players)}
     bottom = set(range(players - stuck, players))
     met: dict[Hashable, set[Hashable]] = {p: (bottom - {p} if p in bottom else set()) for p in scores}
-    out = {}
-    cpu, wall = time.process_time(), time.perf_counter()
-    pairs, _ = pairing_baseline.pair_round(list(scores), scores, met, set())
-    out["today"] = (time.process_time() - cpu, time.perf_counter() - wall, sum(b in met[a] for a, b in pairs))
     field = [dutch.Player(p, scores[p], p + 1, met=frozenset(met[p])) for p in scores]
     cpu, wall = time.process_time(), time.perf_counter()
     new = dutch.pair(field).pairs
-    out["new"] = (time.process_time() - cpu, time.perf_counter() - wall, sum(b in met[a] for a, b in new))
-    return out
+    return {"new": (time.process_time() - cpu, time.perf_counter() - wall, sum(b in met[a] for a, b in new))}
 
 
 def cornered_line(players: int, figures: dict[str, tuple[float, float, int]], stuck: int = 10) -> str:
@@ -277,7 +270,7 @@ def cornered_line(players: int, figures: dict[str, tuple[float, float, int]], st
 
 def measure(players: int = 512, rounds: int = 9, seed: int = 1, quick: bool = False) -> dict[str, Any]:
     """The two-player comparison per field size (``quality``; its largest field gives each round's
-    time with the standings, ``two_player`` for the new pairing and ``two_player_today``), the cornered
+    time with the standings, ``two_player``), the cornered
     round, and each round's time of a Swiss at tables of four."""
     fields = [f for f in FIELDS if f[0] <= players]
     if quick:
@@ -290,7 +283,7 @@ def measure(players: int = 512, rounds: int = 9, seed: int = 1, quick: bool = Fa
     def per_round(f: dict[str, Any]) -> list[list[float]]:
         return [[c, w, r] for c, w, r in zip(f["cpu"], f["wall"], f["round_repeats"], strict=True)]
 
-    two_player, two_player_today = per_round(largest["new"]), per_round(largest["today"])
+    two_player = per_round(largest["new"])
     for row in quality:  # beyond the largest field, only the worst round's time is kept
         for who in PAIRERS:
             f = row[who]
@@ -300,11 +293,12 @@ def measure(players: int = 512, rounds: int = 9, seed: int = 1, quick: bool = Fa
         "players": players,
         "rounds": largest["rounds"],
         "two_player": two_player,
-        "two_player_today": two_player_today,
         "quality": quality,
         "four_player": four_player(players, rounds, random.Random(seed)),
         "cornered": cornered(players),
-        "tables": pairing_tables.measure(),  # issue #19: multi-player Swiss, new against today's
+        "tables": pairing_tables.measure(seeds=3 if quick else 10),  # issue #31: multi-player Swiss
+        "dutch": pairing_dutch.measure(seeds=2 if quick else 8),  # against an independent Dutch
+        "brackets": pairing_brackets.measure(events=300 if quick else 2000),
     }
 
 
@@ -339,17 +333,13 @@ def main() -> None:
     lines += [quality_line(row) for row in figures["quality"]]
     rounds = figures["rounds"]
     lines.append(
-        report(
-            f"two-player swiss today + standings, {n} players, {rounds} rounds",
-            figures["two_player_today"],
-        )
-    )
-    lines.append(
         report(f"two-player swiss new + standings, {n} players, {rounds} rounds", figures["two_player"])
     )
     lines.append(report(f"seat_tables size 4, {n} players, {r} rounds", figures["four_player"]))
     lines.append(cornered_line(n, figures["cornered"]))
     lines += pairing_tables.lines(figures["tables"])
+    lines += pairing_dutch.lines(figures["dutch"])
+    lines += pairing_brackets.lines(figures["brackets"])
     text = "\n".join(lines)
     print(text)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

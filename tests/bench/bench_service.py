@@ -6,7 +6,7 @@ Plays default Kazino matches (to 160) between greedy bots through games.service,
 process keeping the last fold of each game (the default) and once folding the whole log at every
 load (the baseline). With ``--rebuild TARGET``, also the time to rebuild one long game (a Kazino match
 to TARGET played at random through the service): ``engine.replay`` alone, ``store.load``, and
-``service.load_table`` with a cold and a warm fold cache. Figures are appended to
+``tables.load_table`` with a cold and a warm fold cache. Figures are appended to
 tests/bench/results/service.txt.
 """
 
@@ -26,12 +26,12 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
-os.environ["AI_WORKER"] = "off"
+os.environ["JOBS"] = "off"
 RESULTS = ROOT / "tests" / "bench" / "results" / "service.txt"
 
 
 def play(matches: int) -> tuple[int, float, float]:
-    from games import autoplay, engines, service
+    from games import autoplay, engines, service, tables
 
     config = engines.get("kazino").default_config(2)
     seats = [service.SeatSpec(f"Greedy {n}", bot_level="greedy") for n in (1, 2)]
@@ -39,7 +39,7 @@ def play(matches: int) -> tuple[int, float, float]:
     for n in range(matches):
         game = service.create_game("kazino", config, seats, seed=1000 + n)
         while True:
-            table = service.load_table(game.pk)
+            table = tables.load_table(game.pk)
             if table.outcome() is not None:
                 break
             autoplay.play_bot_turn(game.pk, table.seq, table.to_act()[0])
@@ -50,7 +50,7 @@ def play(matches: int) -> tuple[int, float, float]:
 def long_game(target: int = 500, seed: int = 7) -> int:
     """A Kazino match to ``target`` points between two players who move at random, every move through
     ``service.submit`` (as a socket or the API would): a game of thousands of events. Its id."""
-    from games import engines, publish, service
+    from games import engines, publish, service, tables
 
     config = engines.compose("kazino", {"target": target}, 2)
     # Nobody watches this table: the log is what is measured, not publishing it.
@@ -59,7 +59,7 @@ def long_game(target: int = 500, seed: int = 7) -> int:
         game = service.create_game("kazino", config, seats, seed=seed)
         rng = random.Random(seed)
         move = 0
-        while (table := service.load_table(game.pk)).outcome() is None:
+        while (table := tables.load_table(game.pk)).outcome() is None:
             seat = table.to_act()[0]
             action = rng.choice(table.engine.legal_actions(table.state, seat))
             service.submit(game.pk, seat, action, f"m{move}", table.seq)
@@ -69,12 +69,12 @@ def long_game(target: int = 500, seed: int = 7) -> int:
 
 def rebuild(game_id: int, repeats: int = 5) -> dict[str, float]:
     """Seconds (median of ``repeats``) to rebuild a game: ``engine.replay`` of its engine events alone,
-    reading its log from the store, and ``service.load_table`` with no kept fold (a cold process), and
+    reading its log from the store, and ``tables.load_table`` with no kept fold (a cold process), and
     with its last fold kept (the usual case)."""
-    from games import engines, service, store, tables, timeline
+    from games import engines, store, tables, timeline
 
     events = store.load(game_id)
-    engine = engines.get(service.get_game(game_id).engine)
+    engine = engines.get(tables.get_game(game_id).engine)
     rows = [timeline.Row(e.seq, e.type, e.data, e.actor, e.command_id) for e in events]
     engine_events = timeline.fold(rows).engine_events()
 
@@ -88,17 +88,17 @@ def rebuild(game_id: int, repeats: int = 5) -> dict[str, float]:
 
     def cold_load() -> object:
         tables.forget_all()  # forget this process's kept fold: as after a restart
-        return service.load_table(game_id)
+        return tables.load_table(game_id)
 
     cold = median_time(cold_load)
-    service.load_table(game_id)
+    tables.load_table(game_id)
     return {
         "events": len(events),
         "engine_events": len(engine_events),
         "replay_s": median_time(lambda: engine.replay(engine_events)),
         "store_load_s": median_time(lambda: store.load(game_id)),
         "cold_s": cold,
-        "warm_s": median_time(lambda: service.load_table(game_id)),
+        "warm_s": median_time(lambda: tables.load_table(game_id)),
     }
 
 

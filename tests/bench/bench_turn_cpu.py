@@ -3,7 +3,7 @@
 Run on demand (not collected by pytest):
     eval "$(bin/services)" && python tests/bench/bench_turn_cpu.py [--moves 600] [--tables 50] [--profile]
 
-One process with the production settings (PostgreSQL, channels-redis on REDIS_URL, ``AI_WORKER=celery``,
+One process with the production settings (PostgreSQL, channels-redis on REDIS_URL, ``JOBS=celery``,
 ``SPECTATOR_SOCKET`` set: spectators watch through the edge, so nobody listens on the channel layer)
 plays Kazino matches between greedy bots on ``--tables`` tables in turn, each move through
 ``games.autoplay.play_bot_turn`` as the task runs it (load, choose, append, commit, publish, the next
@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
-os.environ["AI_WORKER"] = "celery"
+os.environ["JOBS"] = "celery"
 os.environ["BOT_DELAY"] = "3"
 os.environ.setdefault("SPECTATOR_SOCKET", "/ws/watch/")
 

@@ -223,7 +223,32 @@ def scratch_database(suffix: str) -> Iterator[str]:
         far_game_ids()
         yield name
     finally:
-        connection.creation.destroy_test_db(base, verbosity=0)
+        try:
+            connection.creation.destroy_test_db(base, verbosity=0)
+        except Exception:  # noqa: BLE001 - a session left on it (a process that did not stop)
+            drop_scratch(name)
+
+
+def drop_scratch(name: str) -> bool:
+    """Drop the scratch database ``name``, ending first the sessions left on it (a process of the run
+    that did not stop holds some, and a plain DROP then fails). Never raises: a clean-up must not lose a
+    run's figures; says so on stderr, and returns False, when the database is still there."""
+    import sys
+
+    from django.db import connection
+
+    try:
+        with connection.creation._nodb_cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s"
+                " AND pid <> pg_backend_pid()",
+                [name],
+            )
+            cursor.execute(f'DROP DATABASE IF EXISTS "{name}"')
+    except Exception as exc:  # noqa: BLE001
+        print(f"could not drop the scratch database {name} ({exc!r}): drop it by hand", file=sys.stderr)
+        return False
+    return True
 
 
 def far_game_ids() -> None:

@@ -1,35 +1,29 @@
-"""Multi-player Swiss tables (issue #19, deliverables 2 and 3): the new seating beside today's.
+"""Multi-player Swiss tables (issue #31, deliverable 6): seating by standings, wider tables and fixed
+schedules, per field, beside the audit's figures quoted in the issue.
 
     python tests/bench/pairing_tables.py [--seeds 10] [--rounds 5]
 
-For each field of the issue (16, 18 and 22 entrants at tables of 4, and at tables of 3) and each seed,
-a whole Swiss of ``rounds`` rounds is played with random results (every order of a table equally
-likely), twice from the same seeds:
+For each field (16, 18 and 22 entrants at tables of 4, and at tables of 3) and each seed, a whole event
+of ``rounds`` rounds is played through ``formats.next_round`` with random results (every order of a
+table equally likely), once per seating mode: ``standings`` (the default: span ≤ 1), ``wider``
+(span ≤ 2) and ``fixed`` (a schedule fixed in advance). Per field and mode, the mean over seeds of:
 
-- **today**: the seating before issue #19, frozen in ``pairing_tables_baseline.py`` (swaps of equal
-  scores between tables at most three apart, the best-ranked player at seat 0, short tables at the
-  bottom) with today's placement points (a table of n pays n − 1 … 0);
-- **new**: ``formats.next_round`` as the platform runs it (``tournaments/pairing/tables.py``, scaled
-  placement points, first seats rotated).
+- the share of tables whose span (standings-tables apart, equal scores interchangeable) is 2 or more;
+- repeats: the whole event's pairs at a table that met before, as often as they met;
+- spread: highest minus lowest first criterion at a table when it was seated, the mean over tables;
+- first seats: the most any player had (and the cap ⌈rounds × tables / entrants⌉);
+- rounds the exact search settled (fields up to ``tables.EXACT_UP_TO``: the per-round optimum).
 
-Per field, the mean over seeds of: the repeat meetings of the whole event (each pair at a table that
-met before, as often as it met), the within-table score spread (highest minus lowest first criterion
-at the table when it was seated, averaged over tables and rounds), the most first seats (seat 0) any
-player had, and where the short tables' players stood in the ranking when seated (0 the top, 1 the
-bottom; today's are always the bottom tables). Also the time
-``formats.next_round`` takes for 512 entrants at tables of four (standings included), each round.
-Figures are appended to ``tests/bench/results/pairing.txt`` when run on its own.
+Also ``formats.next_round`` for 512 entrants at tables of four, standings included, each round.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
@@ -38,25 +32,27 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.bench import pairing_tables_baseline as baseline  # noqa: E402
 from tournaments import formats  # noqa: E402
-from tournaments import standings as ranking  # noqa: E402
 from tournaments.log import RUNNING, Entrant, Result, Round, Table, Tournament  # noqa: E402
+from tournaments.pairing import schedule  # noqa: E402
+from tournaments.pairing import tables as seating  # noqa: E402
 
 FIELDS = ((16, 4), (18, 4), (22, 4), (16, 3), (18, 3), (22, 3))
-#: The issue's goals: mean repeats over 10 seeds × 5 rounds, per field.
-REPEAT_GOALS = {(16, 4): 8, (18, 4): 7, (22, 4): 2, (16, 3): 1, (18, 3): 1, (22, 3): 1}
-SPREAD_GOAL = 2.0  # the mean within-table spread no more than this many times today's
-RESULTS = ROOT / "tests" / "bench" / "results" / "pairing.txt"
+MODES = ("standings", "wider", "fixed")
+#: The audit of issue #31 (10 seeds × 5 rounds on the seating before it): the exact per-round optimum of
+#: repeats under span ≤ 1 it found, and the share of players at a table of span ≥ 2 it measured.
+AUDIT_OPTIMUM = {(16, 4): 26.7, (18, 4): 15.3, (22, 4): 12.9, (16, 3): 1.4, (18, 3): 3.6, (22, 3): 0.5}
+AUDIT_WIDE = {4: "38–45 %", 3: "6–18 %"}
+#: The goal: mean repeats at most the exact per-round optimum under span ≤ 1, plus this share.
+OPTIMUM_MARGIN = 0.10
 
-Seater = Callable[[Tournament], list[list[int]]]
 
-
-def tournament(players: int, size: int, rounds: int) -> Tournament:
-    """A running Swiss at tables of ``size``, entrants 1 … ``players`` seeded in that order."""
-    # Dominoes: higher scores win (no game points are recorded anyway).
+def tournament(players: int, size: int, rounds: int, seating_mode: str = "standings") -> Tournament:
     t = Tournament(
-        name="bench", game="dominoes", format="swiss", options={"table_size": size, "rounds": rounds}
+        name="bench",
+        game="dominoes",
+        format="swiss",
+        options={"table_size": size, "rounds": rounds, "seating": seating_mode},
     )
     t.status = RUNNING
     t.entrants = {e: Entrant(e, f"P{e}") for e in range(1, players + 1)}
@@ -64,40 +60,7 @@ def tournament(players: int, size: int, rounds: int) -> Tournament:
     return t
 
 
-def seat_new(t: Tournament) -> list[list[int]]:
-    pairing = formats.next_round(t)
-    assert pairing is not None
-    return [entrants for _key, entrants in pairing.tables]
-
-
-def seat_today(t: Tournament) -> list[list[int]]:
-    """``formats.next_round`` as it was: unscaled placement points, the frozen ``seat_tables``."""
-    return baseline.seat_tables(
-        seat_today_ranked(t), formats.table_size(t), primary_today(t), formats._met(t)
-    )
-
-
-def _rows_today(t: Tournament) -> list[ranking.Row[int]]:
-    return ranking.standings(list(t.entrants), formats.meetings(t), formats.criteria(t))
-
-
-def seat_today_ranked(t: Tournament) -> list[int]:
-    return formats.ranked_active(t, _rows_today(t))
-
-
-def primary_today(t: Tournament) -> dict[int, float]:
-    return formats._primary(t, _rows_today(t))
-
-
-def _mean(values: list[float]) -> float | None:
-    return sum(values) / len(values) if values else None
-
-
-def _place(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}"
-
-
-def play(t: Tournament, seated: list[list[int]], rng: random.Random) -> None:
+def play(t: Tournament, seated: list[list[int]], rng: random.Random, byes: list[int] | None = None) -> None:
     """Record the round with a random order at every table."""
     number = len(t.rounds) + 1
     tables = []
@@ -106,61 +69,72 @@ def play(t: Tournament, seated: list[list[int]], rng: random.Random) -> None:
         rng.shuffle(order)
         result = Result({e: place for place, e in enumerate(order, 1)}, {e: Fraction(0) for e in entrants})
         tables.append(Table(f"R{number}-T{i + 1}", number, list(entrants), computed=result))
-    t.rounds.append(Round(number, tables, started=True))
+    t.rounds.append(Round(number, tables, list(byes or []), started=True))
 
 
-def simulate(players: int, size: int, rounds: int, seed: int, new: bool) -> dict[str, Any]:
-    """One whole event: its repeats, spreads, first seats and short tables."""
+def simulate(players: int, size: int, rounds: int, seed: int, mode: str) -> dict[str, Any]:
+    """One whole event: spans, repeats, spreads, first seats, rounds settled exactly."""
     rng = random.Random(seed)
-    t = tournament(players, size, rounds)
+    t = tournament(players, size, rounds, mode)
     met: dict[int, Counter[int]] = defaultdict(Counter)
     firsts: Counter[int] = Counter()
-    repeats, spreads, short_places = 0, [], []
-    for _ in range(rounds):
-        scores = formats._primary(t) if new else primary_today(t)
-        ranked = formats.ranked_active(t) if new else seat_today_ranked(t)
-        seated = seat_new(t) if new else seat_today(t)
-        assert sorted(e for tb in seated for e in tb) == sorted(t.active()), "everyone seated once"
+    repeats, spreads, wide, count, exact = 0, [], 0, 0, 0
+    for number in range(1, rounds + 1):
+        rows = formats.standings(t)
+        scores = formats._primary(t, rows)
+        ranked = formats.ranked_active(t, rows)
+        pairing = formats.next_round(t)
+        assert pairing is not None
+        seated = [entrants for _key, entrants in pairing.tables]
+        level = seating.levels(ranked, scores, seating.layout(len(ranked), size, number))
+        if mode != "fixed" and players <= seating.EXACT_UP_TO:
+            history = formats.seat_history(t)
+            again = seating.seat(
+                ranked, size, scores, formats._met(t), history=history, span=seating.SPANS[mode]
+            )
+            exact += again.exact
         for table in seated:
             repeats += sum(met[a][b] for a, b in combinations(table, 2))
             values = [scores.get(e, 0.0) for e in table]
             spreads.append(max(values) - min(values))
+            wide += max(level[e][0] for e in table) - min(level[e][1] for e in table) >= 2
+            count += 1
             firsts[table[0]] += 1
-        full = max(len(tb) for tb in seated)
-        place = {e: i / (len(ranked) - 1) for i, e in enumerate(ranked)}
-        short_places += [place[e] for tb in seated if len(tb) < full for e in tb]
         for table in seated:
             for a, b in combinations(table, 2):
                 met[a][b] += 1
                 met[b][a] += 1
-        play(t, seated, rng)
+        play(t, seated, rng, pairing.byes)
     return {
         "repeats": repeats,
         "spread": sum(spreads) / len(spreads),
+        "wide": wide / count,
         "first_max": max(firsts.values()),
-        "short_places": short_places,
+        "exact": exact,
     }
 
 
 def compare(
     seeds: int = 10, rounds: int = 5, fields: tuple[tuple[int, int], ...] = FIELDS
 ) -> list[dict[str, Any]]:
-    """Per field: today's and the new figures, each the mean over ``seeds`` events (and the worst)."""
     out = []
     for players, size in fields:
         row: dict[str, Any] = {"players": players, "size": size, "rounds": rounds, "seeds": seeds}
-        for name, new in (("today", False), ("new", True)):
-            runs = [simulate(players, size, rounds, seed, new) for seed in range(1, seeds + 1)]
-            row[name] = {
+        for mode in MODES:
+            runs = [simulate(players, size, rounds, seed, mode) for seed in range(1, seeds + 1)]
+            row[mode] = {
                 "repeats": sum(r["repeats"] for r in runs) / seeds,
-                "repeats_worst": max(r["repeats"] for r in runs),
                 "spread": sum(r["spread"] for r in runs) / seeds,
+                "wide": sum(r["wide"] for r in runs) / seeds,
                 "first_max": max(r["first_max"] for r in runs),
-                "first_mean_max": sum(r["first_max"] for r in runs) / seeds,
-                "short_place": _mean([x for r in runs for x in r["short_places"]]),
+                "exact": sum(r["exact"] for r in runs),
             }
-        row["goal_repeats"] = REPEAT_GOALS.get((players, size))
-        row["first_cap"] = math.ceil(rounds / size) + 1
+        layout = schedule.sizes(players, size)
+        row["least_fixed"] = schedule.least_repeats(players, layout, rounds)
+        row["first_cap"] = seating.first_seat_cap(rounds, len(layout), players)
+        row["audit_optimum"] = AUDIT_OPTIMUM.get((players, size))
+        row["audit_wide"] = AUDIT_WIDE.get(size)
+        print(f"  {lines({'fields': [row]})[0]}", flush=True)
         out.append(row)
     return out
 
@@ -175,8 +149,10 @@ def timing(
     figures = []
     for _ in range(rounds):
         cpu, wall = time.process_time(), time.perf_counter()
-        seated = seat_new(t)
+        pairing = formats.next_round(t)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        assert pairing is not None
+        seated = [entrants for _key, entrants in pairing.tables]
         figures.append((cpu, wall, sum(met[a][b] for tb in seated for a, b in combinations(tb, 2))))
         for table in seated:
             for a, b in combinations(table, 2):
@@ -194,19 +170,23 @@ def measure(seeds: int = 10, rounds: int = 5) -> dict[str, Any]:
 def lines(figures: dict[str, Any]) -> list[str]:
     out = []
     for row in figures["fields"]:
-        today, new = row["today"], row["new"]
-        out.append(
-            f"tables {row['players']}@{row['size']}, {row['rounds']} rounds × {row['seeds']} seeds: "
-            f"repeats {today['repeats']:.1f} → {new['repeats']:.1f} (goal ≤ {row['goal_repeats']}), "
-            f"spread {today['spread']:.2f} → {new['spread']:.2f}, "
-            f"most first seats {today['first_max']} → {new['first_max']} (cap {row['first_cap']}), "
-            f"short tables' place in the ranking {_place(today['short_place'])} → {_place(new['short_place'])}"
+        modes = "; ".join(
+            f"{mode}: span ≥ 2 {100 * row[mode]['wide']:.1f}% of tables, repeats {row[mode]['repeats']:.1f}, "
+            f"spread {row[mode]['spread']:.2f}, most first seats {row[mode]['first_max']}"
+            + (f", exact {row[mode]['exact']}/{row['seeds'] * row['rounds']}" if mode != "fixed" else "")
+            for mode in MODES
         )
-    walls = [wall for _cpu, wall, _r in figures["timing_512"]]
-    out.append(
-        f"next_round 512@4 (standings included): worst {1000 * max(walls):.0f} ms wall, "
-        f"per round {' '.join(f'{1000 * w:.0f}' for w in walls)}"
-    )
+        out.append(
+            f"tables {row['players']}@{row['size']}, {row['rounds']} rounds × {row['seeds']} seeds: {modes} "
+            f"(fixed's least {row['least_fixed']}, first-seat cap {row['first_cap']}, audit's optimum "
+            f"{row['audit_optimum']})"
+        )
+    if figures.get("timing_512"):
+        walls = [wall for _cpu, wall, _r in figures["timing_512"]]
+        out.append(
+            f"next_round 512@4 (standings included): worst {1000 * max(walls):.0f} ms wall, "
+            f"per round {' '.join(f'{1000 * w:.0f}' for w in walls)}"
+        )
     return out
 
 
@@ -215,11 +195,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    text = "\n".join(lines(measure(args.seeds, args.rounds)))
-    print(text)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    with RESULTS.open("a") as out:
-        out.write(text + "\n\n")
+    print("\n".join(lines(measure(args.seeds, args.rounds))))
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
-os.environ["AI_WORKER"] = "off"  # nothing plays the computer seats behind the benchmarks' backs
+os.environ["JOBS"] = "off"  # nothing plays the computer seats behind the benchmarks' backs
 os.environ.setdefault("EXTRA_ENGINES", "tiny=tests.games.tiny_engine")  # the live-table bench's engine
 
 from tests.bench import benchlib, report  # noqa: E402
@@ -167,14 +167,23 @@ def store_section(s: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def rebuild_section(s: dict[str, Any]) -> dict[str, Any]:
-    from tests.bench import bench_service
+    from tests.bench import bench_replay_page, bench_service
 
     with benchlib.scratch_database("rebuild"):
         started = time.perf_counter()
         game = bench_service.long_game(s["rebuild_target"])
         built = time.perf_counter() - started
         figures = bench_service.rebuild(game, s["rebuild_repeats"])
-    return {**figures, "target": s["rebuild_target"], "build_s": built, "repeats": s["rebuild_repeats"]}
+        # The replay page of the same long game, its baseline in the same run (#37).
+        page = bench_replay_page.measure(game, s["rebuild_repeats"])
+    return {
+        **figures,
+        "page_folded_s": page["folded_s"],
+        "page_kept_s": page["kept_s"],
+        "target": s["rebuild_target"],
+        "build_s": built,
+        "repeats": s["rebuild_repeats"],
+    }
 
 
 def fanout_section(s: dict[str, Any]) -> list[dict[str, Any]]:

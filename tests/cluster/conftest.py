@@ -1,4 +1,4 @@
-"""The cluster: the Procfile's processes (two Daphne, the spectator edge, the turn runner, two Celery
+"""The cluster: the Procfile's processes (two Daphne, the spectator edge, two Celery
 workers) on loopback, on the test database.
 
 Each process runs the Procfile's command line as it is (tests/processes.py), with its own log under
@@ -36,13 +36,13 @@ class Cluster(Processes):
 
 @pytest.fixture
 def cluster(request, transactional_db, tmp_path) -> Iterator[Cluster]:  # type: ignore[no-untyped-def]
-    """Two Daphne processes, the spectator edge, the turn runner and two Celery workers of the Procfile, on
+    """Two Daphne processes, the spectator edge and two Celery workers of the Procfile, on
     the test database and Redis.
 
     Depends on ``transactional_db`` so that it is torn down (every process ended) before the
     test database is emptied.
     """
-    assert {"web1", "web2", "edge", "turns", "worker1", "worker2"} <= set(procfile()), (
+    assert {"web1", "web2", "edge", "worker1", "worker2", "beat"} <= set(procfile()), (
         "the Procfile lost a process"
     )
     metrics_dir = tmp_path / "metrics"
@@ -53,7 +53,8 @@ def cluster(request, transactional_db, tmp_path) -> Iterator[Cluster]:  # type: 
         CELERY_QUEUE=f"cluster-{uuid.uuid4().hex[:8]}",
         PROMETHEUS_MULTIPROC_DIR=str(metrics_dir),
         SPECTATOR_SOCKET=WATCH,  # every process that stores a move publishes it for the edge
-        COMPUTER_TURNS="runner",  # as in production
+        TURN_CHAINS="2",  # as in production: chains of computer turns on both workers
+        WORKER_CONCURRENCY="2",
     )
     result = Cluster(logs_dir=LOGS, env=env, queue=env["CELERY_QUEUE"])
     try:
@@ -62,10 +63,10 @@ def cluster(request, transactional_db, tmp_path) -> Iterator[Cluster]:  # type: 
         edge_port = free_port()
         result.start("edge", procfile()["edge"], EDGE_PORT=str(edge_port))
         result.edge = f"ws://127.0.0.1:{edge_port}{WATCH}"
-        for name in ("turns", "worker1", "worker2"):
+        for name in ("worker1", "worker2"):
             result.start(name, procfile()[name])
         try:
-            result.wait_ready(["web1", "web2", "edge", "turns", "worker1", "worker2"])
+            result.wait_ready(["web1", "web2", "edge", "worker1", "worker2"])
         except AssertionError as exc:
             pytest.fail(str(exc))
         yield result

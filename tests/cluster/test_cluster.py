@@ -1,7 +1,8 @@
-"""The production topology on this machine: a bot tournament played by the turn runner, watched
+"""The production topology on this machine: a bot tournament played by the Celery
+workers' turn chains, watched
 through two Daphne processes and the spectator edge, whose spectators must receive the very same stream.
 
-The first round's games are dealt with no worker told (AI_WORKER is off in the test process), the
+The first round's games are dealt with no worker told (JOBS is off in the test process), the
 spectators connect, and only then are the computer seats woken: so each socket sees its game from
 the opening to the last move, and any lost, doubled or reordered update shows.
 """
@@ -37,7 +38,7 @@ pytestmark = [
 ]
 
 TOURNAMENT_TIMEOUT = 120.0
-PLAYED = re.compile(r"games\.turns turn \d+:\d+:\d+ played in [0-9.]+ ms \(runner (\d+)\)")
+PLAYED = re.compile(r"turn games\.tasks\.play_bot_turn:\d+:\d+:\d+ played in [0-9.]+ ms \(pid (\d+)\)")
 
 
 def metric(cluster: Cluster, web: int, name: str, **labels: str) -> float:
@@ -124,10 +125,10 @@ class Spectators:
                 return
 
 
-def test_two_web_processes_and_the_turn_runner_play_a_tournament_that_both_sides_see_alike(cluster, settings):
+def test_two_web_processes_and_celery_workers_play_a_tournament_that_both_sides_see_alike(cluster, settings):
     started = time.monotonic()
     row = simulate.setup("dominoes", "single_elimination", 4, {"game_config": {"target": 30}}, "greedy")
-    service.start(row)  # deals the first round; this process schedules no computer turn (AI_WORKER off)
+    service.start(row)  # deals the first round; this process schedules no computer turn (JOBS off)
     first_round = sorted(MatchGame.objects.filter(match__tournament=row).values_list("game_id", flat=True))
     assert len(first_round) == 2
     openings = {g: store.head(g)[0] for g in first_round}
@@ -138,10 +139,11 @@ def test_two_web_processes_and_the_turn_runner_play_a_tournament_that_both_sides
     assert metric(cluster, 0, "tablehall_websockets_connected", route="table") == 4
     assert metric(cluster, 1, "tablehall_websockets_connected", route="table") == 4
 
-    # Wake the computer seats through the turn runner's queue; from here on its processes play everything,
+    # Wake the computer seats through the due turns in Redis; from here on the workers' turn chains play
+    # everything,
     # the next round included (a finished game advances the tournament in the process that ended it).
-    settings.AI_WORKER = "celery"
-    settings.COMPUTER_TURNS = "runner"
+    settings.JOBS = "celery"
+    settings.TURN_CHAINS = 2
     settings.CELERY_TASK_DEFAULT_QUEUE = cluster.queue
     assert worker.resume_pending() == 2
 
@@ -181,15 +183,15 @@ def test_two_web_processes_and_the_turn_runner_play_a_tournament_that_both_sides
     )
 
     def played() -> dict[str, int]:
-        """Moves played by each runner process (its pid in the log line)."""
+        """Moves played by each pool process of the workers (its pid in the log line)."""
         counts: dict[str, int] = {}
-        for pid in PLAYED.findall(cluster.log("turns")):
+        for pid in PLAYED.findall(cluster.log("worker1") + cluster.log("worker2")):
             counts[pid] = counts.get(pid, 0) + 1
         return counts
 
     # The last turn is logged (and counted) just after the commit that ended the tournament.
     assert eventually(lambda: sum(played().values()) == bot_moves), (played(), bot_moves)
-    assert len(played()) >= 2, f"one runner process played every move: {played()}"
+    assert len(played()) >= 2, f"one pool process played every move: {played()}"
     # The workers' moves reach the web processes' /metrics through the shared directory.
     assert eventually(lambda: metric(cluster, 1, "tablehall_moves_total", by="computer") == bot_moves)
     assert metric(cluster, 0, "tablehall_turns", queue=cluster.queue, state="due") == 0

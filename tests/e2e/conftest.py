@@ -4,7 +4,9 @@ Playwright drives Debian's Chromium. Screenshots go to test-results/screenshots/
 
 from __future__ import annotations
 
+import json
 import os
+import select
 import shutil
 import socket
 import subprocess
@@ -13,7 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
+
+from tests.processes import database_url, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -31,19 +35,6 @@ def pytest_collection_modifyitems(config, items):  # type: ignore[no-untyped-def
             item.add_marker(pytest.mark.e2e)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _database_url() -> str:
-    s = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{s['NAME']}"
-    return f"postgres://{s['USER']}:{s['PASSWORD']}@{s['HOST']}:{s['PORT']}/{s['NAME']}"
-
-
 @pytest.fixture(scope="session")
 def server(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
     """A Daphne process on a free loopback port, playing computer seats in-process."""
@@ -52,12 +43,12 @@ def server(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
             pytest.fail(f"CI=true but there is no Chromium at {CHROMIUM}", pytrace=False)
         pytest.skip(f"no Chromium at {CHROMIUM} (bin/test installs it when run as root)")
     with django_db_blocker.unblock():
-        url = _database_url()
-    port = _free_port()
+        url = database_url()
+    port = free_port()
     env = {
         **os.environ,
         "DATABASE_URL": url,
-        "AI_WORKER": "inprocess",
+        "JOBS": "inprocess",
         "BOT_DELAY": "0.05",
         "EXTRA_ENGINES": "tiny=tests.games.tiny_engine",
         "DJANGO_DEBUG": "0",
@@ -92,25 +83,105 @@ def server(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
     log.close()
 
 
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+class BrowserServer:
+    """One Chromium per test process, started by Playwright's own browser server (so with Playwright's
+    default switches, as ``launch`` would), and reached by each test over Playwright's protocol.
+
+    Starting Chromium costs about a second of CPU; a hundred browser tests paid it each. A browser
+    shared this way keeps no state between tests: each test makes its own contexts, and closing the
+    connection closes them. Playwright's session-scoped sync browser is not used because it keeps an
+    event loop of its own alive, which pytest-asyncio's tests in the same process then trip over.
+    """
+
+    def __init__(self, tmp: Path) -> None:
+        self.config = tmp / "chromium-server.json"
+        self.config.write_text(
+            json.dumps({"executablePath": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True})
+        )
+        self.proc: subprocess.Popen[str] | None = None
+        self.endpoint = ""
+
+    def ensure(self) -> str:
+        """The server's address, (re)started when it is not running (a crashed Chromium is replaced)."""
+        if self.proc is not None and self.proc.poll() is None:
+            return self.endpoint
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "playwright",
+                "launch-server",
+                "--browser",
+                "chromium",
+                "--config",
+                str(self.config),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], WAIT / 1000)
+        line = self.proc.stdout.readline().strip() if ready else ""
+        if not line.startswith("ws://"):
+            self.stop()
+            pytest.fail(f"Playwright's browser server did not start (it said {line!r})")
+        self.endpoint = line
+        return line
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+
+
+@pytest.fixture(scope="session")
+def browser_server(tmp_path_factory):  # type: ignore[no-untyped-def]
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI=true but there is no Chromium at {CHROMIUM}", pytrace=False)
+        pytest.skip(f"no Chromium at {CHROMIUM} (bin/test installs it when run as root)")
+    shared = BrowserServer(tmp_path_factory.mktemp("chromium"))
+    yield shared
+    shared.stop()
+
+
 @pytest.fixture
-def browser(monkeypatch):  # type: ignore[no-untyped-def]
-    """A fresh Chromium per test (Playwright's session browser upsets pytest-asyncio)."""
+def browser(monkeypatch, browser_server):  # type: ignore[no-untyped-def]
+    """The worker's Chromium, connected for this test only: its contexts close with the test."""
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        instance = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
+        instance = p.chromium.connect(browser_server.ensure())
+        opened = instance.new_context
+
+        def new_context(**options):  # type: ignore[no-untyped-def]
+            # Every context a test opens waits as long as a person would on a loaded machine (CI runs
+            # two test processes beside the server and the browser): Playwright's own 30 s default
+            # failed a console test's first page under load.
+            made = opened(**options)
+            made.set_default_timeout(WAIT)
+            return made
+
+        instance.new_context = new_context
         try:
             yield instance
         finally:
@@ -118,10 +189,58 @@ def browser(monkeypatch):  # type: ignore[no-untyped-def]
             connections.close_all()
 
 
+# Counts the actions a page sends on its sockets, as the page sends them (synchronously in the handler
+# of the tap or key that sent it): "nothing was played before Confirm" is then a count, not a pause
+# long enough for a move to have arrived.
+COUNT_SENDS = """
+window.__actions = 0;
+const NativeSend = WebSocket.prototype.send;
+WebSocket.prototype.send = function (data) {
+  try { if (JSON.parse(data).type === "action") window.__actions += 1; } catch (e) {}
+  return NativeSend.call(this, data);
+};
+// The last frames the page received (their type and error code): a failing wait says what came.
+window.__frames = [];
+const NativeSocket = window.WebSocket;
+window.WebSocket = class extends NativeSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => {
+      try {
+        const m = JSON.parse(event.data);
+        window.__frames.push(m.type + (m.code ? `:${m.code}` : "") + (m.seq !== undefined ? `@${m.seq}` : ""));
+        window.__frames = window.__frames.slice(-12);
+      } catch (e) {}
+    });
+    this.addEventListener("close", (event) => { window.__frames.push(`closed:${event.code}`); });
+  }
+};
+"""
+
+
+def what_the_page_shows(page) -> str:  # type: ignore[no-untyped-def]
+    """For a failing wait's message: the connection's status, the error banner, the actions sent."""
+    return page.evaluate(
+        """() => JSON.stringify({
+            status: document.querySelector('#status')?.dataset.status,
+            error: document.querySelector('#error:not([hidden])')?.textContent || null,
+            preview: document.querySelector('#preview:not([hidden]) #preview-text')?.textContent || null,
+            actions: window.__actions,
+            frames: window.__frames,
+        })"""
+    )
+
+
+def actions_sent(page) -> int:  # type: ignore[no-untyped-def]
+    """How many actions this page has sent since it was loaded (``COUNT_SENDS``)."""
+    return int(page.evaluate("window.__actions"))
+
+
 @pytest.fixture
 def page(browser, server):  # type: ignore[no-untyped-def]
     context = browser.new_context(viewport={"width": 1100, "height": 900}, base_url=server)
     context.set_default_timeout(WAIT)
+    context.add_init_script(COUNT_SENDS)
     yield context.new_page()
     context.close()
 
@@ -137,6 +256,7 @@ def phone(browser, server):  # type: ignore[no-untyped-def]
         base_url=server,
     )
     context.set_default_timeout(WAIT)
+    context.add_init_script(COUNT_SENDS)
     yield context.new_page()
     context.close()
 

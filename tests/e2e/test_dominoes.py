@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
-from .conftest import WAIT, screenshot
+from .conftest import WAIT, actions_sent, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -95,12 +93,11 @@ def preview_a_move(page, touch: bool = False) -> str:
     raise AssertionError("my turn, but no move on the page")
 
 
-def confirm(page, touch: bool = False) -> None:
-    """Confirm the previewed move and wait until it is played (the server's ack and the new state)."""
+def confirm(page, sent: int, touch: bool = False) -> None:
+    """Confirm the previewed move and wait until it is played (the server's ack and the new state).
+    ``sent``: the actions the page had sent before the move was chosen."""
     page.wait_for_selector("#preview:not([hidden])")
-    acks = page.evaluate("window.__acks")
-    time.sleep(0.05)
-    assert page.evaluate("window.__acks") == acks, "nothing is played before Confirm"
+    assert actions_sent(page) == sent, "nothing is played before Confirm"
     for _attempt in range(3):
         before = page.evaluate(SEQ)
         acks, errors = page.evaluate("[window.__acks, window.__errors]")
@@ -138,7 +135,7 @@ def play_to_the_end(page, touch: bool = False, shot: str | None = None) -> int:
         page.wait_for_function(READY, timeout=WAIT)
         if "The game is over." in page.inner_text("#turn"):
             return moves
-        before = page.evaluate(SEQ)
+        before, sent = page.evaluate(SEQ), actions_sent(page)
         kind = preview_a_move(page, touch)
         # A computer player may act first (both may start the next round): the page then shows the new
         # position and drops the preview, and the player looks again, as a person would.
@@ -151,7 +148,7 @@ def play_to_the_end(page, touch: bool = False, shot: str | None = None) -> int:
         if shot and kind == "play" and (taken is None or level > taken):
             screenshot(page, shot)  # mid-game, with the preview showing
             taken = level
-        confirm(page, touch)
+        confirm(page, sent, touch)
         moves += 1
     raise AssertionError(f"the game did not end in time ({moves} moves)")
 

@@ -128,7 +128,7 @@ def site(request) -> Iterator[Site]:  # type: ignore[no-untyped-def]
             pytest.skip(why)
     processes = Processes(
         logs_dir=ROOT / "var" / "e2e-edge" / request.node.name[:80],
-        env=app_env(SPECTATOR_SOCKET=WATCH, AI_WORKER="off", EXTRA_ENGINES="tiny=tests.games.tiny_engine"),
+        env=app_env(SPECTATOR_SOCKET=WATCH, JOBS="off", EXTRA_ENGINES="tiny=tests.games.tiny_engine"),
     )
     router = None
     try:

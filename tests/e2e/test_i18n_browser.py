@@ -6,7 +6,6 @@ text, its accessible labels, the move log, the score sheet and the rules."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -63,7 +62,7 @@ def confirm(page) -> None:
         )
         if page.evaluate(SEQ) > before:
             return
-        time.sleep(0.3)
+        # The refusal is shown by the same handler that settles the preview: nothing more to wait for.
         if page.locator("#preview").is_hidden():
             return
     raise AssertionError("the move was not played")

@@ -4,11 +4,11 @@ spectator who sees every move live but never a card of either hand."""
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PageTimeout
 
-from .conftest import WAIT, screenshot
+from .conftest import WAIT, actions_sent, screenshot, what_the_page_shows
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -26,6 +26,26 @@ def start_table(page, match: str = "single") -> str:
     page.wait_for_selector("#status[data-status=open]")
     page.wait_for_selector(".kz[data-seq]")
     return page.url
+
+
+COUNT_RESIZES = "window.__resizes = 0; addEventListener('resize', () => { window.__resizes += 1; });"
+TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+# The page has stopped moving: no scroll position (the page's, the hand's) changed over ten frames. A
+# swipe can start a fling, and a tap during a fling only stops it (no click), as on a real phone: a
+# person waits for the page to stand still before tapping Confirm, and so does the test.
+STILL = """() => new Promise((done) => {
+    const where = () => [document.scrollingElement, ...document.querySelectorAll('*')]
+        .filter((e) => e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth)
+        .map((e) => `${e.scrollLeft},${e.scrollTop}`).join(' ');
+    let last = where(), same = 0;
+    const tick = () => {
+        const now = where();
+        same = now === last ? same + 1 : 0;
+        last = now;
+        if (same >= 10) done(); else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+})"""
 
 
 def seq(page) -> int:
@@ -60,7 +80,7 @@ def play_one_move(
     page, turn: int, touch: bool = False, shots: dict | None = None, before_confirm=None
 ) -> str:
     """Select a card, pick among its moves if asked, check the preview, confirm. Returns the sentence."""
-    before = seq(page)
+    before, sent = seq(page), actions_sent(page)
     cards = page.locator(".kz-hand-card:not([aria-disabled=true])")
     # Vary the card, and take a capture whenever one is offered, so every kind of move shows up.
     index = turn % cards.count()
@@ -79,12 +99,14 @@ def play_one_move(
         screenshot(page, shots.pop("preview"))
     sentence = page.inner_text("#preview-text")
     assert sentence, "the preview says what will be played"
-    time.sleep(0.05)
-    assert seq(page) == before, "nothing is played before Confirm"
+    assert seq(page) == before and actions_sent(page) == sent, "nothing is played before Confirm"
     if before_confirm:
         before_confirm(page, sentence)
     press(page, "#confirm", touch)
-    page.wait_for_function(f"Number(document.querySelector('.kz').dataset.seq) > {before}", timeout=WAIT)
+    try:
+        page.wait_for_function(f"Number(document.querySelector('.kz').dataset.seq) > {before}", timeout=WAIT)
+    except PageTimeout:
+        raise AssertionError(f"the move was not played: {what_the_page_shows(page)}") from None
     return sentence
 
 
@@ -147,7 +169,7 @@ def test_a_phone_held_upright_plays_a_whole_game_by_touch(phone):
 
 def swipe_and_rotate(page, sentence: str) -> None:
     """A swipe across the cards and turning the phone neither play nor lose the preview."""
-    before = seq(page)
+    before, sent = seq(page), actions_sent(page)
     card = page.locator(".kz-hand-card").first.bounding_box()
     x, y = card["x"] + card["width"] / 2, card["y"] + card["height"] / 2
     touch = page.context.new_cdp_session(page)
@@ -157,13 +179,17 @@ def swipe_and_rotate(page, sentence: str) -> None:
         touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
     touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     touch.detach()
-    page.set_viewport_size({"width": 844, "height": 390})
-    time.sleep(0.3)
-    assert page.is_visible("#preview") and page.inner_text("#preview-text") == sentence
-    page.set_viewport_size({"width": 390, "height": 844})
-    time.sleep(0.2)
-    assert page.is_visible("#preview") and page.inner_text("#preview-text") == sentence
-    assert seq(page) == before
+    page.evaluate(STILL)
+    page.evaluate(COUNT_RESIZES)
+    for width, height in ((844, 390), (390, 844)):
+        resizes = page.evaluate("window.__resizes")
+        page.set_viewport_size({"width": width, "height": height})
+        # The page has laid itself out again once it was told of the resize and drew two frames since.
+        page.wait_for_function(f"window.__resizes > {resizes}")
+        page.evaluate(TWO_FRAMES)
+        assert page.is_visible("#preview") and page.inner_text("#preview-text") == sentence
+    page.evaluate(STILL)
+    assert seq(page) == before and actions_sent(page) == sent
 
 
 def test_a_spectator_sees_every_move_live_and_no_hidden_card(browser, server, page):

@@ -325,3 +325,25 @@ def test_pass_and_play_hands_over_with_the_keyboard(page):
         page.wait_for_function("() => document.activeElement.id === 'curtain-show'")
         assert page.is_visible("#curtain")
     no_violation(page, "the curtain")
+
+
+def test_skyjo_focus_moves_on_from_a_card_turned_up_and_a_refused_enter_is_said(page):
+    """#33 defect 4: after Enter turned a card, focus stayed on that face-up card (aria-disabled) and
+    Enter then did nothing, silently."""
+    start(page, "skyjo", {})
+    page.wait_for_function(f"() => ({SNAP})() && ({SNAP})().view.phase === 'opening'")
+    assert to_playable(page, "hidden")
+    turned = page.evaluate("() => document.activeElement.dataset.key")
+    select_and_confirm(page)
+    # The opening turns two cards: on with the next hidden one, not left on the card just turned.
+    page.wait_for_function(PLAYABLE, arg="hidden")
+    assert page.evaluate("() => document.activeElement.dataset.key") != turned
+    # Enter on the card turned up says why nothing happens.
+    page.evaluate(f"() => document.querySelector('[data-key=\"{turned}\"]').focus()")
+    assert page.get_attribute(f'[data-key="{turned}"]', "aria-disabled") == "true"
+    page.keyboard.press("Enter")
+    # The live region also says the computer's moves: wait for the sentence, whichever comes first.
+    page.wait_for_function(
+        """() => ['This cannot be played now: choose another.', 'Wait for your turn.']
+             .includes(document.querySelector('#announce').textContent.trim())"""
+    )

@@ -113,14 +113,17 @@ def play_lesson(page, slug: str, touch: bool, shots: str, wrong: dict | None = N
             press(page, "#lesson-next", touch)
             continue
         page.wait_for_function(OFFERED, arg=step.action, timeout=20000)
+        # The step marks what to tap on the board (#33: the learner counted cells from the text).
+        page.wait_for_selector("#board .lesson-mark")
         if wrong is not None and index == wrong["step"]:
-            # Another legal move: the step explains, nothing is played, and the learner tries again.
+            # Another legal move: the step explains, nothing is played, its preview closes (#33: it
+            # stayed open with Confirm), and the learner tries again.
             choose(page, lesson.engine, wrong["action"], touch)
             press(page, "#confirm", touch)
             page.wait_for_selector("#lesson-wrong:not([hidden])")
             assert page.inner_text("#lesson-wrong").strip()
+            page.wait_for_selector("#preview", state="hidden")
             screenshot(page, f"{shots}-wrong-move")
-            press(page, "#cancel", touch)
             wait_step(page, index)
         choose(page, lesson.engine, step.action, touch)
         press(page, "#confirm", touch)

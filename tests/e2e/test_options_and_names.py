@@ -60,11 +60,28 @@ def test_the_tournament_form_shows_the_chosen_games_options_and_how_long_a_round
     page.wait_for_function("document.getElementById('estimate-text').textContent.includes('best of 3')")
     text = page.inner_text("#estimate-text")
     assert re.fullmatch(r"A round takes about \d+ minutes \(best of 3\)\.", text), text
+    # The players expected: each round's tables, and (9 players, 4 rounds at tables of 3 meet 8 others
+    # each) the warning that a Swiss would repeat meetings; choosing a fixed schedule silences it.
+    page.fill("input[name=rounds]", "4")
+    page.fill("input[name=expected]", "9")
+    page.locator("input[name=expected]").dispatch_event("change")
+    page.wait_for_function(
+        "document.getElementById('seating-advice').textContent.includes('fixed in advance')"
+    )
+    assert page.inner_text("#seating-advice").startswith("9 players: 3 tables of 3 each round.")
+    page.select_option("select[name=seating]", "fixed")
+    page.wait_for_function(
+        "!document.getElementById('seating-advice').textContent.includes('fixed in advance')"
+    )
     screenshot(page, "tournament-form-options")
+    # The form's estimate arrives after each change and moves the button: a click while it
+    # moves can miss it (the POST was never sent). Wait, as a person does, for it to settle.
+    page.wait_for_load_state("networkidle")
     page.click("#new-tournament button[type=submit]")
     page.wait_for_url(re.compile(r".*/tournaments/\d+/$"))
     row = Tournament.objects.get()
     assert row.options["game_config"] == {"variant": "all_fives"} and row.options["table_size"] == 3
+    assert row.options["seating"] == "fixed" and row.options["rounds"] == 4
     assert re.search(r"A round takes about \d+ minutes \(best of 3\)\.", page.inner_text("#round-estimate"))
 
 

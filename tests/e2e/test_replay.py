@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -234,11 +235,53 @@ def test_the_review_is_asked_for_and_shown_beside_the_replay(page: Any, django_u
     assert flagged, "random play makes mistakes in the first hand"
     marks = page.locator("#moments .moment-review")
     assert marks.count() == len(flagged), "every flagged decision of the hand is marked on the timeline"
-    # On a flagged move, the review says what was better.
-    marks.first.locator("xpath=..").locator("button.moment").click()
-    page.wait_for_selector("#review-body .review-here")
-    assert "Better:" in page.inner_text("#review-body .review-here")
-    screenshot(page, "replay-review")
+    # On every flagged move, the review says what was better, on the board its player faced (#33: the
+    # "Better" line was described on the board after the move played: "on the 4" named an end that
+    # only the played tile had made). The expected end and count come from the engine's state before.
+    # The replay shows a command at its last event; the review names a decision by its first.
+    by_end = {}
+    for d in review.timeline(game.pk):
+        if d["seq"] in flagged:
+            k = replay.index_of(d["seq"])
+            while not replay.moments[k].command_end:
+                k += 1
+            by_end[replay.moments[k].seq] = d
+    checked = 0
+    for k in range(marks.count()):
+        button = marks.nth(k).locator("xpath=..").locator("button.moment")
+        target = button.get_attribute("data-index")
+        button.click()
+        page.wait_for_function("i => document.querySelector('#replay').dataset.index === i", arg=target)
+        page.wait_for_selector("#review-body .review-here")
+        shown = int(page.get_attribute("#replay", "data-seq") or 0)
+        text = page.inner_text("#review-body .review-here")
+        assert "Better:" in text
+        expected = better_line(replay, by_end[shown])
+        for part in expected:
+            assert part in text, (part, text)
+        checked += bool(expected)
+        if k == 0:
+            screenshot(page, "replay-review")
+    assert checked, "at least one better move is a tile played on an end"
+
+
+def better_line(replay: frames.Replay, decision: dict[str, Any]) -> list[str]:
+    """What an All Fives 'Better' line must say, worked out on the state before the decision: the
+    number its end shows, and what the ends count once the better tile is on it."""
+    best = decision["best"]
+    if best.get("type") != "play" or best.get("end") == "center":
+        return []
+    first = replay.index_of(decision["seq"])
+    state = replay.states[first - 1]
+    engine = replay.engine
+    ends = {e["end"]: e for e in engine.view(state, decision["seat"])["layout"]["ends"]}
+    after = state
+    for event in engine.decide(state, decision["seat"], best):
+        after = engine.apply(after, event)
+        if event["type"] == "play":
+            break
+    counted = sum(e["counts"] or 0 for e in engine.view(after, decision["seat"])["layout"]["ends"])
+    return [f"on the {ends[best['end']]['shows']} at", f"The ends will count {counted}"]
 
 
 def test_a_skyjo_replay_opens_on_the_moment_before_the_deal(page: Any) -> None:
@@ -255,3 +298,46 @@ def test_a_skyjo_replay_opens_on_the_moment_before_the_deal(page: Any) -> None:
     page.click("#forward")
     page.wait_for_function("() => document.querySelector('#replay').dataset.index === '1'")
     page.wait_for_selector("#board .sk-grid")
+
+
+@pytest.mark.parametrize(
+    ("engine", "options", "language", "word", "first"),
+    [
+        ("skyjo", {"target": 40}, "ht", "Manch", "Manch 1"),
+        ("dominoes", {"variant": "block", "target": 10}, "ht", "Men", "Men 1"),
+        ("pitch", {"max_hands": 2}, "en", "Hand", "Hand 1"),
+        ("kazino", {}, "tl", "Laro", "Laro 1"),
+    ],
+)
+def test_the_first_moment_and_the_menu_name_a_deal_as_the_game_does(
+    page: Any, server: str, engine: str, options: dict[str, Any], language: str, word: str, first: str
+) -> None:
+    """#33: the first moment said "hand 0" / "game 0" and "setup" (untranslated), and the menu said
+    "Hand" where Skyjo and dominoes play rounds (ht *manch*, *men*) and Kazino games (*laro*)."""
+    game = new_game(engine, 2, options=options)
+    play(game)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": server}])
+    page.goto(f"/games/{game.pk}/replay/")
+    page.wait_for_function(
+        "() => { const r = document.querySelector('#replay'); return r && !r.dataset.loading && r.dataset.index === '0'; }"
+    )
+    page.wait_for_selector("#moments .moment")
+    assert page.inner_text("#hand-word") == word
+    assert page.eval_on_selector("#hand option", "o => o.textContent") == first
+    board, opening = page.inner_text("#board"), page.inner_text("#moments .moment")
+    for text in (board, opening):
+        assert "setup" not in text.lower(), text
+        assert not re.search(r"\b(Hand|Game|Round|Manch|Men|Pati|Laro|Kamay|Ikot) 0\b", text), text
+
+
+def test_a_four_player_pitch_replay_fits_a_phone(phone: Any) -> None:
+    """#33 defect 5: the 4-player Pitch replay's score table was 861 px wide on a 390 px screen."""
+    game = new_game("pitch", 4, options={"max_hands": 3})
+    play(game)
+    phone.goto(f"/games/{game.pk}/replay/?at=999999")
+    phone.wait_for_function(
+        "() => { const r = document.querySelector('#replay'); return r && !r.dataset.loading; }"
+    )
+    phone.wait_for_selector("#score-table tr")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    screenshot(phone, "replay-pitch-4-phone")

@@ -76,6 +76,33 @@ def test_a_reconnecting_client_catches_up(page):
     assert page.evaluate("window.tableClient.snap.view.total") == 2
 
 
+def test_a_move_confirmed_while_the_socket_is_down_is_sent_when_it_is_back(page):
+    """A phone between two networks: Confirm while the socket is closed is neither lost nor an error
+    to tap again; the page says so and plays the move once the connection is back."""
+    game = claimed_table(page)
+    # The socket drops and stays down until the test lets it reconnect.
+    page.evaluate(
+        """() => {
+            const c = window.tableClient.connection;
+            const open = c.open.bind(c);
+            c.open = () => { window.reconnect = open; };
+            c.socket.close();
+        }"""
+    )
+    page.wait_for_selector("#status[data-status=closed]")
+    page.wait_for_function("typeof window.reconnect === 'function'")
+    sent = page.evaluate("window.__actions")
+    page.get_by_role("button", name="add · n 2").click()
+    page.click("#confirm")
+    assert "move will be sent when the connection is back" in page.inner_text("#error")
+    assert page.evaluate("window.__actions") == sent, "nothing can be sent on a closed socket"
+    assert _moves(game) == []
+    page.evaluate("window.reconnect()")
+    page.wait_for_function("window.tableClient.snap.view.total === 2", timeout=WAIT)
+    assert [m["n"] for m in _moves(game)] == [2], "played once, when the socket was back"
+    assert page.locator("#preview").is_hidden()
+
+
 def _unheard(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """Moves made in this process reach no page: with Redis the server would share the channel layer."""
     from games import publish

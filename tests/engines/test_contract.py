@@ -61,6 +61,33 @@ def test_engine_declares_its_identity(name):
         assert engine.default_config(config["players"])["players"] == config["players"]
 
 
+#: Which games' rules allow a game stopped at a tournament's time to be scored as it stands, and why
+#: (docs/tournaments.md, "The round clock"): a descriptor each engine must declare, checked here.
+PARTIAL = {"skyjo": True, "dominoes": True, "kazino": False, "pitch": False}
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_engine_declares_whether_a_game_may_be_scored_as_it_stands(name):
+    engine = get(name)
+    assert isinstance(getattr(engine, "PARTIAL_SCORE", None), bool), "PARTIAL_SCORE must be declared"
+    assert engine.PARTIAL_SCORE is PARTIAL[name]
+    assert callable(getattr(engine, "partial_outcome", None)) is engine.PARTIAL_SCORE
+    if not engine.PARTIAL_SCORE:
+        return
+    rng = random.Random(f"{name}-partial")
+    for config in configs(name):
+        for state, _events, seat, _action in playout(engine, config, rng.randrange(2**32), rng):
+            partial = roundtrip(engine.partial_outcome(state))
+            assert len(partial["places"]) == config["players"]
+            assert len(partial["scores"]) == config["players"]
+            assert partial["winners"], "a game as it stands has a leader (or several)"
+            assert all(partial["places"][w] == 1 for w in partial["winners"])
+            if seat is None:
+                assert partial == roundtrip(engine.outcome(state)), "a finished game stands as it ended"
+            else:
+                assert partial["partial"] is True
+
+
 @pytest.mark.parametrize("name", ENGINES)
 def test_bad_configs_are_refused_clearly(name):
     engine = get(name)

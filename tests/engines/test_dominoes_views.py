@@ -165,3 +165,21 @@ def test_the_true_hands_always_fit_the_voids_read_from_passes_and_draws(seed, va
     for seat in range(players):
         slots = slot_masks(view["moves"], seat, len(state.hands[seat]), state.turn == seat)
         assert _match(list(state.hands[seat]), slots, rng) is not None
+
+
+def test_the_view_carries_every_round_and_the_scores_after_it_and_a_sample_keeps_them():
+    """#33: the dominoes score sheet showed only the current and the previous round."""
+    rng = random.Random(5)
+    config = d.validate_config({"players": 2, "variant": "all_fives", "target": 100})
+    state = d.replay(d.start(config, 4))
+    ends: list[tuple[int, list[int]]] = []
+    while d.to_act(state) and len(ends) < 3:
+        seat = d.to_act(state)[0]
+        for event in d.decide(state, seat, rng.choice(d.legal_actions(state, seat))):
+            state = d.apply(state, event)
+            if event["type"] == "round_end":
+                ends.append((event["hand"], [d.view(state, None)["scores"][s] for s in range(2)]))
+    assert len(ends) >= 2
+    seen = d.view(state, 0)
+    assert [(r["hand"], r["scores"]) for r in seen["past_rounds"]] == ends
+    assert d.view(d.determinize(seen, random.Random(2)), 0)["past_rounds"] == seen["past_rounds"]

@@ -209,3 +209,23 @@ def test_decide_does_not_change_the_state_it_is_given():
     before = pitch.replay(pitch.start(state.config, 12345))
     act(state, 1, {"type": "pitch", "card": "AS"})
     assert state == before
+
+
+def test_the_view_carries_every_hands_result_so_far_and_a_sample_keeps_them():
+    """#33: a reloaded page's score sheet said "Hands 1–31 (played before this page was opened)"."""
+    rng = random.Random(11)
+    config = pitch.validate_config({"players": 3, "max_hands": 5})
+    state = pitch.replay(pitch.start(config, 9))
+    scored: list[dict[str, Any]] = []
+    while pitch.to_act(state):
+        seat = pitch.to_act(state)[0]
+        for event in pitch.decide(state, seat, rng.choice(pitch.legal_actions(state, seat))):
+            state = pitch.apply(state, event)
+            if event["type"] == "score":
+                scored.append({k: v for k, v in event.items() if k != "type"})
+    assert len(scored) == 5
+    for seat in (None, 0):
+        seen = pitch.view(state, seat)
+        assert seen["past_hands"] == scored
+        assert json.loads(json.dumps(seen)) == seen
+        assert pitch.view(pitch.determinize(seen, random.Random(1)), seat)["past_hands"] == scored

@@ -58,13 +58,16 @@ def faults(request, transactional_db) -> Iterator[Processes]:  # type: ignore[no
 
 
 def forget_queue(url: str, queue: str) -> None:
-    """Remove a test queue from the shared Redis: its list, and the messages a killed worker had taken
-    (kombu's ``unacked`` hash), which another worker on this Redis would put back in an hour."""
+    """Remove a test queue from the shared Redis: its list, its due turns and turn chains
+    (games/dueturns.py), and the messages a killed worker had taken (kombu's ``unacked`` hash), which
+    another worker on this Redis would put back in an hour."""
+    from games.dueturns import keys
+
     if not url:
         return
     client = redis.Redis.from_url(url, socket_connect_timeout=2)
     try:
-        client.delete(queue)
+        client.delete(queue, *keys(queue))
         for tag, raw in client.hgetall("unacked").items():
             if json.loads(raw)[-1] == queue:  # [message, exchange, routing key]
                 client.hdel("unacked", tag)

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import service, store
+from games import queries, service, store
 from games.models import Game, Seat
 from tests.processes import Processes, database_url, eventually
 
@@ -42,7 +42,7 @@ def web(faults: Processes):  # type: ignore[no-untyped-def]
             # Plain TCP through the proxy, which reads the queries to cut the right one.
             DATABASE_URL=database_url("127.0.0.1", proxy.port, "sslmode=disable"),
             REDIS_URL="",
-            AI_WORKER="inprocess",
+            JOBS="inprocess",
             EXTRA_ENGINES="tiny=tests.games.tiny_engine",
         )
         url = faults.start_web("web")
@@ -154,7 +154,7 @@ def test_a_last_move_cut_off_is_written_with_its_status_or_not_at_all(web):
     status, body, _ = post(url, game, token, "last", seq)
     assert status == 200 and body["duplicate"] is False, body
     game.refresh_from_db()
-    assert game.status == Game.Status.FINISHED and service.result(game.pk) is not None
+    assert game.status == Game.Status.FINISHED and queries.result(game.pk) is not None
     check_log(game.pk)
 
     # The server answered (committed) and the answer was lost: the move and the status are both there.
@@ -167,7 +167,7 @@ def test_a_last_move_cut_off_is_written_with_its_status_or_not_at_all(web):
     assert head > seq and state == Game.Status.FINISHED, "the game's events and its status go together"
     status, body, _ = post(url, game, token, "last-2", seq)
     assert status == 200 and body["duplicate"] is True and body["first_seq"] == seq + 1, body
-    assert service.result(game.pk) is not None
+    assert queries.result(game.pk) is not None
     check_log(game.pk)
     assert server_errors(faults) == []
 

@@ -24,6 +24,7 @@ from django.utils import translation
 from games import names, publish, service, tables
 from games.groups import edge_channel
 from games.models import Event, Game, Seat
+from games.tables import load_table
 from tests.processes import ROOT, Processes, free_port, http_get, procfile
 
 from .clients import View, shown
@@ -68,7 +69,7 @@ def site(faults: Processes, own_redis: OwnRedis) -> Site:
         REDIS_URL=own_redis.url,
         SPECTATOR_SOCKET=WATCH,
         EXTRA_ENGINES="tiny=tests.games.tiny_engine",
-        AI_WORKER="off",
+        JOBS="off",
         SOCKET_RATE="0",
     )
     web = faults.start_web("web")
@@ -182,9 +183,12 @@ def test_a_spectator_on_the_edge_gets_what_one_on_daphne_gets(site: Site):
     assert json.loads(on_edge.frames[0]) == json.loads(on_daphne.frames[0])  # the state on connect
     assert updates(on_edge.frames) == updates(on_daphne.frames)  # byte for byte, in order
     assert len(updates(on_edge.frames)) == 12
-    final = publish.snapshot(service.load_table(game.pk), None)
+    final = publish.snapshot(load_table(game.pk), None)
     assert on_edge.view.shown() == shown(final) == on_daphne.view.shown()
-    assert final["seq"] < game.events.count()  # the delay held: spectators are two moves behind
+    # The delay held while the game was played (spectators two moves behind), and its end came at once.
+    totals = [json.loads(f)["view"]["total"] for f in updates(on_edge.frames)]
+    assert totals == [0, 0, *range(1, 10), 12]
+    assert final["seq"] == game.events.count() and final["finished"]
     assert on_edge.closes == [] and server_errors(site.processes) == []
 
 
@@ -272,7 +276,7 @@ def test_spectators_resume_after_the_edge_or_redis_restarts(site: Site):
         return watchers
 
     watchers = asyncio.run(scenario())
-    final = shown(publish.snapshot(service.load_table(game.pk), None))
+    final = shown(publish.snapshot(load_table(game.pk), None))
     assert final["finished"]
     for watcher in watchers:
         assert len(watcher.closes) >= 2 and set(watcher.closes) == {4503}, watcher.closes
@@ -390,7 +394,7 @@ def test_edge_processes_sharing_a_port_each_serve_their_spectators(site: Site):
         return watchers
 
     watchers = asyncio.run(scenario())
-    final = shown(publish.snapshot(service.load_table(game.pk), None))
+    final = shown(publish.snapshot(load_table(game.pk), None))
     assert all(w.view.shown() == final and w.view.applied == 10 for w in watchers)
     log = "".join(site.processes.log(name) for name in site.processes.processes if name.startswith("edge"))
     assert log.count(" ready.") == 3  # the first edge, then two processes on one port
@@ -429,7 +433,7 @@ def test_many_tables_left_at_once_leave_the_other_tables_watching(site: Site):
         return watchers
 
     watchers = asyncio.run(scenario())
-    final = shown(publish.snapshot(service.load_table(kept.pk), None))
+    final = shown(publish.snapshot(load_table(kept.pk), None))
     assert final["finished"]
     for watcher in watchers:
         assert watcher.closes == [] and watcher.view.shown() == final

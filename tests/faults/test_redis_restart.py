@@ -21,6 +21,7 @@ from websockets.exceptions import InvalidStatus
 
 from games import publish, service
 from games.models import Game, Seat
+from games.tables import load_table
 from tests.processes import Processes, procfile
 
 from .clients import View, shown
@@ -162,7 +163,7 @@ def test_tables_play_on_through_a_redis_restart(faults: Processes, own_redis: Ow
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED
         check_log(game.pk)
-    tables = {g.pk: service.load_table(g.pk) for g in (person, bots)}
+    tables = {g.pk: load_table(g.pk) for g in (person, bots)}
     for client in clients:
         who = f"game {client.game} seat {client.seat}"
         # Closed by the server when Redis went (not by an exception: 1011), back, and given the table.

@@ -31,6 +31,7 @@ from django.db import connections
 
 from games import autoplay, publish, service
 from games.models import Seat
+from games.tables import load_table, spectator_cut
 from tests.processes import Processes
 
 from .clients import View, shown
@@ -83,9 +84,9 @@ class Conductor(threading.Thread):
             for _ in range(AFTER):
                 self._round()
             for game in self.games:
-                table = service.load_table(game)
+                table = load_table(game)
                 self.targets.update({(game, n): table.seq for n in range(table.game.config["players"])})
-                self.targets[(game, None)] = service.spectator_seq(table)
+                self.targets[(game, None)] = spectator_cut(table)
         except BaseException as exc:  # handed to the test's thread
             self.error = exc
         finally:
@@ -94,7 +95,7 @@ class Conductor(threading.Thread):
 
     def _round(self) -> None:
         for game in self.games:
-            table = service.load_table(game)
+            table = load_table(game)
             if table.outcome() is None:
                 assert autoplay.play_bot_turn(game, table.seq, table.to_act()[0]) == "played"
                 self.moves += 1
@@ -220,7 +221,7 @@ def test_a_thousand_dropped_sockets_come_back_to_the_servers_picture(faults: Pro
     assert conductor.during_drops >= 100, conductor.during_drops
     for game in games:
         check_log(game)
-    tables = {game: service.load_table(game) for game in games}
+    tables = {game: load_table(game) for game in games}
     for client in clients:
         server = shown(publish.snapshot(tables[client.game], client.seat))
         who = f"game {client.game} seat {client.seat}"

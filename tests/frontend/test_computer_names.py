@@ -18,6 +18,7 @@ from games import publish
 from games import service as games
 from games.models import Game, Seat
 from games.names import seat_name
+from games.tables import load_table
 from tournaments import log, service, simulate
 from tournaments.models import Entry, MatchGame, Rating
 
@@ -59,9 +60,7 @@ def test_a_computer_entrant_has_one_name_on_every_page_in_every_language(client)
         "Names Cup", "kazino", "round_robin", {"game_config": {"match": "single"}}, by=organiser
     )
     for level in ("random", "greedy", "strong"):  # added from the page by an organiser reading Kreyòl
-        client.post(
-            f"/tournaments/{row.pk}/act", {"action": "add_bot", "level": level}, HTTP_ACCEPT_LANGUAGE="ht"
-        )
+        client.post(f"/tournaments/{row.pk}/do/add_bot", {"level": level}, HTTP_ACCEPT_LANGUAGE="ht")
     picker = client.get(f"/tournaments/{row.pk}/", HTTP_ACCEPT_LANGUAGE="tl").content.decode()
     levels = re.search(r'<select name="level">(.*?)</select>', picker, re.S).group(1)
     assert re.findall(r"<option[^>]*>([^<]*)<", levels) == LEVELS["tl"]
@@ -81,7 +80,7 @@ def test_a_computer_entrant_has_one_name_on_every_page_in_every_language(client)
             seat = Seat.objects.get(game_id=mg.game_id, number=mg.seats.index(3))
             with translation.override(language):
                 assert seat_name(seat) == strong  # the lobby and every server page
-            snapshot = publish.snapshot(games.load_table(mg.game_id), None)
+            snapshot = publish.snapshot(load_table(mg.game_id), None)
             shown = next(s for s in snapshot["seats"] if s["number"] == seat.number)
             assert as_the_table_names_it(language, shown) == strong  # the table's own script
             replay = client.get(

@@ -205,3 +205,22 @@ def test_the_tournament_page_says_how_long_a_round_takes(client):
     row = service.create("Estimated", "pitch", "swiss", {"best_of": 2, "table_size": 4})
     page = client.get(f"/tournaments/{row.pk}/").content.decode()
     assert re.search(r'id="round-estimate">A round takes about \d+ minutes \(best of 2\)\.<', page)
+
+
+@pytest.mark.parametrize("players", [str(10**6), "-3", "²", "٣", "1" * 5000, "2.0", ""])
+def test_a_hostile_player_count_is_refused_before_any_work(client, players):
+    """#37: ``players=10**12`` once built a list with an entry per player before checking it (one
+    request exhausted the server). The count is refused first: the request stays small in memory."""
+    import tracemalloc
+
+    client.post("/new/kazino/", {"players": "9", "seat0": "me"})  # templates and catalogues loaded once
+    tracemalloc.start()
+    try:
+        response = client.post("/new/kazino/", {"players": players, "seat0": "me"})
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert response.status_code == 200
+    assert "Choose how many players sit at the table." in response.content.decode()
+    assert peak < 4_000_000, peak
+    assert not Game.objects.exists()

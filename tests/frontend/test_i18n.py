@@ -503,6 +503,7 @@ def test_the_catalogue_is_complete_with_nothing_fuzzy(language, domain):
     )
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_the_compiled_catalogue_matches_its_source(language, domain, tmp_path):
@@ -516,6 +517,7 @@ def test_the_compiled_catalogue_matches_its_source(language, domain, tmp_path):
     assert compiled == committed, f"{po.with_suffix('.mo').relative_to(ROOT)} is stale: run bin/messages"
 
 
+@pytest.mark.processes
 def test_makemessages_finds_no_string_missing_from_the_catalogues(tmp_path):
     """makemessages, run on a copy of the sources, adds nothing that is not translated already."""
     _need_gettext()

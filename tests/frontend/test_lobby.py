@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from frontend import lobby
 from games import audience, service
+from games.tables import load_table
 from tests.replay.play import new_game
 
 pytestmark = pytest.mark.django_db
@@ -79,7 +80,7 @@ def test_your_turn_open_seats_demo_tables_and_player_counts_are_marked(client, c
         [service.SeatSpec.computer(1, "greedy"), service.SeatSpec("ana", user=ana)],
         seed=5,
     )
-    assert service.load_table(mine.pk).to_act() == [1]  # ana's seat is to play
+    assert load_table(mine.pk).to_act() == [1]  # ana's seat is to play
     waiting = service.create_game(
         "pitch",
         {"players": 3, "target": 7},
@@ -132,3 +133,44 @@ def test_a_spectator_is_told_they_are_watching(client):
     )
     client.force_login(ana)
     assert 'id="watching"' not in client.get(f"/tables/{seated.pk}/").content.decode()
+
+
+def test_recent_tables_list_games_people_played_not_the_computers_own(client, clock):
+    """#33: the demo club's Swiss filled "Recent tables" with computer-only games."""
+    from tests.replay.play import play
+
+    computers = new_game("kazino", 2, options={"match": "single"}, seed=4)
+    play(computers)
+    people = new_game("kazino", 2, options={"match": "single"}, humans={0: None}, seed=5)
+    play(people)
+    recent = _section(client.get("/").content.decode(), "recent-tables")
+    assert f'data-table="{people.pk}"' in recent
+    assert f'data-table="{computers.pk}"' not in recent
+
+
+def test_an_open_seat_is_taken_from_the_lobby_once(client, clock):
+    """#33, finding a game: a seat open to anyone signed in shows in the lobby with "Take the open
+    seat"; the first to take it plays it, the next is told it is taken, and nobody signed out takes it."""
+    from games.models import Game, Seat
+
+    users = get_user_model().objects
+    ana, ben, cy = (users.create_user(n, password="pw-open-1") for n in ("ana", "ben", "cy"))
+    client.force_login(ana)
+    made = client.post("/new/kazino/", {"players": "2", "seat0": "me", "seat1": "open", "match": "single"})
+    assert made.status_code == 302
+    game = Game.objects.get()
+    client.force_login(ben)
+    row = _row(_section(client.get("/").content.decode(), "live-tables"), game.pk)
+    assert "Take the open seat" in row and f'action="/tables/{game.pk}/take/"' in row
+    taken = client.post(f"/tables/{game.pk}/take/")
+    assert taken.status_code == 302 and taken["Location"] == f"/tables/{game.pk}/"
+    seat = Seat.objects.get(game=game, number=1)
+    assert seat.user == ben and not seat.awaiting_player
+    page = client.get(f"/tables/{game.pk}/")
+    assert page.context["client"]["seats"] == [1]
+    client.force_login(cy)
+    late = client.post(f"/tables/{game.pk}/take/")
+    assert late.status_code == 410 and Seat.objects.get(game=game, number=1).user == ben
+    client.logout()
+    anonymous = client.post(f"/tables/{game.pk}/take/")
+    assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games import service
+from games.errors import ServiceError
 from games.models import NAME_LENGTH, Seat
 from replay.export import export_game
 from replay.importer import import_history
@@ -50,11 +51,11 @@ def test_tournament_entrants_keep_their_whole_names_at_their_tables(client):
     organiser, player = (get_user_model().objects.create_user(n) for n in ("organiser", LONGEST))
     row = tournaments.create("Long Names Cup", "kazino", "swiss", {"table_size": 2}, by=organiser)
     client.force_login(player)
-    client.post(f"/tournaments/{row.pk}/act", {"action": "register"})
+    client.post(f"/tournaments/{row.pk}/do/register")
     client.force_login(organiser)
     # A computer player has no name of its own: a name sent along is not used (games/computers.py).
-    client.post(f"/tournaments/{row.pk}/act", {"action": "add_bot", "name": "B" * 200, "level": "random"})
-    client.post(f"/tournaments/{row.pk}/act", {"action": "start"})
+    client.post(f"/tournaments/{row.pk}/do/add_bot", {"name": "B" * 200, "level": "random"})
+    client.post(f"/tournaments/{row.pk}/do/start")
     row = Tournament.objects.get(pk=row.pk)
     assert row.status == "running", list(Entry.objects.filter(tournament=row).values_list("name", flat=True))
     computer = "Computer 2 (Beginner)"
@@ -65,10 +66,10 @@ def test_tournament_entrants_keep_their_whole_names_at_their_tables(client):
         computer,
     }
     too_long = "x" * (NAME_LENGTH + 1)
-    with pytest.raises(tournaments.ServiceError) as refused:
+    with pytest.raises(ServiceError) as refused:
         tournaments.register(Tournament.objects.get(pk=row.pk), too_long, by=organiser)
     assert refused.value.code == "bad_name"
-    with pytest.raises(tournaments.ServiceError) as refused:
+    with pytest.raises(ServiceError) as refused:
         tournaments.register(row, "Pair", members=["Ann", too_long], by=organiser)
     assert refused.value.code == "bad_members"
 

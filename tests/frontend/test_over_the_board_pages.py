@@ -15,7 +15,7 @@ from django.test import Client
 from frontend.over_the_board import CODE_RATE, parse_hands
 from games import streams
 from tests.frontend.catalogues import english_on_page, english_only_phrases
-from tournaments import projection, service
+from tournaments import board, projection, service
 from tournaments.models import Club, Match, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +85,7 @@ def test_the_table_code_is_typed_into_a_form_kept_in_the_session_and_never_in_an
     row, people = setup(accounts=False)
     t = projection.load(row.stream_id)
     match = Match.objects.filter(tournament=row).first()
-    code = service.table_code(t, match.key)
+    code = board.code_of(t, match.key)
     phone = Client()
     assert (
         phone.get(f"/tournaments/{row.pk}/score/{match.key}/")["Location"] == f"/tournaments/{row.pk}/score/"
@@ -145,15 +145,35 @@ def test_a_dispute_shows_on_the_organisers_page_and_the_organiser_decides():
     seen = Match.objects.get(tournament=row, key=match.key).board[0]["entered_seq"]
     as_user(people[b]).post(url, {"action": "dispute", "game": 1, "seen": seen, "reason": "I had 27"})
     organiser = as_user(people[0])
-    board = organiser.get(f"/tournaments/{row.pk}/board/").content.decode()
-    assert f'data-table="{match.key}" data-state="disputed"' in board and "I had 27" in board
-    assert service.table_code(projection.load(row.stream_id), match.key) in board
+    page = organiser.get(f"/tournaments/{row.pk}/board/").content.decode()
+    assert f'data-table="{match.key}" data-state="disputed"' in page and "I had 27" in page
+    assert board.code_of(projection.load(row.stream_id), match.key) in page
     page = organiser.get(url).content.decode()
     assert 'id="disputed"' in page and 'id="accept"' in page and 'id="record"' in page
     form = kazino_form(match, 25, 27) | {"action": "resolve", "reason": "recounted"}
     organiser.post(url, form)
     match = Match.objects.get(tournament=row, key=match.key)
     assert match.result["places"] == {str(a): 2, str(b): 1}
+
+
+def test_who_disputed_an_entry_is_not_asked_to_confirm_or_dispute_it_again():
+    row, people = setup()
+    match = Match.objects.filter(tournament=row).first()
+    a, b = match.entrants
+    url = f"/tournaments/{row.pk}/score/{match.key}/"
+    as_user(people[a]).post(url, kazino_form(match, 30, 22))
+    seen = Match.objects.get(tournament=row, key=match.key).board[0]["entered_seq"]
+    disputer = as_user(people[b])
+    page = disputer.get(url).content.decode()
+    assert 'id="confirm"' in page and 'id="dispute"' in page
+    disputer.post(url, {"action": "dispute", "game": 1, "seen": seen, "reason": "I had 27"})
+    page = disputer.get(url).content.decode()
+    assert 'id="disputed"' in page and "I had 27" in page
+    assert 'id="confirm"' not in page and 'id="dispute"' not in page
+    # A new entry of the game asks everyone again.
+    as_user(people[a]).post(url, kazino_form(match, 27, 25))
+    page = disputer.get(url).content.decode()
+    assert 'id="confirm"' in page and 'id="disputed"' not in page
 
 
 def test_the_organisers_page_is_the_organisers_only_and_marks_rounds():

@@ -23,6 +23,23 @@ def test_an_unknown_game_is_a_404(client):
     assert client.get("/new/chess/").status_code == 404
 
 
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [("en", "This page does not exist"), ("ht", "Paj sa a pa egziste"), ("tl", "Walang ganitong pahina")],
+)
+def test_a_page_that_does_not_exist_says_so_in_the_readers_language_with_a_way_back(
+    client, settings, language, heading
+):
+    # #33: Django's bare English "Not Found", with no way back, in every language.
+    settings.DEBUG = False
+    client.cookies["django_language"] = language
+    response = client.get("/tables/99999/")
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert heading in page and f'lang="{language}"' in page
+    assert 'href="/"' in page and "Not Found" not in page
+
+
 def test_signing_up_signs_you_in_and_your_table_seats_you(client):
     response = client.post(
         "/accounts/signup/",
@@ -49,6 +66,22 @@ def test_a_guest_creates_a_casual_table_and_holds_its_seat(client):
     page = client.get(response["Location"])
     assert page.context["client"]["seats"] == [0, 2]  # held by the session, named by number only
     assert all(s.token not in page.content.decode() for s in game.seats.all())
+
+
+def test_players_passing_a_device_may_be_named_and_a_name_is_bounded(client):
+    """#33: the second seat of a passed device was always "Player 2" and could not be named."""
+    form = {"players": "2", "seat0": "me", "seat1": "local", "name0": " Marie ", "name1": "Jean-Rony"}
+    response = client.post("/new/kazino/", form)
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert [s.display_name for s in game.seats.order_by("number")] == ["Marie", "Jean-Rony"]
+    from games import queries
+
+    names = [s["display_name"] for s in queries.seating(game.pk)["seats"]]
+    assert names == ["Marie", "Jean-Rony"]  # what the table's pages and the API call them
+    refused = client.post("/new/kazino/", {**form, "name1": "x" * 151})
+    assert refused.status_code == 200 and b'class="error"' in refused.content
+    assert Game.objects.count() == 1
 
 
 def test_a_table_without_a_human_seat_is_refused_with_a_reason(client):
@@ -149,12 +182,13 @@ def test_a_form_without_a_kind_makes_a_casual_table(client):
 @pytest.mark.parametrize("kind", ["rated", "tournament"])
 def test_no_hint_in_a_game_that_counts_over_http(client, kind):
     from games import service
+    from games.tables import load_table
 
     user = _sign_in(client)
     seats = [service.SeatSpec("ana", user=user), service.SeatSpec("ana again", user=user)]
     counted = service.create_game("dominoes", {"players": 2}, seats, kind=kind, seed=3)
     casual = service.create_game("dominoes", {"players": 2}, seats, seed=3)
-    seat = service.load_table(casual.pk).to_act()[0]
+    seat = load_table(casual.pk).to_act()[0]
     refused = client.get(f"/tables/{counted.pk}/hint?seat={seat}")
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "no_hint"
     assert refused.json()["error"]["message"] == f"There are no hints in {kind} games."

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from pypdf import PdfReader
 
 from frontend.printables import render_pdf, table_label
-from tournaments import projection, service
+from tournaments import board, projection, service
 from tournaments.models import Match
 
 pytestmark = pytest.mark.django_db
@@ -86,7 +86,7 @@ def test_a_large_field_gets_an_index_of_who_plays_where(client, organiser):
 def test_table_cards_two_to_a_page_with_the_code_for_the_organiser_only(client, organiser):
     row = tournament(organiser)
     t = projection.load(row.stream_id)
-    codes = [service.table_code(t, m.key) for m in Match.objects.filter(tournament=row)]
+    codes = [board.code_of(t, m.key) for m in Match.objects.filter(tournament=row)]
     html, pages, text = fetch(client, row, "tables")
     assert pages == 2  # four tables, two cards a page
     assert all(code in html for code in codes) and all(code in text.replace(" ", "") for code in codes)
@@ -182,3 +182,65 @@ def test_a_large_bracket_still_fits_one_page(client, organiser, entrants):
     service.seed(row, "manual", list(range(1, entrants + 1)), by=organiser)
     html, pages, text = fetch(client, row, "bracket")
     assert pages == 1 and "Player 01" in text
+
+
+def test_qr_codes_on_table_cards_and_the_pairings_sheet_carry_no_secret(client, organiser):
+    """#30 deliver 4: a table card's QR code opens the table's result entry, the pairings sheet's the
+    tournament's page; the table's code stays printed beside it, never in the address."""
+    from frontend.qr import qr_svg
+
+    row = tournament(organiser)
+    t = projection.load(row.stream_id)
+    html, pages, _text = fetch(client, row, "tables")
+    assert pages == 2, "the codes fit on the cards: still two cards a page"
+    for match in Match.objects.filter(tournament=row):
+        url = f"http://testserver/tournaments/{row.pk}/score/{match.key}/"
+        label = "Table " + match.key.split("-T")[-1]
+        # The same URL drawn again gives the same picture: the code on the card is this address.
+        assert str(qr_svg(url, label)) in html
+        assert board.code_of(t, match.key) not in url
+    assert html.count('<svg role="img" aria-label="Table ') == 4
+    html, pages, _text = fetch(client, row, "pairings")
+    assert (
+        pages == 1
+        and str(qr_svg(f"http://testserver/tournaments/{row.pk}/", "The tournament's page")) in html
+    )
+
+
+def test_pitchs_game_point_and_a_finishing_place_have_their_own_words(client, organiser):
+    """#30 defect 12: in Kreyòl and Tagalog the Pitch "Game" point is not the word for a game, and a
+    finishing place is not the word for a seat (docs/glossary.md)."""
+    row = tournament(organiser, game="pitch", players=4, table_size=4, board=False)
+    sheet = {
+        lang: client.get(
+            f"/tournaments/{row.pk}/print/score-sheet/", HTTP_ACCEPT_LANGUAGE=lang
+        ).content.decode()
+        for lang in ("ht", "tl")
+    }
+    assert (
+        '<th class="small">Pwen Game</th>' in sheet["ht"]
+        and '<th class="small">Puntos na Game</th>' in sheet["tl"]
+    )
+
+
+def test_a_pdf_is_rendered_once_and_new_ones_are_limited_per_address(client, organiser, monkeypatch):
+    """#37: PDFs cost 0.4-1.3 s each, uncached and unlimited."""
+    from django.core.cache import cache
+
+    from frontend import printables
+
+    cache.clear()
+    row = tournament(organiser)
+    rendered: list[int] = []
+    real = printables.render_pdf
+    monkeypatch.setattr(printables, "render_pdf", lambda html: rendered.append(1) or real(html))
+    path = f"/tournaments/{row.pk}/print/standings.pdf"
+    first, again = client.get(path), client.get(path)
+    assert first.status_code == again.status_code == 200 and first.content == again.content
+    assert len(rendered) == 1, "the same sheet is rendered once"
+    monkeypatch.setattr(printables, "PDF_RATE", "2/m")
+    keys = iter(range(100))
+    monkeypatch.setattr(printables, "_pdf_key", lambda html: f"test-pdf-{next(keys)}")  # every one new
+    answers = [client.get(path).status_code for _n in range(4)]
+    assert answers[-1] == 429 and len(rendered) <= 3
+    cache.clear()

@@ -101,7 +101,9 @@ def test_computers_are_named_in_the_readers_words_never_by_internal_level(client
     for language in ("en", "ht", "tl"):
         with translation.override(language):
             easy2, easy6 = computers.name(2, "greedy"), computers.name(6, "greedy")
-        board = client.get("/ratings/?game=kazino", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        board = client.get(
+            "/ratings/?game=kazino&computers=1", HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
         assert easy2 in board and easy6 in board
         page = client.get("/players/bot:Bot 6 (greedy)/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert f"<h1>{easy6}</h1>" in page
@@ -122,3 +124,15 @@ def test_a_clubs_board_follows_the_game_in_the_address_and_a_player_page_links_t
     assert "emil" in _board(client.get("/clubs/jacmel/?game=kazino").content.decode())
     page = client.get("/players/user:3/").content.decode()
     assert 'href="/clubs/jacmel/?game=skyjo">Jacmel club</a>' in page
+
+
+def test_the_board_lists_people_and_the_computers_only_on_request(client):
+    """#33: the demo's eight computers made the whole leaderboard; a rating came with no scale."""
+    _rate("user:1", "ana", "kazino", [12.0])
+    _rate(computers.rating_key("strong", 1), "Computer 1 (Strong)", "kazino", [30.0])
+    people = client.get("/ratings/?game=kazino").content.decode()
+    assert "ana" in _board(people) and "Computer 1" not in _board(people)
+    assert 'href="?game=kazino&amp;computers=1"' in people
+    assert "Every player starts at a rating of 0" in people
+    everyone = _board(client.get("/ratings/?game=kazino&computers=1").content.decode())
+    assert everyone.index("Computer 1") < everyone.index("ana")

@@ -30,8 +30,9 @@ def organiser(client):
     return user
 
 
-def act(client, row, **data):
-    return client.post(f"/tournaments/{row.pk}/act", data, follow=True)
+def act(client, row, action, **data):
+    """A console button: the action's own form, posted to its own address (frontend/console.py)."""
+    return client.post(f"/tournaments/{row.pk}/do/{action}", data, follow=True)
 
 
 def test_an_organiser_sets_up_and_starts_a_tournament_from_the_pages(client, organiser):
@@ -84,13 +85,13 @@ def test_only_the_organiser_sees_and_uses_the_controls(client, organiser):
     page = client.get(f"/tournaments/{row.pk}/")
     assert b'value="start"' not in page.content and b'value="register"' in page.content
     response = act(client, row, action="start")
-    assert b"Only the organiser can do this." in response.content
+    assert response.status_code == 403 and b"Only the organiser can do this." in response.content
     row.refresh_from_db()
     assert row.status == "registration"
     act(client, row, action="register")
     assert Entry.objects.filter(tournament=row, user=other).exists()
     response = act(client, row, action="teleport")
-    assert b"Unknown action." in response.content
+    assert response.status_code == 404
 
 
 def test_exports_hold_the_standings_and_the_log_without_secrets(client):
@@ -209,16 +210,21 @@ def test_points_are_written_as_players_write_them():
 
     from frontend.templatetags.points import points
 
-    assert [points(v) for v in ("11/2", "5", "-1/2", "0", "7/3", "1250")] == [
+    # One way everywhere (#30 defect 8): "6.75" and "4½" side by side no more.
+    assert [points(v) for v in ("11/2", "5", "-1/2", "0", "7/3", "1250", 6.75, "3.25", 2 / 3, "13/6")] == [
         "5½",
         "5",
         "−½",
         "0",
-        "2.33",
+        "2⅓",
         "1,250",
+        "6¾",
+        "3¼",
+        "⅔",
+        "2.17",
     ]
     with translation.override("ht"):
-        assert points("2501/2") == "1\xa0250½" and points("7/3") == "2,33"
+        assert points("2501/2") == "1\xa0250½" and points("13/6") == "2,17"
 
 
 def test_the_form_sets_tie_breaks_and_the_deadline_and_the_page_seeds_by_hand(client, organiser):
@@ -263,15 +269,20 @@ def test_the_director_controls_work_from_the_page(client, organiser):
     # The page says how the tournament works: the pairing, the rounds, the byes, each tie-break.
     assert "How this tournament works" in html and "This tournament has 2 rounds" in html
     assert "up to 1 rounds" not in html and "sit out 1 round for half a point" in html
-    assert "Buchholz without the weakest opponent." in html
+    assert "Buchholz without the weakest opponent (a round you chose not to play goes first)." in html
+    assert "Tie-breaks follow FIDE" in html and "regulations of 2023 (C.07, article 16)" in html
     assert "Change the pairings before the round starts" in html
     t = projection.load(row.stream_id)
     (a, b), (c, d) = (tb.entrants for tb in t.rounds[0].tables)
     page = act(client, row, action="edit_pairing", edit="swap", a=b, b=c, reason="asked to")
     assert [tb.entrants for tb in projection.load(row.stream_id).rounds[0].tables] == [[a, c], [b, d]]
     assert page.status_code == 200
-    page = act(client, row, action="edit_pairing", edit="swap", a=b, b=c, reason="")
-    assert "needs a reason" in page.content.decode()
+    assert "and" in page.content.decode() and "swapped places" in page.content.decode()
+    page = act(client, row, action="edit_pairing", edit="swap", a=b, b=c, reason="  ")
+    html = page.content.decode()
+    assert page.status_code == 400 and "A reason is needed" in html
+    # What was typed is kept: the same two players are chosen again.
+    assert f'<option value="{b}" selected>' in html and f'<option value="{c}" selected>' in html
     act(client, row, action="set_rounds", rounds="3", reason="more time")
     row.refresh_from_db()
     assert row.planned_rounds == 3
@@ -303,8 +314,8 @@ def test_a_player_asks_for_a_half_point_bye_on_the_page(client):
 
 
 def test_a_seated_player_cannot_pause_a_tournament_table_but_the_organiser_can(client, organiser):
-    from games import service as games
-    from games import store
+    from games import queries, store
+    from games.tables import load_table
     from tournaments import service
 
     player = get_user_model().objects.create_user("player")
@@ -322,24 +333,27 @@ def test_a_seated_player_cannot_pause_a_tournament_table_but_the_organiser_can(c
     before = store.head(game_id)
     response = act(client, row, action="pause_table", game=game_id)
     assert b"Only the organiser can do this." in response.content
-    assert store.head(game_id) == before and games.paused([game_id]) == set()
+    assert store.head(game_id) == before and queries.paused([game_id]) == set()
 
     client.force_login(organiser)
     page = client.get(f"/tournaments/{row.pk}/").content.decode()
     assert button in page and 'value="pause_table"' in page
     page = act(client, row, action="pause_table", game=game_id).content.decode()
-    assert games.load_table(game_id).timeline.paused
+    assert load_table(game_id).timeline.paused
     assert 'value="resume_table"' in page and 'value="pause_table"' not in page
     act(client, row, action="resume_table", game=game_id)
-    assert not games.load_table(game_id).timeline.paused
+    assert not load_table(game_id).timeline.paused
     held = [e.data["by"] for e in store.load(game_id) if e.type in ("table.pause", "table.resume")]
     assert held == [f"user:{organiser.pk}"] * 2
 
-    for junk in ("", "x", "-1", str(10**30), str(game_id + 1000)):
+    for junk in ("", "x", "-1", "²", str(10**30)):
         response = act(client, row, action="pause_table", game=junk)
-        assert response.status_code == 200
-        assert b"This tournament has no such game being played." in response.content
-    assert not games.load_table(game_id).timeline.paused
+        assert response.status_code == 400, "a table that is not a number is refused by the form"
+        assert b"Table" in response.content and b'class="error"' in response.content
+    response = act(client, row, action="pause_table", game=str(game_id + 1000))
+    assert response.status_code == 400
+    assert b"This tournament has no such game being played." in response.content
+    assert not load_table(game_id).timeline.paused
 
 
 def test_a_multi_player_tournament_page_says_how_placement_points_are_scaled(client, organiser):
@@ -414,3 +428,18 @@ def test_entrant_and_level_names_match_on_every_page(client, organiser, language
         shows_every_name(f"/tournaments/{row.pk}/print/{sheet}/", f"the {sheet} sheet")
     exported = csv.reader(io.StringIO(client.get(f"/tournaments/{row.pk}/standings.csv").content.decode()))
     assert sorted(line[1] for line in list(exported)[1:]) == sorted(names.values())
+
+
+def test_the_standings_export_writes_points_as_the_pages_do(client):
+    """#30 defect 8: one way of writing points on the page, the printed standings and the CSV."""
+    row = tournaments.create("Quarter Cup", "skyjo", "swiss", {"table_size": 4})
+    for name in ("Ana", "Bo"):
+        tournaments.register(row, name)
+    Entry.objects.filter(tournament=row, name="Ana").update(values={"match_points": 6.75}, rank=1)
+    Entry.objects.filter(tournament=row, name="Bo").update(values={"match_points": 3.25}, rank=2)
+    lines = list(csv.reader(io.StringIO(client.get(f"/tournaments/{row.pk}/standings.csv").content.decode())))
+    assert [line[:3] for line in lines[1:]] == [["1", "Ana", "6¾"], ["2", "Bo", "3¼"]]
+    page = client.get(f"/tournaments/{row.pk}/").content.decode()
+    assert ">6¾</td>" in page and ">3¼</td>" in page and "6.75" not in page
+    sheet = client.get(f"/tournaments/{row.pk}/print/standings/").content.decode()
+    assert ">6¾</td>" in sheet and "6.75" not in sheet

@@ -19,6 +19,7 @@ from typing import Any
 
 from games import engines, service, store
 from games.models import Event, Seat
+from games.tables import Table, get_game, load_table
 from games.verify import verify_game
 
 from .tally import TALLY, Channel
@@ -52,7 +53,7 @@ class Arena:
     # moves the game, so each is read again only when an input stored something.
     last: dict[int, Stored] = field(default_factory=dict)  # game id -> its last stored command
     known: tuple[int, str] | None = None
-    folded: tuple[tuple[int, str], service.Table] | None = None
+    folded: tuple[tuple[int, str], Table] | None = None
 
     def __post_init__(self) -> None:
         self.new_game()
@@ -76,10 +77,10 @@ class Arena:
         self.secrets = list(self.tokens.values()) + _stored_secrets(game.pk)
         self.known = self.folded = None
 
-    def table(self) -> service.Table:
+    def table(self) -> Table:
         head = self.current()
         if self.folded is None or self.folded[0] != head:
-            self.folded = (head, service.load_table(self.game_id))
+            self.folded = (head, load_table(self.game_id))
         return self.folded[1]
 
     def head(self) -> tuple[int, str]:
@@ -180,7 +181,7 @@ class Arena:
         ack said; nothing else was stored but the system's own commands."""
         for game_id in self.games:
             events = store.load(game_id)
-            game = service.get_game(game_id)
+            game = get_game(game_id)
             assert verify_game(game, events) is None, f"game {game_id} does not verify"
             commands: dict[str, list[Event]] = {}
             for event in events:

@@ -68,7 +68,9 @@ def draw(arena: Arena, data: st.DataObject) -> Probe:
     elif kind == "stale_seq":
         offset = data.draw(st.sampled_from([-5, -3, -2, -1, 1, 2, 7]))
         fields["expected_seq"] = data.draw(st.sampled_from([max(0, seq + offset), 2**31, 2**63, 10**30]))
-        expect = {"stale_seq"}
+        # Behind the table: stale (the client saw an older table); ahead of it: no table it could have
+        # seen, a client's mistake (bad_seq, 400).
+        expect = {"stale_seq"} if fields["expected_seq"] < seq else {"bad_seq"}
     elif kind == "bad_seq":
         fields["expected_seq"] = data.draw(fz.bad_seqs)
         expect = {"bad_seq"}

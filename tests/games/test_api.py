@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from games import service, store
+from games import store
 from games.models import Seat
+from games.tables import load_table
 
 from .factories import tiny_game
 
@@ -88,7 +89,7 @@ def test_a_stale_seq_is_a_409(client):
 
 def test_the_public_state_hides_every_secret(client):
     game = tiny_game()
-    secrets = list(service.load_table(game.pk).state.secrets)
+    secrets = list(load_table(game.pk).state.secrets)
     response = client.get(f"/api/games/{game.pk}/state")
     assert response.status_code == 200
     assert all(secret not in response.content.decode() for secret in secrets)

@@ -1,4 +1,5 @@
-"""A real Celery worker on Redis plays the computer seats (production mode)."""
+"""A real Celery worker on Redis plays the computer seats (production mode: chains of due turns,
+games/dueturns.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from games import store
+from games import dueturns, jobs, store, worker
 from games.models import Game
-from games.tasks import play_bot_turn
 
 from .factories import play, tiny_game
 
@@ -32,14 +32,14 @@ def database_url() -> str:
 @pytest.fixture
 def celery_worker(settings):
     queue = f"test-{uuid.uuid4().hex[:8]}"
-    settings.AI_WORKER = "celery"
-    settings.COMPUTER_TURNS = "celery"  # a task per turn (production uses the turn runner: test_turns.py)
+    settings.JOBS = "celery"
     settings.CELERY_TASK_DEFAULT_QUEUE = queue
     env = {
         **os.environ,
         "DATABASE_URL": database_url(),
         "CELERY_QUEUE": queue,
-        "COMPUTER_TURNS": "celery",
+        "TURN_CHAINS": "1",
+        "TURN_SLICE": "1",
         "EXTRA_ENGINES": "tiny=tests.games.tiny_engine",
         "BOT_DELAY": "0",
     }
@@ -70,6 +70,7 @@ def celery_worker(settings):
         proc.wait(15)
     except subprocess.TimeoutExpired:
         proc.kill()
+    dueturns.queue().client.delete(*dueturns.keys(queue))
 
 
 def wait_for(predicate, timeout: float = 60.0) -> bool:
@@ -98,10 +99,10 @@ def test_a_computer_turn_delivered_twice_appends_once(celery_worker):
     game = tiny_game(bots={1: "random"})
     seq = store.head(game.pk)[0]
     play(game, 0, 1, "h1", seq)  # schedules the bot's turn once through on_commit
-    for _ in range(2):  # and two more deliveries of the same turn
-        play_bot_turn.apply_async((game.pk, seq + 1, 1), queue=celery_worker.queue)
     assert wait_for(lambda: store.head(game.pk)[0] >= seq + 2)
-    time.sleep(1.5)
+    for _ in range(2):  # the same turn twice more, as a watchdog would (after it was played)
+        jobs.enqueue(worker.PLAY_BOT_TURN, game.pk, seq + 1, 1)
+    assert wait_for(lambda: dueturns.queue().pending() == (0, 0))
     bot_moves = [e for e in store.load(game.pk) if e.actor == "bot:1"]
     assert len({e.command_id for e in bot_moves}) == 1
     assert store.head(game.pk)[0] == seq + 2

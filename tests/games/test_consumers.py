@@ -10,8 +10,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from games import service, store
+from games import store
 from games.models import Seat
+from games.tables import load_table
 from infra.routing import websocket_urlpatterns
 
 from .factories import tiny_game
@@ -41,7 +42,7 @@ async def connect(game_id: int, token: str = "") -> WebsocketCommunicator:
 def new_game(**kwargs):
     game = tiny_game(**kwargs)
     tokens = {s.number: s.token for s in Seat.objects.filter(game=game)}
-    secrets = list(service.load_table(game.pk).state.secrets)
+    secrets = list(load_table(game.pk).state.secrets)
     return game, tokens, secrets
 
 
@@ -186,6 +187,33 @@ async def test_the_spectator_delay_holds_back_the_public_view():
         )
         totals.append((await watcher.receive_json_from())["view"]["total"])
     assert totals == [0, 0, 1], "spectators see the table two moves late"
+    for ws in (player, other, watcher):
+        await ws.disconnect()
+
+
+async def test_a_delayed_table_shows_spectators_its_end_once_it_is_over():
+    """#37: the delay once cut the last moves forever, so spectators never saw a delayed game end."""
+    game, tokens, _ = await new_game(spectator_delay=2, goal=3)
+    player = await connect(game.pk, tokens[0])
+    other = await connect(game.pk, tokens[1])
+    watcher = await connect(game.pk)
+    for ws in (player, other, watcher):
+        await ws.receive_json_from()
+    seen = []
+    for turn, ws in enumerate([player, other, player]):
+        seq = await head(game.pk)
+        await ws.send_json_to(
+            {
+                "type": "action",
+                "action": {"type": "add", "n": 1},
+                "command_id": f"m{turn}",
+                "expected_seq": seq,
+            }
+        )
+        update = await watcher.receive_json_from()
+        seen.append((update["view"]["total"], update["finished"]))
+    assert seen == [(0, False), (0, False), (3, True)], "held two moves back, then the whole end at once"
+    assert update["outcome"] is not None and update["seq"] == await head(game.pk)
     for ws in (player, other, watcher):
         await ws.disconnect()
 

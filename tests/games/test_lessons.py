@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from games import engines, lessons, service, tables
+from games import engines, lessons, queries, service, tables
 from games.autoplay import choose
 from games.engines.base import IllegalAction
 from games.errors import ServiceError
@@ -146,7 +146,7 @@ def test_lesson_tables_count_nowhere(client):
     assert Game.objects.tables().filter(pk=game.pk).exists()  # its table page still opens
     page = client.get("/").content.decode()
     assert f"/tables/{game.pk}/" not in page
-    assert game.pk not in service.finished_games()
+    assert game.pk not in queries.finished_games()
     from tournaments import ratings
 
     assert not ratings.counts(game.kind, game.pk, tournament_game=False)
@@ -185,7 +185,7 @@ def test_a_finished_lesson_is_not_in_the_game_statistics():
         game.refresh_from_db()
         assert game.status == Game.Status.FINISHED
     assert len(lengths.measured("tiny", fresh=True)) == 1
-    assert service.finished_games() == [counted.pk]
+    assert queries.finished_games() == [counted.pk]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -199,7 +199,7 @@ def test_a_lesson_takes_no_undo_restart_hint_pause_or_new_game_midway():
             command(game.pk, f"c-{command.__name__}", table.seq, by="seat:0")
         assert info.value.code == "not_in_lesson"
     with pytest.raises(Forbidden) as info:
-        service.hint(game, LEARNER)
+        queries.hint(game, LEARNER)
     assert info.value.code == "no_hint"
     with pytest.raises(ServiceError) as refused:
         service.new_game(game.pk, "c-new", table.seq, by="seat:0")

@@ -8,8 +8,9 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import service, store
+from games import store
 from games.groups import public_group, seat_group
+from games.tables import load_table
 
 from .factories import play, tiny_game
 
@@ -43,7 +44,7 @@ def received(layer, channel) -> list[dict]:
 
 def test_each_audience_gets_one_message_per_move_with_its_own_view():
     game = tiny_game()
-    secrets = list(service.load_table(game.pk).state.secrets)
+    secrets = list(load_table(game.pk).state.secrets)
     groups = [public_group(game.pk), seat_group(game.pk, 0), seat_group(game.pk, 1)]
     layer, channels = listen(groups)
     play(game, 0, 1, "m1", store.head(game.pk)[0])

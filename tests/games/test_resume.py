@@ -13,6 +13,7 @@ from django.db import connections
 
 from games import resume, service, store
 from games.models import Seat
+from games.tables import load_table
 from tests.replay import sockets
 
 from .factories import tiny_game
@@ -38,7 +39,7 @@ def setup(delay: int = 0, goal: int = 40):
 
 @database_sync_to_async
 def move(game_id: int, n: int = 1) -> None:
-    table = service.load_table(game_id)
+    table = load_table(game_id)
     seat = table.to_act()[0]
     service.submit(game_id, seat, {"type": "add", "n": n}, f"m{table.seq}", table.seq)
 
@@ -96,10 +97,10 @@ def _play_and_drop(rounds: int, seed: int) -> tuple[int, int]:
     seen: list[int] = [store.head(game.pk)[0]]  # the seqs a client has, oldest first
     drops = 0
     for _ in range(rounds):
-        table = service.load_table(game.pk)
+        table = load_table(game.pk)
         seat = table.to_act()[0]
         service.submit(game.pk, seat, {"type": "add", "n": 1}, f"m{table.seq}", table.seq)
-        table = service.load_table(game.pk)
+        table = load_table(game.pk)
         since = rng.choice(seen[-20:])
         messages = resume.updates_after(table, seat, since)
         assert messages is not None
@@ -121,14 +122,14 @@ async def test_a_thousand_drops_lose_and_double_nothing():
 def _across_a_new_game() -> tuple[list[dict], int]:
     game = tiny_game(goal=3)
     start = store.head(game.pk)[0]
-    while service.load_table(game.pk).outcome() is None:
-        table = service.load_table(game.pk)
+    while load_table(game.pk).outcome() is None:
+        table = load_table(game.pk)
         service.submit(game.pk, table.to_act()[0], {"type": "add", "n": 1}, f"m{table.seq}", table.seq)
     seq = store.head(game.pk)[0]
     service.new_game(game.pk, "again", seq, by="seat:0")
-    table = service.load_table(game.pk)
+    table = load_table(game.pk)
     service.submit(game.pk, table.to_act()[0], {"type": "add", "n": 1}, "g2", table.seq)
-    messages = resume.updates_after(service.load_table(game.pk), None, start)
+    messages = resume.updates_after(load_table(game.pk), None, start)
     assert messages is not None
     return [json.loads(m) for m in messages], seq
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from games import publish, service, store, tables, worker
+from games import publish, queries, service, store, tables, worker
 from games.autoplay import play_bot_turn
 from games.errors import ServiceError
 from games.models import Event, Game
+from games.tables import load_table
 
 from .factories import play, tiny_game
 
@@ -20,7 +21,7 @@ def seq_of(game: Game) -> int:
 
 
 def state_of(game: Game):
-    return service.load_table(game.pk).state
+    return load_table(game.pk).state
 
 
 @pytest.fixture
@@ -184,7 +185,7 @@ def test_restart_replays_the_same_deal_and_new_game_deals_anew():
     service.new_game(game.pk, "n", seq_of(game), by="seat:0")
     fresh = state_of(game)
     assert fresh.total == 0 and fresh.seed != opening.seed
-    assert service.load_table(game.pk).timeline.game_number == 2
+    assert load_table(game.pk).timeline.game_number == 2
 
 
 def test_tournament_games_allow_no_undo_redo_or_restart():
@@ -211,7 +212,7 @@ def test_rated_games_allow_no_undo_redo_restart_or_pause_by_a_player():
         _refused(command, game, "not_in_rated")
     for command in (service.pause, service.resume):
         _refused(command, game, "not_in_rated")
-    assert not service.load_table(game.pk).timeline.paused
+    assert not load_table(game.pk).timeline.paused
 
 
 def test_a_rated_table_deals_its_next_game_only_once_the_game_is_over():
@@ -222,19 +223,19 @@ def test_a_rated_table_deals_its_next_game_only_once_the_game_is_over():
         service.new_game(game.pk, "n1", seq_of(game), by="seat:1")
     assert info.value.code == "game_not_over" and store.head(game.pk) == before
     play(game, 1, 1, "h2", seq_of(game))
-    assert service.result(game.pk) is not None
+    assert queries.result(game.pk) is not None
     service.new_game(game.pk, "n2", seq_of(game), by="seat:0")
-    assert service.load_table(game.pk).timeline.game_number == 2
+    assert load_table(game.pk).timeline.game_number == 2
 
 
 def test_a_seat_cannot_pause_a_tournament_table_but_its_organiser_can():
     game = tiny_game(kind=Game.Kind.TOURNAMENT)
     _refused(service.pause, game, "organiser_only")
     service.pause(game.pk, "o1", seq_of(game), by="user:1")  # tournaments.service checked the organiser
-    assert service.load_table(game.pk).timeline.paused
+    assert load_table(game.pk).timeline.paused
     _refused(service.resume, game, "organiser_only", by="seat:1")
     service.resume(game.pk, "o2", seq_of(game), by="user:1")
-    assert not service.load_table(game.pk).timeline.paused
+    assert not load_table(game.pk).timeline.paused
     assert [e.data["by"] for e in store.load(game.pk) if e.type.startswith("table.")] == ["user:1"] * 2
 
 
@@ -242,7 +243,7 @@ def test_a_seat_cannot_pause_a_tournament_table_but_its_organiser_can():
 def test_the_service_gives_no_hint_in_a_game_that_counts(kind):
     game = tiny_game(kind=kind)
     with pytest.raises(ServiceError) as info:
-        service.hint(game, 0)
+        queries.hint(game, 0)
     assert info.value.code == "no_hint" and info.value.status == 403
 
 
@@ -251,7 +252,7 @@ def test_paused_reads_the_last_pause_or_resume_of_each_table():
     service.pause(games[0].pk, "p", seq_of(games[0]), by="seat:0")
     service.pause(games[1].pk, "p", seq_of(games[1]), by="seat:0")
     service.resume(games[1].pk, "r", seq_of(games[1]), by="seat:0")
-    assert service.paused([g.pk for g in games]) == {games[0].pk}
+    assert queries.paused([g.pk for g in games]) == {games[0].pk}
 
 
 def test_played_games_lists_every_finished_game_of_a_table_with_its_number():
@@ -261,7 +262,7 @@ def test_played_games_lists_every_finished_game_of_a_table_with_its_number():
         service.new_game(game.pk, "n", seq_of(game), by="seat:0")  # the next game aims at 3
         play(game, 0, 2, "g2a", seq_of(game))
         play(game, 1, 1, "g2b", seq_of(game))
-    played = service.played_games([Game.Kind.RATED])
+    played = queries.played_games([Game.Kind.RATED])
     assert [(p.game_id, p.number) for p in played] == [(rated.pk, 1), (rated.pk, 2)]
     assert [p.outcome["places"] for p in played] == [[1, 2], [2, 1]]
     assert played[0].finished_at <= played[1].finished_at
@@ -308,7 +309,7 @@ def test_a_computer_turn_never_plays_a_human_seat():
 
 
 def test_the_inprocess_worker_plays_a_table_of_computers_to_the_end(settings):
-    settings.AI_WORKER = "inprocess"
+    settings.JOBS = "inprocess"
     game = tiny_game(bots={0: "random", 1: "random"})
     assert worker.inprocess().drain(60)
     game.refresh_from_db()
@@ -326,14 +327,14 @@ def test_new_game_asks_the_engine_for_the_next_games_config():
 
 
 def test_a_demo_table_deals_again_when_a_game_ends(settings):
-    settings.AI_WORKER = "inprocess"
+    settings.JOBS = "inprocess"
     game = tiny_game(bots={0: "random", 1: "random"}, goal=3, is_demo=True)
     import time
 
     deadline = time.monotonic() + 30
-    while service.load_table(game.pk).timeline.game_number < 3 and time.monotonic() < deadline:
+    while load_table(game.pk).timeline.game_number < 3 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert service.load_table(game.pk).timeline.game_number >= 3
+    assert load_table(game.pk).timeline.game_number >= 3
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     game.is_demo = False  # stop the table so the worker goes idle before the test ends
@@ -346,9 +347,9 @@ def test_pause_and_resume_apply_to_the_table_as_it_is_even_after_a_computer_move
     seq = seq_of(game)
     play(game, 0, 1, "h1", seq)
     service.pause(game.pk, "p", seq, by="seat:0")  # the page had not seen its own move yet
-    assert service.load_table(game.pk).timeline.paused
+    assert load_table(game.pk).timeline.paused
     service.resume(game.pk, "r", seq, by="seat:0")
-    assert not service.load_table(game.pk).timeline.paused
+    assert not load_table(game.pk).timeline.paused
 
 
 def test_a_kept_fold_is_extended_and_always_equals_a_fold_from_scratch(monkeypatch):
@@ -357,30 +358,30 @@ def test_a_kept_fold_is_extended_and_always_equals_a_fold_from_scratch(monkeypat
 
     game = _cached_game()
     for _ in range(12):
-        table = service.load_table(game.pk)
+        table = load_table(game.pk)
         if table.outcome() is not None:
             break
         seat = table.to_act()[0]
         action = table.engine.legal_actions(table.state, seat)[0]
         service.submit(game.pk, seat, action, f"c{table.seq}", table.seq)
         fresh_events = store.load(game.pk)
-        kept = service.load_table(game.pk)
+        kept = load_table(game.pk)
         assert [e.seq for e in kept.events] == [e.seq for e in fresh_events]
         assert kept.state == kept.engine.replay(tl.fold(tables.rows(fresh_events)).engine_events())
     # A fold that does not match the stored log (another database, a rewritten test log) is not used.
     stale = tables._folds[game.pk]
     bogus = Event(game_id=game.pk, seq=stale.events[-1].seq, type="x", data={}, hash="0" * 64)
     tables._folds[game.pk] = tables._Fold(stale.version, [*stale.events[:-1], bogus], stale.timeline, None)
-    assert service.load_table(game.pk).state == stale.state
+    assert load_table(game.pk).state == stale.state
 
 
 def test_undo_refolds_the_whole_log_rather_than_extending():
     game = _cached_game()
-    table = service.load_table(game.pk)
+    table = load_table(game.pk)
     seat = table.to_act()[0]
     service.submit(game.pk, seat, table.engine.legal_actions(table.state, seat)[0], "m1", table.seq)
     service.undo(game.pk, "u1", table.seq + 1, by=f"seat:{seat}")
-    after = service.load_table(game.pk)
+    after = load_table(game.pk)
     assert after.state == table.state and after.timeline.can_redo
 
 

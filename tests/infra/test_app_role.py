@@ -22,7 +22,7 @@ from django.db import connection
 from games import store
 from tests.games.factories import tiny_game
 
-pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.postgres, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
 SQL = ROOT / "infra" / "deploy" / "postgres" / "app-role.sql"

@@ -9,8 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "infra" / "deploy" / "tablehall.env.example"
+pytestmark = pytest.mark.processes  # manage.py in processes of their own
 
 
 def production_env() -> dict[str, str]:

@@ -21,28 +21,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 
-from tests.processes import free_port
+from tests.processes import database_url, free_port
 
 # The test database exists only when a test of the session asks for it (pytest-django).
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "frontend" / "static"
 TIMEOUT = 30.0  # a failure limit for every exchange, never a wait
 
 
-def _database_url() -> str:
-    s = connection.settings_dict
-    if connection.vendor == "sqlite":
-        return f"sqlite:///{s['NAME']}"
-    return f"postgres://{s['USER']}:{s['PASSWORD']}@{s['HOST']}:{s['PORT']}/{s['NAME']}"
-
-
 def _run_environment(database_url: str) -> dict[str, str]:
     """bin/run's environment: whatever the shell has, debug not set, the embedded mode."""
-    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_DEBUG", "REDIS_URL", "AI_WORKER")}
+    env = {k: v for k, v in os.environ.items() if k not in ("DJANGO_DEBUG", "REDIS_URL", "JOBS")}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     env.update({"DATABASE_URL": database_url, "BOT_DELAY": "0", "PYTHONUNBUFFERED": "1"})
     return env
@@ -65,7 +57,7 @@ class Served:
 @pytest.fixture(scope="module")
 def served(django_db_setup, django_db_blocker) -> Iterator[Served]:  # type: ignore[no-untyped-def]
     with django_db_blocker.unblock():
-        url = _database_url()
+        url = database_url()
     port = free_port()
     log_path = ROOT / "var" / f"served-daphne-{port}.log"
     with open(log_path, "wb") as log:

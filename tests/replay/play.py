@@ -8,6 +8,7 @@ from typing import Any
 from games import bots, engines, service
 from games.autoplay import play_bot_turn
 from games.models import Game
+from games.tables import Table, load_table
 
 
 def new_game(
@@ -36,14 +37,14 @@ def new_game(
     return service.create_game(engine_name, config, seats, seed=seed, **kwargs)
 
 
-def play(game: Game, *, moves: int | None = None, limit: int = 5000) -> service.Table:
+def play(game: Game, *, moves: int | None = None, limit: int = 5000) -> Table:
     """Play ``moves`` commands (or to the end): computer seats through ``autoplay.play_bot_turn``,
     human seats by a random bot's choice from that seat's view, submitted like a browser's move."""
     human_bot = bots.get(game.engine, "random")
     rng = random.Random(game.pk)
     computers = {s.number for s in game.seats.all() if s.is_bot}
     for done in range(limit):
-        table = service.load_table(game.pk)
+        table = load_table(game.pk)
         if table.outcome() is not None or (moves is not None and done >= moves):
             return table
         seat = table.to_act()[0]

@@ -22,8 +22,9 @@ from django.db import transaction
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from games import engines, service, store
+from games import engines, queries, store
 from games.models import Event, Game, Seat
+from games.tables import load_table, spectator_cut
 from replay import fair
 from replay.export import Refused, export_game
 from replay.history import BadFile
@@ -120,7 +121,7 @@ def test_an_all_export_round_trips_through_import(tmp_path: Path) -> None:
         game = new_game("dominoes", 3, options={"variant": "draw", "target": 15})
         play(game)
         doc = export_game(game.pk, "all")
-        result = service.result(game.pk)
+        result = queries.result(game.pk)
         seats = list(game.seats.values_list("display_name", "bot_level"))
         stored = [
             (e.seq, e.type, e.data, e.actor, e.command_id, e.hash, e.created_at) for e in store.load(game.pk)
@@ -145,7 +146,7 @@ def test_an_all_export_round_trips_through_import(tmp_path: Path) -> None:
         (e.seq, e.type, e.data, e.actor, e.command_id, e.hash, e.created_at) for e in store.load(copy.pk)
     ]
     assert imported == stored
-    assert service.result(copy.pk) == result
+    assert queries.result(copy.pk) == result
     assert fair.verify(copy.pk).ok
     again = export_game(copy.pk, "all")
     assert again["events"] == doc["events"] and again["outcome"] == doc["outcome"]
@@ -268,9 +269,9 @@ def test_what_may_be_exported_while_a_game_is_played() -> None:
     with pytest.raises(Refused, match="there is no game 999999"):
         export_game(999999, "public")
     doc = export_game(game.pk, "public")  # the spectators' picture, as delayed
-    table = service.load_table(game.pk)
+    table = load_table(game.pk)
     assert doc["outcome"] is None and doc["fair"]["status"] == fair.PENDING
-    assert doc["moments"][-1]["seq"] <= service.spectator_seq(table) < table.seq
+    assert doc["moments"][-1]["seq"] <= spectator_cut(table) < table.seq
     with pytest.raises(CommandError, match="not over"):
         call_command("export_game", str(game.pk), stdout=io.StringIO())
 

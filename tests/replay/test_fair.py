@@ -20,6 +20,7 @@ from django.core.management.base import CommandError
 from games import commitment, engines, publish, service, store, timeline
 from games.engines.kazino.cards import DECK as KAZINO_DECK
 from games.models import Event
+from games.tables import load_table
 from replay import fair
 from replay.export import export_game
 
@@ -110,10 +111,11 @@ def _swap_two_cards(deal: dict[str, Any]) -> None:
         deck = deal["deck"]
         deck[4], deck[8] = deck[8], deck[4]
     elif "grids" in deal:
+        # Skyjo's cards repeat: swap with a card of the second grid that differs (the first grid's
+        # first card and the discard can both equal it — a swap of equal cards changes nothing).
         grids = deal["grids"]
-        grids[0][0], grids[1][0] = grids[1][0], grids[0][0]
-        if grids[0][0] == grids[1][0]:
-            grids[0][0], deal["discard"] = deal["discard"], grids[0][0]
+        other = next(k for k, card in enumerate(grids[1]) if card != grids[0][0])
+        grids[0][0], grids[1][other] = grids[1][other], grids[0][0]
     else:
         hands = deal["hands"]
         hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
@@ -149,7 +151,7 @@ def test_a_changed_draw_fails_and_the_reveal_opens_only_what_was_drawn() -> None
 def test_secrets_never_reach_the_tables_messages() -> None:
     game = new_game("pitch", 3, options={"max_hands": 2})
     for _ in range(300):
-        table = service.load_table(game.pk)
+        table = load_table(game.pk)
         for seat in [None, *range(3)]:
             text = json.dumps(publish.table_message(table, seat, 0))
             assert commitment.SECRET not in text and "salt" not in text and "fair." not in text
@@ -210,12 +212,12 @@ def test_restart_and_new_game_keep_the_proof(django_user_model: Any) -> None:
     user = django_user_model.objects.create_user("fair-player")
     game = new_game("dominoes", 2, options={"variant": "draw", "target": 10}, humans={0: user})
     play(game, moves=4)
-    seq = service.load_table(game.pk).seq
+    seq = load_table(game.pk).seq
     service.restart(game.pk, "restart-1", seq, by="seat:0")
     assert fair.verify(game.pk).status == fair.PENDING
     play(game)
     assert fair.verify(game.pk).ok
-    seq = service.load_table(game.pk).seq
+    seq = load_table(game.pk).seq
     service.new_game(game.pk, "again-1", seq, by="seat:0")
     verdict = fair.verify(game.pk)
     assert verdict.status == fair.PENDING

@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
-from games import publish, service
+from games import publish, queries, service
 from games.models import Game
+from games.tables import Table
 from replay import access, frames
 from replay.frames import ALL, PUBLIC, NotAllowed
 
@@ -50,7 +51,7 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[int | None, int], Any]:
     out: dict[tuple[int | None, int], Any] = {}
     real = publish.table_message
 
-    def spy(table: service.Table, seat: int | None, since: int) -> dict[str, Any]:
+    def spy(table: Table, seat: int | None, since: int) -> dict[str, Any]:
         message = real(table, seat, since)
         out[(seat, message["seq"])] = plain(message["view"])
         return message
@@ -144,7 +145,7 @@ def test_a_duplicate_deal_stays_closed_until_its_group_releases_it() -> None:
     )
     # The other table has not even created its game yet: the deal is secret all the same.
     assert play(done).outcome() is not None
-    assert service.deal_still_secret(done.pk)
+    assert queries.deal_still_secret(done.pk)
     replay = frames.load(done.pk)
     assert not replay.finished
     last = len(replay.moments) - 1
@@ -154,7 +155,7 @@ def test_a_duplicate_deal_stays_closed_until_its_group_releases_it() -> None:
     assert refusal(replay, PUBLIC, last, frozenset()) == "not_public_yet"
     # Releasing an earlier deal opens nothing of this one; releasing this one opens it, once.
     assert service.release_deals(key, 0) == []
-    assert service.deal_still_secret(done.pk)
+    assert queries.deal_still_secret(done.pk)
     assert service.release_deals(key, 1) == [done.pk]
     assert service.release_deals(key, 1) == []
     assert service.release_deals(key, 0) == [], "a release never narrows"

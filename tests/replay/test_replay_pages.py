@@ -132,3 +132,41 @@ def test_the_table_of_a_finished_game_links_to_its_replay(finished: Game) -> Non
     assert f'href="/games/{finished.pk}/replay/"' in page
     live = new_game("kazino", 2, options={"match": "single"})
     assert f'href="/games/{live.pk}/replay/"' not in Client().get(f"/tables/{live.pk}/").content.decode()
+
+
+def test_a_replay_page_asked_again_does_not_fold_its_game_again(
+    finished: Game, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#37: the page folded the whole log at every request (its fair-deal check: 16,000 events,
+    1.3 s). A finished game's log never changes: asked again, the page reads no log and applies no
+    event; a move stored since is a new head and is checked again."""
+    from games import engines, store
+
+    engine = engines.get("kazino")  # a module: the folds call its functions by name
+    counted = {"apply": 0, "replay": 0, "store.load": 0}
+
+    def counting(name: str, real: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            counted[name] += 1
+            return real(*args, **kwargs)
+
+        return wrapper
+
+    monkeypatch.setattr(engine, "apply", counting("apply", engine.apply))
+    monkeypatch.setattr(engine, "replay", counting("replay", engine.replay))
+    monkeypatch.setattr(store, "load", counting("store.load", store.load))
+    frames.forget_all()  # (a new game: no verdict of it is kept either)
+    first = Client().get(f"/games/{finished.pk}/replay/")
+    assert counted["store.load"] >= 1 and counted["apply"] + counted["replay"] >= 1, "the first one folds"
+    status = re.search(r'data-status="(\w+)"', first.content.decode())
+    assert status and status.group(1) == "verified"
+    counted.update({k: 0 for k in counted})
+    second = Client().get(f"/games/{finished.pk}/replay/")
+    assert counted == {"apply": 0, "replay": 0, "store.load": 0}
+    assert {**config_of(second), "csrf": ""} == {**config_of(first), "csrf": ""}
+    assert re.search(r'data-status="(\w+)"', second.content.decode()).group(1) == "verified"  # type: ignore[union-attr]
+    # Another language is checked in its own words, once.
+    Client().get(f"/games/{finished.pk}/replay/", HTTP_ACCEPT_LANGUAGE="tl")
+    counted.update({k: 0 for k in counted})
+    Client().get(f"/games/{finished.pk}/replay/", HTTP_ACCEPT_LANGUAGE="tl")
+    assert counted == {"apply": 0, "replay": 0, "store.load": 0}

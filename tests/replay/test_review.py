@@ -15,12 +15,13 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from games import engines, service, store
+from games import engines, jobs, service, store
 from games.bots.kazino import StrongBot as KazinoBot
 from games.bots.pitch import StrongBot as PitchBot
 from games.engines.base import Action, View
 from games.errors import ServiceError
 from games.models import Game
+from games.tables import load_table
 from replay import review
 from replay.models import Review
 from tests.games.test_celery import celery_worker, wait_for  # noqa: F401 (a fixture used below)
@@ -44,7 +45,7 @@ DOMINOES = {
 
 
 def play_tile(game: Game, seat: int, tile: str, end: str) -> None:
-    table = service.load_table(game.pk)
+    table = load_table(game.pk)
     service.submit(game.pk, seat, {"type": "play", "tile": tile, "end": end}, f"m{table.seq}", table.seq)
 
 
@@ -287,9 +288,9 @@ def test_the_command_reviews_and_prints_the_summary(blunder: Game) -> None:
 
 
 def test_in_embedded_mode_the_review_runs_in_its_own_thread(settings: Any, sound: Game) -> None:
-    settings.AI_WORKER = "inprocess"
+    settings.JOBS = "inprocess"
     review.request(sound.pk)
-    assert review._reviewer().drain(60)
+    assert jobs.lane("reviews").drain(60)
     assert Review.objects.get(game=sound).status == Review.Status.DONE
 
 
@@ -308,7 +309,7 @@ def test_a_typical_game_played_to_the_end_is_reviewed() -> None:
 @pytest.mark.celery
 @pytest.mark.usefixtures("celery_worker")
 def test_with_redis_a_real_celery_worker_makes_the_review(sound: Game) -> None:
-    review.request(sound.pk)  # AI_WORKER is "celery" here: queued to the worker after commit
+    review.request(sound.pk)  # JOBS is "celery" here: queued to the worker after commit
 
     def done() -> bool:
         return Review.objects.get(game=sound).status == Review.Status.DONE

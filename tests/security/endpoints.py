@@ -11,10 +11,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import service as games
-from games import store
+from games import queries, store, streams
 from games.models import ApiToken, Game, Seat
 from replay.models import Annotation, Room, RoomMember
+from seasons import log as season_log
 from tournaments.models import Entry, Match, Tournament
 
 from .world import ROLES, World, api_headers, v1_headers
@@ -107,6 +107,31 @@ def _live_seat_0(world: World) -> Any:
 
 def _head(game: Callable[[World], Game]) -> Callable[[World], Any]:
     return lambda world: store.head(game(world).pk)
+
+
+def _season_head(world: World) -> Any:
+    """The head of the season's own stream: every change of a season is an event appended to it."""
+    return store.head(world.season())
+
+
+def _cup_head(world: World) -> Any:
+    """The head of the held cup's log: every clock action is an event appended to it."""
+    return store.head(world.held_cup().stream_id)
+
+
+def _season_form(world: World) -> dict[str, Any]:
+    return {
+        "name": "Renamed Season",
+        "start": "2026-01-01",
+        "end": "2026-12-31",
+        "games": ["kazino"],
+        "scoring": "table",
+        "table": "10, 5",
+        "tie_break_1": "wins",
+    }
+
+
+FORBIDDEN = Expect(403, changes=False)  # a page's plain refusal: nothing changed
 
 
 ENDPOINTS: list[Endpoint] = [
@@ -307,6 +332,103 @@ ENDPOINTS: list[Endpoint] = [
         effect=_head(lambda w: w.live),
     ),
     Endpoint(
+        "api_v1:resign",
+        "POST",
+        lambda w: f"/api/v1/tables/{w.live.pk}/resign",
+        cells(refused(403, "not_your_seat"), **SEAT_ONLY),
+        label="for seat 0 with a play token",
+        data=lambda w: json.dumps({"seat": 0, "command_id": "r1"}),
+        json_body=True,
+        headers=v1_headers("play"),
+        effect=_head(lambda w: w.live),
+    ),
+    Endpoint(
+        "api_v1:claim",
+        "POST",
+        lambda w: f"/api/v1/tables/{w.live.pk}/claim",
+        cells(
+            refused(403, "not_your_seat"), owner=refused(403, "not_rated"), guest=refused(403, "not_rated")
+        ),
+        label="at a casual table, for seat 0 with a play token",
+        data=lambda w: json.dumps({"seat": 0, "command_id": "c1"}),
+        json_body=True,
+        headers=v1_headers("play"),
+        effect=_head(lambda w: w.live),
+    ),
+    Endpoint(
+        "api_v1:tournaments",
+        "GET",
+        lambda w: "/api/v1/tournaments?status=finished",
+        cells(OK),
+        headers=v1_headers("read"),
+    ),
+    # Tournament creation and start (#37): the organise scope; start is the tournament's organiser's.
+    Endpoint(
+        "api_v1:tournaments",
+        "POST",
+        lambda w: "/api/v1/tournaments",
+        cells(CREATED, guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")),
+        label="create, with an organise token",
+        data=lambda w: json.dumps({"name": "Matrix Cup", "game": "kazino"}),
+        json_body=True,
+        headers=v1_headers("organise"),
+        effect=lambda w: Tournament.objects.count(),
+    ),
+    Endpoint(
+        "api_v1:tournaments",
+        "POST",
+        lambda w: "/api/v1/tournaments",
+        cells(
+            refused(403, "missing_scope"), guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")
+        ),
+        label="create, with a play token",
+        data=lambda w: json.dumps({"name": "Matrix Cup", "game": "kazino"}),
+        json_body=True,
+        headers=v1_headers("play", "read"),
+        effect=lambda w: Tournament.objects.count(),
+    ),
+    Endpoint(
+        "api_v1:tournament_start",
+        "POST",
+        lambda w: f"/api/v1/tournaments/{w.ready_cup().pk}/start",
+        cells(
+            refused(403, "not_organiser"),
+            organiser=OK,
+            staff=OK,
+            guest=refused(401, "sign_in"),
+            anonymous=refused(401, "sign_in"),
+        ),
+        label="with an organise token",
+        json_body=True,
+        headers=v1_headers("organise"),
+        effect=lambda w: Tournament.objects.get(pk=w.ready_cup().pk).status,
+    ),
+    Endpoint(
+        "api_v1:tournament_start",
+        "POST",
+        lambda w: f"/api/v1/tournaments/{w.ready_cup().pk}/start",
+        cells(
+            refused(403, "missing_scope"), guest=refused(401, "sign_in"), anonymous=refused(401, "sign_in")
+        ),
+        label="with a play token",
+        json_body=True,
+        headers=v1_headers("play", "read"),
+        effect=lambda w: Tournament.objects.get(pk=w.ready_cup().pk).status,
+    ),
+    Endpoint(
+        "api_v1:tournament_my_table",
+        "GET",
+        lambda w: f"/api/v1/tournaments/{w.held_cup().pk}/my-table",
+        cells(
+            refused(404, "no_table"),
+            owner=OK,
+            opponent=OK,
+            guest=refused(401, "sign_in"),
+            anonymous=refused(401, "sign_in"),
+        ),
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
         "api_v1:tournament",
         "GET",
         lambda w: f"/api/v1/tournaments/{w.tournament.pk}",
@@ -336,6 +458,45 @@ ENDPOINTS: list[Endpoint] = [
         json_body=True,
         headers=v1_headers("read"),
         effect=lambda w: Entry.objects.filter(tournament=w.tournament).count(),
+    ),
+    Endpoint(
+        "api_v1:season",
+        "GET",
+        lambda w: f"/api/v1/seasons/{w.season()}",
+        cells(OK),
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:season",
+        "GET",
+        lambda w: "/api/v1/seasons/99999999999999999999",
+        cells(refused(404, "unknown_season")),
+        label="an id past 64 bits",
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:season",
+        "GET",
+        lambda w: f"/api/v1/seasons/{w.live.pk}",
+        cells(refused(404, "unknown_season")),
+        label="of a table, not a season",
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:ranking",
+        "GET",
+        lambda w: f"/api/v1/rankings/kazino?period=season&season={w.season()}&club={w.club().slug}",
+        cells(OK),
+        label="of a club's season",
+        headers=v1_headers("read"),
+    ),
+    Endpoint(
+        "api_v1:ranking",
+        "GET",
+        lambda w: "/api/v1/rankings/dominoes",
+        cells(refused(404, "no_points_ranking")),
+        label="of a game without points",
+        headers=v1_headers("read"),
     ),
     Endpoint(
         "api_v1:history",
@@ -463,6 +624,15 @@ ENDPOINTS: list[Endpoint] = [
         label="of another table",
         effect=_open_seat,
     ),
+    # The lobby's "Take the open seat" (#33): only a seat open to all, never one kept for an invite.
+    Endpoint(
+        "frontend:take_seat",
+        "POST",
+        lambda w: f"/tables/{w.invite.pk}/take/",
+        cells(GONE, guest=LOGIN, anonymous=LOGIN),
+        label="a seat kept for an invited friend",
+        effect=_open_seat,
+    ),
     # The links of old carried the seat's credential: they grant nothing, whoever follows them.
     Endpoint(
         "frontend:old_invite",
@@ -537,34 +707,44 @@ ENDPOINTS: list[Endpoint] = [
         cells(OK, guest=LOGIN, anonymous=LOGIN),
     ),
     Endpoint("frontend:tournament", "GET", lambda w: f"/tournaments/{w.tournament.pk}/", cells(OK)),
+    # Each console button posts its own form to /do/ACTION (frontend/console.py): a refusal is the
+    # page again at a 4xx with the reason, nothing changed.
+    Endpoint(
+        "frontend:tournament_do",
+        "POST",
+        lambda w: f"/tournaments/{w.tournament.pk}/do/add_bot",
+        cells(Expect(403, changes=False), organiser=FOUND, staff=FOUND),
+        label="add a computer player",
+        data=lambda w: {"level": "random"},
+        effect=lambda w: Entry.objects.filter(tournament=w.tournament).count(),
+    ),
+    Endpoint(
+        "frontend:tournament_do",
+        "POST",
+        lambda w: f"/tournaments/{w.tournament.pk}/do/register",
+        cells(FOUND, guest=Expect(403, changes=False), anonymous=Expect(403, changes=False)),
+        label="register",
+        effect=lambda w: Entry.objects.filter(tournament=w.tournament).count(),
+    ),
+    Endpoint(
+        "frontend:tournament_do",
+        "POST",
+        lambda w: f"/tournaments/{w.held_cup().pk}/do/pause_table",
+        # Only the organiser holds a tournament table: its players (owner, opponent) may not stall it.
+        cells(Expect(403, changes=False), organiser=FOUND, staff=FOUND),
+        label="pause a table",
+        data=lambda w: {"game": str(w.running_game())},
+        effect=lambda w: queries.paused([w.running_game()]),
+    ),
+    # The former single address: the same forms, chosen by ``action``.
     Endpoint(
         "frontend:tournament_act",
         "POST",
         lambda w: f"/tournaments/{w.tournament.pk}/act",
-        # Every refusal comes back as a message on the page: the effect tells them apart.
-        cells(Expect(302, changes=False), organiser=FOUND, staff=FOUND),
-        label="add a computer player",
+        cells(Expect(403, changes=False), organiser=FOUND, staff=FOUND),
+        label="add a computer player (former address)",
         data=lambda w: {"action": "add_bot", "level": "random"},
         effect=lambda w: Entry.objects.filter(tournament=w.tournament).count(),
-    ),
-    Endpoint(
-        "frontend:tournament_act",
-        "POST",
-        lambda w: f"/tournaments/{w.tournament.pk}/act",
-        cells(FOUND, guest=Expect(302, changes=False), anonymous=Expect(302, changes=False)),
-        label="register",
-        data=lambda w: {"action": "register"},
-        effect=lambda w: Entry.objects.filter(tournament=w.tournament).count(),
-    ),
-    Endpoint(
-        "frontend:tournament_act",
-        "POST",
-        lambda w: f"/tournaments/{w.held_cup().pk}/act",
-        # Only the organiser holds a tournament table: its players (owner, opponent) may not stall it.
-        cells(Expect(302, changes=False), organiser=FOUND, staff=FOUND),
-        label="pause a table",
-        data=lambda w: {"action": "pause_table", "game": str(w.running_game())},
-        effect=lambda w: games.paused([w.running_game()]),
     ),
     Endpoint(
         "frontend:tournament_csv", "GET", lambda w: f"/tournaments/{w.tournament.pk}/standings.csv", cells(OK)
@@ -582,6 +762,170 @@ ENDPOINTS: list[Endpoint] = [
         lambda w: f"/tournaments/{w.tournament.pk}/print/standings.pdf",
         cells(OK),
     ),
+    # --- The room screen and the round clock (frontend/screen.py, #34/#37): the screens show what the
+    # public page shows; the clock is its organiser's (and staff's) only. ----------------------------------
+    Endpoint(
+        "frontend:tournament_screen",
+        "GET",
+        lambda w: f"/tournaments/{w.held_cup().pk}/screen/?lang=en,ht",
+        cells(SHOWN),
+        effect=_cup_head,
+    ),
+    Endpoint(
+        "frontend:tournament_screen",
+        "GET",
+        lambda w: f"/tournaments/{w.held_cup().pk}/screen/?part=panels",
+        cells(SHOWN),
+        label="its panels",
+        effect=_cup_head,
+    ),
+    Endpoint(
+        "frontend:club_screen",
+        "GET",
+        lambda w: f"/clubs/{w.club().slug}/screen/",
+        cells(SHOWN),
+        effect=_season_head,
+    ),
+    Endpoint("frontend:club_screen", "GET", lambda w: "/clubs/no-such-club/screen/", cells(NOT_FOUND)),
+    Endpoint(
+        "frontend:tournament_clock",
+        "GET",
+        lambda w: f"/tournaments/{w.held_cup().pk}/clock/",
+        cells(FORBIDDEN, organiser=SHOWN, staff=SHOWN),
+        effect=_cup_head,
+    ),
+    Endpoint(
+        "frontend:tournament_clock",
+        "POST",
+        lambda w: f"/tournaments/{w.held_cup().pk}/clock/",
+        # Its players (owner, opponent) may not set the clock of their own round.
+        cells(FORBIDDEN, organiser=FOUND, staff=FOUND),
+        label="set the round's time",
+        data=lambda w: {"action": "set", "minutes": "30"},
+        effect=_cup_head,
+    ),
+    Endpoint(
+        "frontend:tournament_clock",
+        "POST",
+        lambda w: f"/tournaments/{w.held_cup().pk}/clock/",
+        cells(FORBIDDEN, organiser=Expect(400, changes=False), staff=Expect(400, changes=False)),
+        label="start a clock never set",
+        data=lambda w: {"action": "start"},
+        effect=_cup_head,
+    ),
+    # The round's clock for a table page's countdown (frontend/round_clock.py): public, as on the screen.
+    Endpoint(
+        "frontend:tournament_clock_json",
+        "GET",
+        lambda w: f"/tournaments/{w.held_cup().pk}/clock.json",
+        cells(OK),
+    ),
+    Endpoint(
+        "frontend:tournament_do",
+        "POST",
+        lambda w: f"/tournaments/{w.held_cup().pk}/do/clock",
+        # The console's clock: its players (owner, opponent) may not set the clock of their own round.
+        cells(Expect(403, changes=False), organiser=FOUND, staff=FOUND),
+        label="set the round's time from the console",
+        data=lambda w: {"clock": "set", "minutes": "30"},
+        effect=_cup_head,
+    ),
+    Endpoint(
+        "frontend:tournament_do",
+        "POST",
+        lambda w: f"/tournaments/{w.held_cup().pk}/do/screen_languages",
+        cells(Expect(403, changes=False), organiser=FOUND, staff=FOUND),
+        label="the room screen's languages",
+        data=lambda w: {"languages": ["ht", "tl"]},
+        effect=_cup_head,
+    ),
+    Endpoint(
+        "frontend:tournament_do",
+        "POST",
+        lambda w: f"/tournaments/{w.held_cup().pk}/do/end_at_time",
+        # Kazino has no partial score: refused for everyone, nothing changed.
+        cells(
+            Expect(403, changes=False), organiser=Expect(400, changes=False), staff=Expect(400, changes=False)
+        ),
+        label="end the round at time (a game with no partial score)",
+        effect=_cup_head,
+    ),
+    # --- Seasons (frontend/seasons.py, #34): public pages; defined by an organiser of the club's
+    # tournaments (or staff), changed and closed by whoever defined it (or staff). --------------------------
+    Endpoint(
+        "frontend:new_season",
+        "GET",
+        lambda w: f"/clubs/{w.club().slug}/seasons/new/",
+        cells(FORBIDDEN, organiser=OK, staff=OK),
+    ),
+    Endpoint(
+        "frontend:new_season",
+        "POST",
+        lambda w: f"/clubs/{w.club().slug}/seasons/new/",
+        cells(FORBIDDEN, organiser=FOUND, staff=FOUND),
+        data=_season_form,
+        effect=lambda w: len(streams.ids(season_log.STREAM)),
+    ),
+    Endpoint(
+        "frontend:season",
+        "GET",
+        lambda w: f"/seasons/{w.season()}/",
+        cells(SHOWN),
+        effect=_season_head,
+    ),
+    Endpoint(
+        "frontend:season",
+        "GET",
+        lambda w: f"/seasons/{w.season()}/?part=standings",
+        cells(SHOWN),
+        label="its standings",
+        effect=_season_head,
+    ),
+    Endpoint(
+        "frontend:season",
+        "GET",
+        lambda w: f"/seasons/{w.held_cup().stream_id}/",
+        cells(NOT_FOUND),
+        label="of a tournament's log",
+    ),
+    Endpoint(
+        "frontend:season_edit",
+        "GET",
+        lambda w: f"/seasons/{w.season()}/edit/",
+        cells(FORBIDDEN, organiser=SHOWN, staff=SHOWN),
+        effect=_season_head,
+    ),
+    Endpoint(
+        "frontend:season_edit",
+        "POST",
+        lambda w: f"/seasons/{w.season()}/edit/",
+        cells(FORBIDDEN, organiser=FOUND, staff=FOUND),
+        data=_season_form,
+        effect=_season_head,
+    ),
+    Endpoint(
+        "frontend:season_close",
+        "POST",
+        lambda w: f"/seasons/{w.season()}/close",
+        cells(FORBIDDEN, organiser=FOUND, staff=FOUND),
+        effect=_season_head,
+    ),
+    Endpoint(
+        "frontend:season_close",
+        "GET",
+        lambda w: f"/seasons/{w.season()}/close",
+        cells(Expect(405, changes=False)),
+        label="a GET closes nothing",
+        effect=_season_head,
+    ),
+    Endpoint(
+        "frontend:season_print",
+        "GET",
+        lambda w: f"/seasons/{w.season()}/print/",
+        cells(SHOWN),
+        effect=_season_head,
+    ),
+    Endpoint("frontend:season_pdf", "GET", lambda w: f"/seasons/{w.season()}/season.pdf", cells(OK)),
     # --- Tables with real cards (frontend/over_the_board.py) -----------------------------------------------
     Endpoint(
         "frontend:score_home",
@@ -628,6 +972,25 @@ ENDPOINTS: list[Endpoint] = [
         label="a round with real cards",
         data=lambda w: {"action": "round", "round": "2", "on": "1"},
         effect=lambda w: Tournament.objects.get(pk=w.tournament.pk).board_rounds,
+    ),
+    # The organiser's round grid (frontend/round_grid.py): a refused grid (cards not adding up to 52)
+    # is 400 for the organiser, and stores nothing; no one else learns the page exists.
+    Endpoint(
+        "frontend:round_grid",
+        "GET",
+        lambda w: f"/tournaments/{w.board_cup().pk}/board/round/",
+        cells(NOT_FOUND, organiser=OK, staff=OK),
+    ),
+    Endpoint(
+        "frontend:round_grid",
+        "POST",
+        lambda w: f"/tournaments/{w.board_cup().pk}/board/round/",
+        cells(
+            Expect(404, changes=False), organiser=Expect(400, changes=False), staff=Expect(400, changes=False)
+        ),
+        label="the round grid",
+        data=lambda w: {"t1-game": "1", "t1-count": "1", "t1-h0-cards-1": "30", "t1-h0-cards-2": "20"},
+        effect=lambda w: Tournament.objects.get(pk=w.board_cup().pk).seq,
     ),
     # --- Ratings (frontend/ratings.py) --------------------------------------------------------------------
     Endpoint("frontend:leaderboard", "GET", lambda w: "/ratings/", cells(OK)),

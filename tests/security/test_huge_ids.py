@@ -92,6 +92,7 @@ def _huge_id_requests() -> list[tuple[str, int, str]]:
     posts = [
         f"/api/games/{HUGE}/actions",
         f"/tournaments/{HUGE}/act",
+        f"/tournaments/{HUGE}/do/start",
         f"/games/{HUGE}/replay/rooms/",
         f"/games/{game}/replay/comments/{HUGE}/",
     ]

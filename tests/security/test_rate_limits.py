@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import uuid
 from pathlib import Path
 from types import SimpleNamespace
@@ -72,6 +71,7 @@ def test_a_cache_that_fails_lets_commands_through(settings, monkeypatch):
         ratelimit.check_seat("any")
 
 
+@pytest.mark.processes
 @pytest.mark.parametrize("value", ["fast", "10", "0/s", "10/0s", "10/5w"])
 def test_a_malformed_limit_stops_the_server_at_start(value):
     env = {**os.environ, "ACTION_RATE_LIMIT": value, "DJANGO_SETTINGS_MODULE": "infra.settings"}
@@ -81,6 +81,7 @@ def test_a_malformed_limit_stops_the_server_at_start(value):
     assert done.returncode != 0 and "ACTION_RATE_LIMIT must look like" in done.stderr
 
 
+@pytest.mark.processes
 @pytest.mark.redis
 def test_every_process_shares_a_seats_count(settings, frozen_window):
     """Two processes (this one and another Python) count one seat's commands in the same Redis."""
@@ -123,8 +124,12 @@ async def _head(world: World) -> tuple[int, str]:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_socket_that_floods_is_answered_rate_limited(settings, _close_db_connections):
+async def test_a_socket_that_floods_is_answered_rate_limited(settings, monkeypatch, _close_db_connections):
     settings.SOCKET_RATE, settings.SOCKET_BURST = 20, 3
+    now = [0.0]  # the bucket's clock, moved by the test: the machine's speed plays no part
+    monkeypatch.setattr(
+        ratelimit, "socket_bucket", lambda: ratelimit.TokenBucket(20, 3, clock=lambda: now[0])
+    )
     world = await database_sync_to_async(build)()
     ws = await connect(f"/ws/tables/{world.live.pk}/", token=world.token(world.live, 0))
     await ws.receive_json_from()
@@ -137,7 +142,7 @@ async def test_a_socket_that_floods_is_answered_rate_limited(settings, _close_db
     await ws.send_json_to(_action(seq[0], "flood-1"))
     assert (await ws.receive_json_from())["code"] == "rate_limited"
     assert await _head(world) == seq, "a refused action stores nothing"
-    time.sleep(0.2)  # four tokens come back (three kept)
+    now[0] += 0.2  # four tokens come back (three kept)
     await ws.send_json_to(_action(seq[0], "after-1"))
     replies = [await ws.receive_json_from() for _ in range(2)]
     assert "ack" in {r["type"] for r in replies}

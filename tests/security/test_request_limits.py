@@ -151,8 +151,8 @@ def _nul_requests() -> list[tuple[str, int, str | None]]:
             "/tournaments/new/", {"name": "Cup\x00", "game": "kazino", "format": "swiss"}
         ),
         "computer player": organiser.post(
-            f"/tournaments/{world.tournament.pk}/act",
-            {"action": "add_bot", "name": "B\x00", "level": "random"},
+            f"/tournaments/{world.tournament.pk}/do/add_bot",
+            {"name": "B\x00", "level": "random"},
         ),
         "comment": organiser.post(
             f"/games/{world.finished.pk}/replay/comments/", {"seq": "3", "text": "hi\x00"}

@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import invites, service, store, tokens
+from games import invites, queries, service, store, tokens
 from games.models import Game, Invite, Seat
 from games.seats import SESSION_KEY
+from games.tables import load_table
 from replay import access, comments, frames, rooms
+from seasons import service as seasons
 from tournaments import service as tournaments
-from tournaments.models import MatchGame
+from tournaments.models import Club, MatchGame
 
 ROLES = ("owner", "guest", "opponent", "spectator", "organiser", "staff", "anonymous")
 SIGNED_IN = ("owner", "opponent", "spectator", "organiser", "staff")
@@ -50,6 +53,9 @@ class World:
     last_moment: dict[int, int] = field(default_factory=dict)  # game id -> seq of its last moment
     running: Any = None  # made when a row asks for it (held_cup)
     played_by_hand: Any = None  # made when a row asks for it (board_cup)
+    ready: Any = None  # made when a row asks for it (ready_cup)
+    the_club: Club | None = None  # made when a row asks for it (club)
+    the_season: int | None = None  # made when a row asks for it (season)
 
     def token(self, game: Game, seat: int) -> str:
         return self.tokens[game.pk][seat]
@@ -67,6 +73,16 @@ class World:
             tournaments.start(self.running, by=organiser)
         return self.running
 
+    def ready_cup(self) -> Any:
+        """A tournament of the organiser's open for registration, the owner and the opponent entered:
+        ready to start (made on first use)."""
+        if self.ready is None:
+            organiser = self.users["organiser"]
+            self.ready = tournaments.create("Ready Cup", "kazino", "swiss", {}, by=organiser)
+            for role in ("owner", "opponent"):
+                tournaments.register(self.ready, role, user=self.users[role])
+        return self.ready
+
     def board_cup(self) -> Any:
         """A running tournament of the organiser's played with real cards, the owner against the
         opponent at table R1-T1 (made on first use)."""
@@ -83,6 +99,29 @@ class World:
             tournaments.start(self.played_by_hand, by=organiser)
         return self.played_by_hand
 
+    def club(self) -> Club:
+        """A club with a running tournament of the organiser's, the owner against the opponent (so the
+        organiser may define the club's seasons, and the club's screen has a round to show); made on
+        first use."""
+        if self.the_club is None:
+            organiser = self.users["organiser"]
+            self.the_club = Club.objects.create(name="Security Club", slug=f"security-club-{organiser.pk}")
+            options = {"game_config": {"match": "single"}}
+            night = tournaments.create(
+                "Club Night", "kazino", "swiss", options, club=self.the_club, by=organiser
+            )
+            for role in ("owner", "opponent"):
+                tournaments.register(night, role, user=self.users[role])
+            tournaments.seed(night, "manual", [1, 2], by=organiser)
+            tournaments.start(night, by=organiser)
+        return self.the_club
+
+    def season(self) -> int:
+        """The club's season, defined by the organiser (made on first use); its id."""
+        if self.the_season is None:
+            self.the_season = seasons.define(self.club(), season_definition(), self.users["organiser"])
+        return self.the_season
+
     def owner_token(self) -> int:
         """The id of a live API token of the owner's (made on first use)."""
         mine = tokens.live(self.users["owner"]).first()
@@ -91,6 +130,19 @@ class World:
     def running_game(self) -> int:
         """The held cup's live game."""
         return int(MatchGame.objects.get(match__tournament=self.held_cup()).game_id)
+
+
+def season_definition(name: str = "Security Season") -> dict[str, Any]:
+    return {
+        "name": name,
+        "start": date(2026, 1, 1),
+        "end": date(2026, 12, 31),
+        "games": ["kazino"],
+        "tournaments": None,
+        "scoring": {"kind": "table", "table": [10, 5]},
+        "best": None,
+        "tie_breaks": ["wins"],
+    }
 
 
 def _table(engine: str, config: dict[str, Any], users: list[Any], organiser: Any, **kwargs: Any) -> Game:
@@ -113,11 +165,11 @@ def build() -> World:
     finished = _table("tiny", {"players": 2, "goal": 3}, [owner, opponent], organiser)
     service.submit(finished.pk, 0, {"type": "add", "n": 2}, "f1", store.head(finished.pk)[0])
     service.submit(finished.pk, 1, {"type": "add", "n": 1}, "f2", store.head(finished.pk)[0])
-    assert service.result(finished.pk) is not None
+    assert queries.result(finished.pk) is not None
     dominoes = next(
         game
         for seed in range(50)
-        if service.load_table(
+        if load_table(
             game := _table("dominoes", {"players": 2}, [owner, opponent], organiser, seed=seed)
         ).to_act()
         == [0]

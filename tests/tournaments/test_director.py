@@ -14,6 +14,7 @@ from games import autoplay, streams
 from games import service as games
 from games.errors import ServiceError
 from games.models import Game
+from games.tables import load_table
 from tournaments import formats, projection, service, simulate
 from tournaments.log import BYE
 from tournaments.models import Entry, Match, RatingHistory, Tournament
@@ -29,8 +30,8 @@ def state(row: Tournament):  # type: ignore[no-untyped-def]
 
 def play_out(game_id: int) -> None:
     for _ in range(5000):
-        table = games.load_table(game_id)
-        if table.outcome() is not None:
+        table = load_table(game_id)
+        if table.outcome() is not None or table.timeline.abandoned:
             return
         assert autoplay.play_bot_turn(game_id, table.seq, table.to_act()[0]) == "played"
     raise AssertionError(f"game {game_id} did not end")
@@ -40,7 +41,9 @@ def live_games(row: Tournament, number: int | None = None) -> list[int]:
     """The games being played in round ``number`` (the last round by default)."""
     t = state(row)
     rnd = t.rounds[-1] if number is None else t.rounds[number - 1]
-    return [g.game_id for table in rnd.tables for g in table.games if g.places is None]
+    return [
+        g.game_id for table in rnd.tables for g in table.games if g.places is None and table.result is None
+    ]
 
 
 def finish_round(row: Tournament) -> None:
@@ -85,14 +88,14 @@ def test_a_forfeit_on_a_running_game_stops_it_and_it_is_never_rated() -> None:
     row = simulate.setup("kazino", "swiss", 2, {**KAZINO, "rounds": 1}, "random")
     service.start(row)
     (game_id,) = live_games(row)
-    table = games.load_table(game_id)
+    table = load_table(game_id)
     autoplay.play_bot_turn(game_id, table.seq, table.to_act()[0])
     key = state(row).rounds[0].tables[0].key
     absent = state(row).rounds[0].tables[0].entrants[0]
     service.forfeit(row, key, [absent], "did not come back")
     game = Game.objects.get(pk=game_id)
     assert game.status == Game.Status.ABORTED
-    table = games.load_table(game_id)
+    table = load_table(game_id)
     assert table.timeline.abandoned and table.timeline.abandon_reason == "forfeit"
     # Nothing more can be played there, and it is not rated.
     with pytest.raises(ServiceError):
@@ -182,7 +185,7 @@ def test_a_late_entrant_chooses_zero_or_half_for_the_rounds_it_missed() -> None:
     assert [(m.round, m.points) for m in missed] == [(1, 0), (2, 0)]
 
 
-def test_unplayed_rounds_enter_buchholz_by_a_virtual_opponent_and_forfeit_wins_count_as_unplayed() -> None:
+def test_unplayed_rounds_enter_buchholz_by_a_dummy_with_ones_own_score_and_forfeit_wins_are_no_wins() -> None:
     from tournaments.standings import Meeting, standings
 
     # Three rounds. A: bye in round 1 (1 point), beats B, beats C.  B: beats C, loses to A, beats D by forfeit.
@@ -200,12 +203,10 @@ def test_unplayed_rounds_enter_buchholz_by_a_virtual_opponent_and_forfeit_wins_c
         for r in standings("ABCD", meetings, ["match_points", "buchholz", "wins"], virtual_opponents=3)
     }
     assert rows["A"]["match_points"] == 3 and rows["B"]["match_points"] == 2
-    # A's round 1 (a bye worth 1): a virtual opponent with A's 0 before, plus 1 - 1, plus ½ x 2 later rounds = 1.
-    # B counts as its score with its forfeit round as a draw: 1 + 0 + ½ = 3/2. C: 1 (no unplayed round).
-    assert rows["A"]["buchholz"] == Fraction(1) + Fraction(3, 2) + 1
-    # B: opponents C (1) and A (its round-1 bye as a draw: ½ + 1 + 1 = 5/2); round 3 won by forfeit:
-    # a virtual opponent with B's 1 before, plus 1 - 1, plus 0 = 1. The forfeit win is no win.
-    assert rows["B"]["buchholz"] == 1 + Fraction(5, 2) + 1
+    # C.07 (2023) 16.4: A's bye is a game against a dummy with A's own score (3); B and C add their scores.
+    assert rows["A"]["buchholz"] == 3 + 2 + 1
+    # B: opponents C (1) and A (3); round 3 won by forfeit: a dummy with B's own score (2). No win.
+    assert rows["B"]["buchholz"] == 1 + 3 + 2
     assert rows["B"]["wins"] == 1
 
 
@@ -258,7 +259,7 @@ def test_round_robin_withdrawal_annuls_before_half_and_forfeits_after() -> None:
     row = simulate.setup("kazino", "round_robin", 4, options, "random")
     service.start(row)
     service.start_round(row)
-    service.withdraw(row, 1)  # its round-1 game plays on: 1 of 3 games, fewer than half
+    service.withdraw(row, 1)  # its round-1 game is lost by forfeit (#30): 0 of 3 games, fewer than half
     finish_round(row)
     t = state(row)
     assert 1 in formats._annulled(t)

@@ -19,7 +19,7 @@ from django.db import connections
 from django.test import Client
 
 from games import autoplay, publish, store
-from games import service as games
+from games.tables import load_table
 from replay import frames
 from replay.export import Refused, export_game
 from replay.frames import ALL
@@ -33,7 +33,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def play_out(game_id: int) -> None:
     """Play a game of computer seats to its end (no worker runs in tests)."""
     for _ in range(5000):
-        table = games.load_table(game_id)
+        table = load_table(game_id)
         if table.outcome() is not None:
             return
         assert autoplay.play_bot_turn(game_id, table.seq, table.to_act()[0]) == "played"
@@ -42,7 +42,7 @@ def play_out(game_id: int) -> None:
 
 def play_some(game_id: int, moves: int) -> None:
     for _ in range(moves):
-        table = games.load_table(game_id)
+        table = load_table(game_id)
         assert table.outcome() is None
         autoplay.play_bot_turn(game_id, table.seq, table.to_act()[0])
 
@@ -89,7 +89,7 @@ async def _sockets(game_id: int) -> tuple[dict[str, Any], dict[str, Any], list[d
 
 def assert_secret(game_id: int, stranger: Client) -> None:
     """Every path shows nothing of the game past its opening, and no result."""
-    table = games.load_table(game_id)
+    table = load_table(game_id)
     assert table.outcome() is not None, "the game itself is over"
     cut = opening_end(game_id)
     # The table socket (spectators) and the public state API: the opening only.
@@ -127,7 +127,7 @@ def assert_secret(game_id: int, stranger: Client) -> None:
 
 
 def assert_open(game_id: int, stranger: Client) -> None:
-    table = games.load_table(game_id)
+    table = load_table(game_id)
     assert publish.spectator_cut(table) == table.seq
     assert frames.load(game_id).finished
     assert export_game(game_id, "all")["events"]
@@ -167,9 +167,8 @@ def test_a_table_that_runs_ahead_shows_nothing_of_deals_the_others_have_not_play
     page = stranger.get(f"/tournaments/{row.pk}/").content.decode()
     assert "(1)" not in page and "(2)" not in page
     events = log_events(stranger, row)
-    finished = [e for e in events if e["type"] in ("game.finished", "match.decided")]
-    assert finished and all(e["data"].get("withheld") and "hash" not in e for e in finished)
-    assert all("places" not in e["data"] and "scores" not in e["data"] for e in finished)
+    # The log stops before the first withheld result (#37: what followed it told the result).
+    assert not [e for e in events if e["type"] in ("game.finished", "match.decided")]
     assert all(not any(k.startswith("secret_") for k in e["data"]) for e in events)
     stripped = [e for e in events if e["type"] in ("tournament.created", "round.started")]
     assert stripped and all("hash" not in e for e in stripped), "a hash of a part would not check"
@@ -184,7 +183,7 @@ def test_a_table_that_runs_ahead_shows_nothing_of_deals_the_others_have_not_play
         assert_secret(game_id, stranger)
     shown = {e["data"].get("game_id"): e for e in log_events(stranger, row) if e["type"] == "game.finished"}
     assert "places" in shown[ahead[0]]["data"] and "hash" in shown[ahead[0]]
-    assert shown[ahead[1]]["data"].get("withheld")
+    assert ahead[1] not in shown
 
     # The slow table is dealt exactly the cards the fast one played: that was the secret.
     slow_games = tables(row)[slow]
@@ -210,3 +209,65 @@ def test_each_deal_of_a_round_has_its_own_seed_that_tells_nothing_of_the_others(
     assert deals.deal_seed(secret, 1) == seeds[1], "the same secret and index give the same deal"
     assert deals.group_key(secret) != deals.group_key(secret + 1)
     assert str(secret) not in deals.group_key(secret)
+
+
+def public_view(stranger: Client, row: Tournament, key: str) -> dict[str, Any]:
+    """What a stranger can learn of table ``key``: the public log, its match line on the page, and
+    which of its games the lobby (page and API) lists."""
+    body = stranger.get(f"/tournaments/{row.pk}/log.json").json()
+    page = stranger.get(f"/tournaments/{row.pk}/").content.decode()
+    games = [g for g in tables(row)[key]]
+    card = (
+        page.split(f'data-match="{key}"', 1)[1].split("</li>", 1)[0] if f'data-match="{key}"' in page else ""
+    )
+    lobby = {t["id"] for t in stranger.get("/api/v1/lobby").json()["tables"]}
+    lobby_page = stranger.get("/").content.decode()
+    return {
+        "seq": page.split('data-seq="', 1)[1].split('"', 1)[0],  # what the page's socket compares
+        "log": [(e["seq"], e["type"], e["data"]) for e in body["events"]],
+        "partial": body.get("partial"),
+        "card": card,
+        "links": [g for g in games if f"/tables/{g}/" in page],
+        "lobby": [g for g in games if g in lobby or f"/tables/{g}/" in lobby_page],
+    }
+
+
+def test_whether_a_withheld_best_of_3_needed_a_third_game_is_not_public(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """#37: the public log showed a withheld best-of-3 decided after two games (or a third started).
+    While the fast table's results are withheld, nothing public changes as it plays on: not the log,
+    the page and its seq, the lobbies, nor a nudge on the tournament's socket."""
+    from tournaments import publish as tournament_publish
+
+    nudges: list[int] = []
+    monkeypatch.setattr(tournament_publish, "changed", lambda tournament_id, seq: nudges.append(seq))
+    row = simulate.setup(
+        "kazino",
+        "swiss",
+        4,
+        {"duplicate": True, "best_of": 3, "rounds": 1, "game_config": {"match": "single"}},
+        "random",
+    )
+    service.start(row)
+    (fast, fast_games), (slow, slow_games) = sorted(tables(row).items())
+    stranger = Client()
+    stranger.force_login(get_user_model().objects.create_user("stranger"))
+    play_some(slow_games[0], 3)
+    play_out(fast_games[0])
+    before = public_view(stranger, row, fast)
+    nudges.clear()
+    # The fast table plays its second game: decided 2-0, or a third game started at 1-1.
+    play_out(tables(row)[fast][1])
+    assert nudges == [], "the socket told of the fast table's second game"
+    assert decided(row, fast) or len(tables(row)[fast]) == 3
+    after = public_view(stranger, row, fast)
+    assert after == before, "the public saw the fast table play on"
+    assert before["partial"], "the log stops at the withheld game"
+    assert not any(t == "match.decided" for _, t, _d in after["log"])
+    assert tables(row)[fast][1:] and not set(tables(row)[fast][1:]) & set(after["links"] + after["lobby"])
+    # Once every table has played the deals, the whole log is out, with its hashes.
+    row = simulate.drive(row, timeout=600)
+    body = stranger.get(f"/tournaments/{row.pk}/log.json").json()
+    assert not body["partial"]
+    assert sum(1 for e in body["events"] if e["type"] == "match.decided") == 2

@@ -28,7 +28,6 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.bench import pairing_baseline
 from tournaments import formats
 from tournaments.log import Entrant, GameRecord, Result, Round, Table, Tournament
 from tournaments.pairing import dutch
@@ -65,19 +64,36 @@ def denied_levels(first: Player, second: Player) -> list[int]:
     return sorted(([lf] if pf == SECOND else []) + ([ls] if ps == FIRST else []), reverse=True)
 
 
-def pair_vector(players: list[Player], x: Player, y: Player) -> tuple[Fraction, ...]:
-    """One pair's criteria, most important first: repeat; floaters (score-group boundaries crossed),
-    then the crossings per boundary, top first; squared score gap; seat preferences denied (absolute,
-    strong, mild: in a pair wanting the same seat the weaker gives way); repeated floats (C12-C15)."""
-    levels = sorted({Fraction(p.score) for p in players}, reverse=True)
+def pair_vector(
+    players: list[Player], x: Player, y: Player | None = None, levels: list[Fraction] | None = None
+) -> tuple[Fraction, ...]:
+    """One pair's criteria, most important first: repeat; both needing the same seat absolutely (C3);
+    floaters (score-group boundaries crossed), then the crossings per boundary, top first; squared
+    score gap; seat preferences denied (absolute, strong, mild: in a pair wanting the same seat the
+    weaker gives way); repeated floats (C12-C15). ``y`` None: ``x`` has the bye, a float to a score
+    group below the lowest."""
+    levels = levels or sorted({Fraction(p.score) for p in players}, reverse=True)
+    if y is None:
+        ga, gb = levels.index(Fraction(x.score)), len(levels)
+        crossings = [int(ga <= k < gb) for k in range(len(levels))]
+        gap = (Fraction(x.score) - (levels[-1] - 1)) ** 2
+        floats = [
+            bool(x.floats) and x.floats[-1] == DOWN,
+            False,
+            len(x.floats) > 1 and x.floats[-2] == DOWN,
+            False,
+        ]
+        values = [0, 0, gb - ga, *crossings, gap, 0, 0, 0]
+        return tuple(Fraction(v) for v in values + [int(f) for f in floats])
     a, b = (x, y) if rank_key(x) <= rank_key(y) else (y, x)
     ga, gb = levels.index(Fraction(a.score)), levels.index(Fraction(b.score))
-    crossings = [int(ga <= k < gb) for k in range(len(levels) - 1)]
+    crossings = [int(ga <= k < gb) for k in range(len(levels))]
     seats = [0, 0, 0]
     pa, la, _ = dutch.seat_preference(a.seats)
     pb, lb, _ = dutch.seat_preference(b.seats)
     if pa is not None and pa == pb:
         seats[{ABSOLUTE: 0, STRONG: 1, MILD: 2}[min(la, lb)]] = 1
+    same_absolute = pa is not None and pa == pb and la == lb == ABSOLUTE
     mixed = ga != gb
     floats = [
         mixed and bool(a.floats) and a.floats[-1] == DOWN,
@@ -85,23 +101,34 @@ def pair_vector(players: list[Player], x: Player, y: Player) -> tuple[Fraction, 
         mixed and len(a.floats) > 1 and a.floats[-2] == DOWN,
         mixed and len(b.floats) > 1 and b.floats[-2] == UP,
     ]
-    values = [int(b.id in a.met), gb - ga, *crossings, (Fraction(a.score) - Fraction(b.score)) ** 2]
+    gap = (Fraction(a.score) - Fraction(b.score)) ** 2
+    values = [int(b.id in a.met), int(same_absolute), gb - ga, *crossings, gap]
     return tuple(Fraction(v) for v in values + seats + [int(f) for f in floats])
 
 
-def criteria(players: list[Player], pairs: list[tuple[Player, Player]]) -> tuple[Fraction, ...]:
+def criteria(
+    players: list[Player], pairs: list[tuple[Player, Player]], levels: list[Fraction] | None = None
+) -> tuple[Fraction, ...]:
     """A pairing's criteria: the sum of its pairs' (compared as a tuple, the first most important)."""
-    total = tuple(Fraction(0) for _ in pair_vector(players, players[0], players[0]))
+    total = tuple(Fraction(0) for _ in pair_vector(players, players[0], players[0], levels))
     for x, y in pairs:
-        total = tuple(t + v for t, v in zip(total, pair_vector(players, x, y), strict=True))
+        total = tuple(t + v for t, v in zip(total, pair_vector(players, x, y, levels), strict=True))
     return total
 
 
-def least(players: list[Player]) -> tuple[Fraction, ...]:
+def add(x: tuple[Fraction, ...], y: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+    return tuple(a + b for a, b in zip(x, y, strict=True))
+
+
+def least(players: list[Player], levels: list[Fraction] | None = None) -> tuple[Fraction, ...]:
     """The least criteria over every pairing of ``players``: brute force, as a dynamic programme over
     subsets (sums of vectors keep their order, so the least of a subset is part of the least)."""
     n = len(players)
-    vector = {(i, j): pair_vector(players, players[i], players[j]) for i in range(n) for j in range(i + 1, n)}
+    vector = {
+        (i, j): pair_vector(players, players[i], players[j], levels)
+        for i in range(n)
+        for j in range(i + 1, n)
+    }
     memo: dict[int, tuple[Fraction, ...]] = {0: tuple(Fraction(0) for _ in vector.get((0, 1), ()))}
 
     def best(mask: int) -> tuple[Fraction, ...]:
@@ -213,10 +240,6 @@ def issue_17_players() -> tuple[dict[int, Fraction], dict[int, set[int]]]:
 
 def test_the_issue_17_player_round_floats_one_player_where_today_floated_three():
     score, met = issue_17_players()
-    ranked = sorted(score, key=lambda p: (-score[p], p))
-    old, old_bye = pairing_baseline.pair_round(ranked, {p: float(s) for p, s in score.items()}, met, set())
-    assert old_bye == 17
-    assert sum(1 for a, b in old if score[a] != score[b]) == 3  # what today's search does
     result = dutch.pair([Player(p, score[p], p, met=frozenset(met[p])) for p in score])
     assert result.bye == 17, "the lowest-ranked player without a bye"
     assert [(a, b) for a, b in result.pairs if score[a] != score[b]] == [(11, 12)]
@@ -293,22 +316,32 @@ def test_small_fields_meet_every_criterion_at_its_least(n, rounds, rng):
     players = random_players(rng, n, rounds)
     result = dutch.pair(players)
     by = {p.id: p for p in players}
-    # The bye: the lowest (score, then pairing number) of those with the fewest byes whose bye leaves
-    # a repeat-free pairing, when there is one.
-    if n % 2:
-        fewest = min(p.byes for p in players)
-        eligible = sorted((p for p in players if p.byes == fewest), key=rank_key, reverse=True)
-        fine = [p for p in eligible if pairable([q for q in players if q is not p])]
-        assert result.bye == (fine or eligible)[0].id
-    else:
-        assert result.bye is None
+    levels = sorted({Fraction(p.score) for p in players}, reverse=True)
     rest = [p for p in players if p.id != result.bye]
     pairs = [(by[a], by[b]) for a, b in result.pairs]
     assert sorted(x.id for pair in pairs for x in pair) == sorted(p.id for p in rest)
-    if not rest:
-        return
-    ours, best = criteria(rest, pairs), least(rest)
-    assert ours[:2] == best[:2], "no more repeats, then no more floaters, than the least"
+    if n % 2 == 0:
+        assert result.bye is None
+        ours, best = criteria(players, pairs, levels), least(players, levels)
+    else:
+        # The bye inside the pairing: who has it is part of the least (fewest floaters first), then
+        # the lowest (score, then pairing number) of those with the fewest byes.
+        fewest = min(p.byes for p in players)
+        assert by[result.bye].byes == fewest
+        options = {}
+        for p in players:
+            if p.byes == fewest:
+                others = [q for q in players if q is not p]
+                options[p.id] = add(
+                    pair_vector(players, p, None, levels), least(others, levels) if others else ()
+                )
+        ours = add(
+            pair_vector(players, by[result.bye], None, levels), criteria(rest, pairs, levels) if rest else ()
+        )
+        best = min(options.values())
+        lowest = max((by[e] for e, v in options.items() if v == best), key=rank_key)
+        assert result.bye == lowest.id or ours != best
+    assert ours[:3] == best[:3], "no more repeats, absolute seat clashes, then floaters than the least"
     assert ours == best, "and every later criterion at its least too"
     for first, second in pairs:
         assert denied_levels(first, second) <= denied_levels(second, first), "seat order"
@@ -361,10 +394,21 @@ def check_round(t: Tournament, before: list[Player], pairing: formats.Pairing) -
         assert not any(b.id in a.met for a, b in pairs), "no repeat when one can be avoided"
     for e in pairing.byes:
         assert by[e].byes == min(p.byes for p in before), "no second bye while someone has none"
-        lower = [p for p in before if rank_key(p) > rank_key(by[e]) and p.byes == by[e].byes]
-        assert not any(pairable([q for q in before if q is not p]) for p in lower), "the lowest eligible"
     for first, second in pairs:
         assert denied_levels(first, second) <= denied_levels(second, first), "seat order"
+    # No two players who both need the same seat absolutely meet where a pairing of the same players
+    # without a repeat avoids it (C3), outside the last round.
+    if pairing.round < formats.swiss_rounds(t) and len(rest) <= dutch.EXACT_FIELD:
+        clashes = [(a, b) for a, b in pairs if same_absolute(a, b)]
+        if clashes and pairable(rest):
+            graph = nx.Graph()
+            for i, a in enumerate(rest):
+                for j in range(i + 1, len(rest)):
+                    if rest[j].id not in a.met and not same_absolute(a, rest[j]):
+                        graph.add_edge(i, j)
+            assert len(nx.max_weight_matching(graph, maxcardinality=True)) * 2 < len(rest), (
+                "an absolute seat preference denied where the pairing could avoid it"
+            )
     # Inside each score group, the pairs made there deny no more than the best pairing of the same
     # players without repeats.
     groups: dict[Fraction, list[tuple[Player, Player]]] = {}
@@ -376,6 +420,12 @@ def check_round(t: Tournament, before: list[Player], pairing: formats.Pairing) -
         cost = seat_cost(inside)
         if cost != count_bound(members):  # the bound is a least; above it, ask a matching
             assert cost == best_seat_cost(members)
+
+
+def same_absolute(a: Player, b: Player) -> bool:
+    pa, la, _ = dutch.seat_preference(a.seats)
+    pb, lb, _ = dutch.seat_preference(b.seats)
+    return pa is not None and pa == pb and la == lb == ABSOLUTE
 
 
 def seat_cost(pairs: list[tuple[Player, Player]]) -> tuple[int, int, int]:

@@ -96,9 +96,9 @@ def test_only_the_players_of_the_table_or_the_holder_of_its_code_may_enter():
     with pytest.raises(ServiceError) as exc:
         service.enter_result(row, table.key, 1, kazino_cards(30, 22, a, b), entrant=a, code="WRONG1")
     assert exc.value.code == "bad_code"
-    code = service.table_code(t, table.key)
-    assert len(code) == board.CODE_LENGTH and service.code_table(t, code.lower()) == table.key
-    assert service.code_table(t, service.table_code(t, other.key)) == other.key
+    code = board.code_of(t, table.key)
+    assert len(code) == board.CODE_LENGTH and board.code_table(t, code.lower()) == table.key
+    assert board.code_table(t, board.code_of(t, other.key)) == other.key
     service.enter_result(row, table.key, 1, kazino_cards(30, 22, a, b), entrant=b, code=code)
     event = streams.read(row.stream_id)[-1]
     assert event.type == "result.entered" and event.data["via"] == "code" and event.data["by"] is None
@@ -230,7 +230,16 @@ def test_results_over_the_board_are_rated_once_and_a_rebuild_agrees():
     assert len(history) == 4 and {h[1] for h in history} == {row.stream_id}
     first = current(row).rounds[0].tables[0]
     service.resolve_result(row, first.key, 1, kazino_cards(20, 32, *first.entrants), "recount", by=organiser)
-    assert sorted(RatingHistory.objects.values_list("rating__player", "game_id", "number", "mu")) == history
+    # #37 item 4: the ratings no longer keep the result the correction replaced.
+    corrected = {
+        (player, place)
+        for player, place in RatingHistory.objects.filter(game_id=row.stream_id).values_list(
+            "rating__player", "place"
+        )
+    }
+    a, b = first.entrants
+    assert (f"user:{people[a].pk}", 2) in corrected and (f"user:{people[b].pk}", 1) in corrected
+    assert len(RatingHistory.objects.all()) == len(history)
     before = sorted(
         (r.player, round(r.mu, 9), round(r.sigma, 9), r.games) for r in ratings.Rating.objects.all()
     )

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import functools
 import itertools
-import random
-import time
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tournaments.pairing.elimination import first_round, next_round, seed_order
 from tournaments.pairing.roundrobin import berger_rounds
-from tournaments.pairing.swiss import pair_round, pick_bye, seat_tables, table_sizes
+from tournaments.pairing.tables import seat_tables, table_sizes
 
 
 def test_berger_tables_for_four_and_six_match_the_published_ones():
@@ -88,84 +85,6 @@ def test_every_entrant_appears_once_in_the_first_round(n):
     assert all(p[0] is not None for p in byes), "a bye never meets a bye"
 
 
-def test_the_bye_goes_to_the_lowest_ranked_player_without_one():
-    assert pick_bye([1, 2, 3, 4, 5], set()) == 5
-    assert pick_bye([1, 2, 3, 4, 5], {5, 4}) == 3
-    assert pick_bye([1, 2, 3, 4], set()) is None
-
-
-def _no_repeat_matching_exists(players, met):
-    if not players:
-        return True
-    p, rest = players[0], players[1:]
-    return any(q not in met[p] and _no_repeat_matching_exists([x for x in rest if x != q], met) for q in rest)
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.integers(2, 10), st.randoms(use_true_random=False), st.integers(0, 12))
-def test_swiss_places_everyone_once_and_repeats_only_when_unavoidable(n, rng, history):
-    players = list(range(n))
-    met = {p: set() for p in players}
-    for _ in range(history):
-        a, b = rng.sample(players, 2)
-        met[a].add(b)
-        met[b].add(a)
-    scores = {p: rng.choice([0, 1, 2]) for p in players}
-    ranked = sorted(players, key=lambda p: -scores[p])
-    pairs, bye = pair_round(ranked, scores, met, set())
-    seated = [x for pair in pairs for x in pair] + ([bye] if bye is not None else [])
-    assert sorted(seated) == players
-    repeats = sum(b in met[a] for a, b in pairs)
-    rest = [p for p in ranked if p != bye]
-    if _no_repeat_matching_exists(rest, met):
-        assert repeats == 0
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.integers(10, 20), st.randoms(use_true_random=False), st.floats(0.2, 0.7))
-def test_swiss_avoids_repeats_even_when_the_search_must_float_far(n, rng, density):
-    players = list(range(n))
-    met: dict[int, set[int]] = {p: set() for p in players}
-    for a, b in itertools.combinations(players, 2):
-        if rng.random() < density:
-            met[a].add(b)
-            met[b].add(a)
-    scores = {p: rng.choice([0, 1, 2]) for p in players}
-    ranked = sorted(players, key=lambda p: -scores[p])
-    pairs, bye = pair_round(ranked, scores, met, set())
-    rest = tuple(p for p in ranked if p != bye)
-
-    @functools.cache
-    def possible(left: tuple[int, ...]) -> bool:
-        return not left or any(
-            q not in met[left[0]] and possible(tuple(x for x in left[1:] if x != q)) for q in left[1:]
-        )
-
-    if possible(rest):
-        assert not any(b in met[a] for a, b in pairs)
-
-
-def test_a_bottom_group_that_all_met_floats_up_instead_of_repeating():
-    # 56 leaders on 3 points and 8 players on 0 who have all met each other: each of the 8 must meet
-    # a leader. A plain depth-first search ran out of budget here and settled for 4 repeats.
-    players = list(range(64))
-    scores = {p: 3 if p < 56 else 0 for p in players}
-    met = {p: set(range(56, 64)) - {p} if p >= 56 else set() for p in players}
-    pairs, bye = pair_round(players, scores, met)
-    assert bye is None
-    assert not any(b in met[a] for a, b in pairs)
-    assert sorted(x for pair in pairs for x in pair) == players
-    assert sum(1 for a, b in pairs if scores[a] != scores[b]) == 8, "no more floats than needed"
-
-
-def test_swiss_pairs_within_score_groups_top_half_against_bottom_half():
-    ranked = [1, 2, 3, 4, 5, 6, 7, 8]
-    scores = {p: (1 if p <= 4 else 0) for p in ranked}
-    pairs, bye = pair_round(ranked, scores, {p: set() for p in ranked})
-    assert bye is None
-    assert {frozenset(p) for p in pairs} == {frozenset(x) for x in [(1, 3), (2, 4), (5, 7), (6, 8)]}
-
-
 @given(st.integers(2, 200), st.integers(2, 8))
 def test_table_sizes_are_balanced_within_one_seat(count, size):
     try:
@@ -197,21 +116,3 @@ def test_multi_player_tables_seat_everyone_once_and_cut_repeats(count, size, rng
         return sum(met[a].get(b, 0) for t in ts for a, b in itertools.combinations(t, 2))
 
     assert repeats(tables) <= repeats(naive)
-
-
-def test_pairing_512_entrants_is_quick_enough_to_measure():
-    """Not a timing assertion: the figure goes to the benchmark. This only proves 512 completes."""
-    rng = random.Random(5)
-    players = list(range(512))
-    scores = {p: rng.randint(0, 5) for p in players}
-    ranked = sorted(players, key=lambda p: -scores[p])
-    met = {p: set(rng.sample(players, 6)) - {p} for p in players}
-    for p, others in list(met.items()):
-        for q in others:
-            met[q].add(p)
-    started = time.perf_counter()
-    pairs, _ = pair_round(ranked, scores, met)
-    assert len(pairs) == 256
-    tables = seat_tables(ranked, 4, scores, {p: dict.fromkeys(met[p], 1) for p in players})
-    assert len(tables) == 128
-    assert time.perf_counter() - started >= 0

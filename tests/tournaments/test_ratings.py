@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import service, store
+from games import queries, service, store
 from games.autoplay import play_bot_turn
 from games.models import Game
+from games.tables import load_table
 from tournaments import ratings
 from tournaments.models import Rating, RatingHistory
 
@@ -35,7 +36,7 @@ def _ratings() -> list[tuple[str, float, float, int]]:
 def test_a_casual_game_is_never_rated_and_a_rated_one_is(kind):
     game = service.create_game("tiny", {"players": 2, "goal": 2}, _players(), kind=kind)
     _add(game, 0, 2)  # seat 0 wins: the game_finished signal reaches the ratings
-    assert service.result(game.pk) is not None
+    assert queries.result(game.pk) is not None
     rated = RatingHistory.objects.filter(game_id=game.pk).count()
     assert rated == (2 if kind == Game.Kind.RATED else 0)
 
@@ -44,8 +45,8 @@ def test_a_casual_game_is_never_rated_and_a_rated_one_is(kind):
 def test_a_casual_kazino_game_no_longer_feeds_the_ratings(kind):
     seats = [service.SeatSpec(f"Bot {n} (greedy)", bot_level="greedy") for n in (1, 2)]
     game = service.create_game("kazino", {"players": 2, "match": "single"}, seats, seed=18, kind=kind)
-    while (outcome := service.result(game.pk)) is None:
-        table = service.load_table(game.pk)
+    while (outcome := queries.result(game.pk)) is None:
+        table = load_table(game.pk)
         play_bot_turn(game.pk, table.seq, table.to_act()[0])
     counted = Rating.objects.filter(game="kazino").count()
     assert counted == (2 if kind == Game.Kind.RATED else 0)
@@ -84,8 +85,8 @@ def test_a_log_with_a_move_taken_back_is_not_rated_whatever_its_kind():
         command_id="x",
         actor="system",
     )
-    assert service.load_table(game.pk).state.total == 0
+    assert load_table(game.pk).state.total == 0
     _add(game, 0, 2)
-    assert service.result(game.pk) is not None
+    assert queries.result(game.pk) is not None
     assert not RatingHistory.objects.exists()
     assert ratings.rebuild() == 0

@@ -8,10 +8,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from games import autoplay, signals, store, streams
+from games import autoplay, queries, signals, store, streams
 from games import service as games
 from games.errors import ServiceError
 from games.models import Game
+from games.tables import load_table
 from tournaments import projection, service, simulate
 from tournaments.models import Entry, Match, MatchGame, Rating, RatingHistory, Tournament
 
@@ -66,7 +67,7 @@ def test_a_swiss_of_bots_plays_to_the_end_from_the_games_own_results():
     ranks = sorted(Entry.objects.filter(tournament=row).values_list("rank", flat=True))
     assert ranks[0] == 1 and len(ranks) == 6
     for match in MatchGame.objects.filter(match__tournament=row):
-        outcome = games.result(match.game_id)
+        outcome = queries.result(match.game_id)
         assert outcome is not None, "a match is decided only by a finished game"
     call_command("verify_events")
 
@@ -156,13 +157,13 @@ def test_check_in_drops_the_absent_and_withdrawal_forfeits():
     row = service.create(
         "Night", "kazino", "swiss", {"check_in": True, "rounds": 2, "game_config": QUICK["kazino"]}
     )
-    ids = [service.register(row, f"Bot {n}", bot_level="random") for n in range(5)]
-    for entrant in ids[:4]:
-        service.check_in(row, entrant)
+    # Computers need no check-in (#30); a person who did not check in is not paired.
+    ids = [service.register(row, f"Bot {n}", bot_level="random") for n in range(4)]
+    absent = service.register(row, "Ana", user=get_user_model().objects.create_user("ana-absent"))
     service.start(row)
     row.refresh_from_db()
     playing = {e for m in Match.objects.filter(tournament=row, round=1) for e in m.entrants}
-    assert playing == set(ids[:4]), "who did not check in is not paired"
+    assert playing == set(ids[:4]) and absent not in playing, "who did not check in is not paired"
     service.withdraw(row, ids[0])
     row = simulate.drive(row, timeout=600)
     second = Match.objects.filter(tournament=row, round=2)
@@ -173,7 +174,7 @@ def test_tournament_games_refuse_undo():
     row = simulate.setup("kazino", "swiss", 2, {"game_config": QUICK["kazino"]}, "random")
     service.start(row)
     game_id = MatchGame.objects.get(match__tournament=row).game_id
-    table = games.load_table(game_id)
+    table = load_table(game_id)
     seat = table.to_act()[0]
     action = table.engine.legal_actions(table.state, seat)[0]
     games.submit(game_id, seat, action, "c1", table.seq)
@@ -203,20 +204,19 @@ def test_duplicate_rounds_deal_every_table_the_same_cards():
     # deal, spectators see only the opening, and the replay stays closed.
     first, second = game_ids
     from games import autoplay, publish
-    from games import service as games_service
     from replay import frames
 
     for _ in range(6):
-        table = games_service.load_table(first)
+        table = load_table(first)
         autoplay.play_bot_turn(first, table.seq, table.to_act()[0])
-    table = games_service.load_table(first)
+    table = load_table(first)
     opening_end = max(e.seq for e in table.events if e.command_id == "opening")
     assert table.seq > opening_end
     assert publish.spectator_cut(table) == opening_end
     assert publish.snapshot(table, None)["seq"] == opening_end
     assert not frames.load(first).finished
     row = simulate.drive(row, timeout=600)
-    table = games_service.load_table(first)
+    table = load_table(first)
     assert publish.spectator_cut(table) == table.seq, "once every table has played it, all is shown"
     assert frames.load(first).finished
     assert all(
@@ -245,7 +245,7 @@ def test_rated_games_update_openskill_ratings_once():
     game_id = MatchGame.objects.filter(match__tournament=row).first().game_id
     from tournaments import ratings
 
-    assert ratings.record(game_id, games.result(game_id)) is True
+    assert ratings.record(game_id, queries.result(game_id)) is True
     assert list(Rating.objects.values_list("player", "mu", "sigma").order_by("player")) == before
 
 
@@ -283,8 +283,8 @@ def test_a_game_that_ended_unnoticed_is_recorded_by_reconcile(monkeypatch):
     service.start(row)
     game_id = MatchGame.objects.get(match__tournament=row).game_id
     monkeypatch.setattr(signals.game_finished, "send_robust", lambda **kwargs: [])  # the signal is lost
-    while games.result(game_id) is None:
-        table = games.load_table(game_id)
+    while queries.result(game_id) is None:
+        table = load_table(game_id)
         autoplay.play_bot_turn(game_id, table.seq, table.to_act()[0])
     row.refresh_from_db()
     assert row.status == "running", "nobody told the tournament"
@@ -367,11 +367,11 @@ def _human_against_bot(no_show_after: int = 60):
     service.register(row, "Bot", bot_level="random")
     service.start(row)
     game_id = MatchGame.objects.get(match__tournament=row).game_id
-    table = games.load_table(game_id)
+    table = load_table(game_id)
     seats = {s.number: s for s in table.game.seats.all()}
     human_seat = next(n for n, s in seats.items() if s.user_id == human.pk)
-    while human_seat not in games.load_table(game_id).to_act():
-        table = games.load_table(game_id)
+    while human_seat not in load_table(game_id).to_act():
+        table = load_table(game_id)
         autoplay.play_bot_turn(game_id, table.seq, table.to_act()[0])
     return row, game_id, human_seat
 
@@ -383,7 +383,7 @@ def test_a_no_show_forfeits_and_the_game_is_abandoned():
     human_entry = Entry.objects.get(tournament=row, name="Ana").number
     assert match.forfeit == [human_entry] and match.result["places"][str(human_entry)] == 2
     assert Game.objects.get(pk=game_id).status == "aborted"
-    table = games.load_table(game_id)
+    table = load_table(game_id)
     with pytest.raises(ServiceError) as exc:
         games.submit(
             game_id, human_seat, table.engine.legal_actions(table.state, human_seat)[0], "late", table.seq
@@ -397,12 +397,12 @@ def test_a_no_show_forfeits_and_the_game_is_abandoned():
 
 def test_a_player_who_moved_is_not_a_no_show():
     row, game_id, human_seat = _human_against_bot()
-    table = games.load_table(game_id)
+    table = load_table(game_id)
     games.submit(
         game_id, human_seat, table.engine.legal_actions(table.state, human_seat)[0], "here", table.seq
     )
-    while human_seat not in games.load_table(game_id).to_act() and games.result(game_id) is None:
-        table = games.load_table(game_id)
+    while human_seat not in load_table(game_id).to_act() and queries.result(game_id) is None:
+        table = load_table(game_id)
         autoplay.play_bot_turn(game_id, table.seq, table.to_act()[0])
     assert service.check_no_show(row.stream_id, game_id) == "present"
     assert Game.objects.get(pk=game_id).status == "active"

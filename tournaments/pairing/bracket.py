@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from tournaments.pairing.elimination import bracket_size, seed_order
 
@@ -30,6 +31,48 @@ class Match:
 
 
 Slot = tuple[int, int]  # (node index, side 0 = a or 1 = b)
+
+T = TypeVar("T")
+
+#: How the losers of winners-bracket round 2, 3, … drop into the losers bracket, by bracket size: the
+#: orders brackets-manager uses by default (``defaultMinorOrdering``, after its first, "natural", for
+#: round 1's losers), chosen to keep a loser from meeting again soon whom it met in the winners bracket.
+DROP_ORDERS: dict[int, tuple[str, ...]] = {
+    4: ("reverse",),
+    8: ("reverse", "natural"),
+    16: ("reverse_half_shift", "reverse", "natural"),
+    32: ("reverse", "half_shift", "natural", "natural"),
+    64: ("reverse", "half_shift", "reverse", "natural", "natural"),
+    128: ("reverse", "half_shift", "pair_flip", "pair_flip", "pair_flip", "natural"),
+}
+
+
+def reorder(items: Sequence[T], method: str) -> list[T]:
+    """One of brackets-manager's seed orderings."""
+    half = len(items) // 2
+    if method == "natural":
+        return list(items)
+    if method == "reverse":
+        return list(items)[::-1]
+    if method == "half_shift":
+        return [*items[half:], *items[:half]]
+    if method == "reverse_half_shift":
+        return [*list(items[half:])[::-1], *list(items[:half])[::-1]]
+    if method == "pair_flip":
+        return [x for i in range(0, len(items) - 1, 2) for x in (items[i + 1], items[i])]
+    raise ValueError(f"unknown order {method!r}")
+
+
+def drop_order(dropped: Sequence[T], size: int, winners_round: int) -> list[T]:
+    """The order in which the losers of winners-bracket round ``winners_round`` (2 or later) meet the
+    losers bracket's survivors, in a bracket of ``size``. Past 128: reversed and halves swapped in
+    turn."""
+    orders = DROP_ORDERS.get(size)
+    if orders is not None and winners_round - 2 < len(orders):
+        return reorder(dropped, orders[winners_round - 2])
+    return reorder(dropped, "reverse" if winners_round % 2 == 0 else "half_shift")
+
+
 Source = tuple[str, int]  # ("win", node index) or ("lose", node index)
 
 
@@ -77,6 +120,7 @@ class Bracket:
         self._reset = -1  # the node of GF2, when there is one
         self._skipped = ""
         size = bracket_size(len(seeded))
+        self.size = size
         slots = [seeded[s - 1] if s <= len(seeded) else None for s in seed_order(size)]
         winners = [[self._seeded(slots[i], slots[i + 1]) for i in range(0, size, 2)]]
         losers: list[list[int]] = []
@@ -137,9 +181,7 @@ class Bracket:
                 return []
             pairs = _pairs(dropped)
             return [[self._add(LOSERS, 1, ("lose", x), ("lose", y)) for x, y in pairs]]
-        # W2 losers drop in reversed, W3 losers with halves swapped, and so on alternately.
-        half = len(dropped) // 2
-        order = dropped[::-1] if len(winners) % 2 == 0 else dropped[half:] + dropped[:half]
+        order = drop_order(dropped, self.size, len(winners))
         number = len(losers) + 1
         major = [
             self._add(LOSERS, number, ("win", x), ("lose", y)) for x, y in zip(losers[-1], order, strict=True)

@@ -2,11 +2,14 @@
 
 Players keep the pairing number they were given at the start (seeding or rating order). Each round:
 
-1. **Bye** (odd count): the lowest player (by score, then pairing number) who has had none (when
-   everyone has, the fewest), passing over a player whose bye would force a repeat elsewhere.
+1. **Bye** (odd count): chosen inside the pairing on fields up to ``EXACT_FIELD`` (a stand-in for the
+   bye joins the matching as a score group below the lowest, for those with the fewest byes: the
+   fewest floaters, then the lowest); larger fields take the lowest eligible player first, passing
+   over one whose bye would force a repeat elsewhere.
 2. **Pairs**, compared criterion by criterion, each one only breaking the ties of those before it:
 
-   1. no repeat (FIDE C1; a repeat only when no pairing avoids it);
+   1. no repeat (FIDE C1; a repeat only when no pairing avoids it); then no two players who both need
+      the same seat absolutely (C3), topscorers excepted in the last round;
    2. the fewest floaters (C5), counted once per score-group boundary crossed (a player two groups
       down counts twice, as the Dutch system counts a downfloater once per bracket), the top bracket
       paired fully first, the next bracket pairing as well as it can (C7); then the smallest score
@@ -43,12 +46,14 @@ completable without repeats (Dirac's theorem or, for the few small cases it does
 matching); if it is not, a large bracket floats two more players down, a small one takes in the next
 score group.
 
-Where this differs from FIDE (see docs/tournaments.md): seat (colour) rules are quality criteria
-below the floaters rather than the absolute C3, with no top-scorer exception; seat denials are
-weighed by strength (absolute, strong, mild) rather than C10 before C11; small fields weigh the
-whole round at once (the fewest boundaries crossed, then the top brackets first) where FIDE goes
-bracket by bracket; score differences are summed as squares; exchanges are only "as few as
-possible"; C16–C19 are left out; the bye is chosen first.
+After the whole-round matching, each bracket's remainder is split into S1 and S2 again and paired
+again, as are its moved-down players with the residents chosen for them (``resplit``, FIDE B.3).
+
+Where this differs from FIDE (see docs/tournaments.md): C3 holds only where some pairing without a
+repeat allows it; seat denials are weighed by strength (absolute, strong, mild) rather than C10
+before C11; fields up to 64 weigh the whole round at once (the fewest boundaries crossed, then the
+top brackets first) where FIDE goes bracket by bracket; score differences are summed as squares;
+exchanges are only "as few as possible"; C16–C19 are left out.
 """
 
 from __future__ import annotations
@@ -65,7 +70,7 @@ DOWN, UP = 1, -1
 MILD, STRONG, ABSOLUTE = 1, 2, 3
 
 #: Fields of at most this many players are paired in one exact matching.
-EXACT_FIELD = 32
+EXACT_FIELD = 64
 #: Brackets of at most this many players with their lookahead (or of several score groups, or with
 #: many moved-down players) are paired by one exact matching.
 EXACT_BRACKET = 24
@@ -75,6 +80,7 @@ LOOKAHEAD = 12
 REPAIR = 40
 
 Seat = int | None
+_BYE = object()  # the stand-in the bye is in the whole-round matching
 Cost = tuple[int, int, int]  # seat preferences denied: (absolute, strong, mild)
 _ZERO: Cost = (0, 0, 0)
 
@@ -305,18 +311,38 @@ def _matching(
 
 
 class _Solver:
-    def __init__(self, players: Sequence[Player]) -> None:
+    def __init__(self, players: Sequence[Player], last_round: bool = False) -> None:
         scores = [Fraction(p.score) for p in players]
         scale = math.lcm(*(s.denominator for s in scores)) if scores else 1
+        self.scale = scale
         self.players = [_P(p, int(s * scale)) for p, s in zip(players, scores, strict=True)]
         self.players.sort(key=_P.key)
+        self.last_round = last_round
+        # Topscorers (C.04.3 A.7): more than half the points possible so far; in the last round two of
+        # them may meet whatever their seat preferences.
+        played = max((len(p.seats) for p in players), default=0)
+        self.top = {p.id for p in self.players if 2 * p.s > played * scale} if last_round else set()
+
+    def forbidden(self, a: _P, b: _P) -> bool:
+        """C3: two players who both need the same seat absolutely do not meet (in the last round a
+        topscorer may)."""
+        if a.level != ABSOLUTE or b.level != ABSOLUTE or a.pref != b.pref:
+            return False
+        return not (a.id in self.top or b.id in self.top)
 
     # -- whole round -----------------------------------------------------------------------------
 
     def solve(self) -> Round:
-        bye = self.choose_bye(self.players)
-        field = [p for p in self.players if p is not bye]
-        pairs = self.exact_field(field) if len(field) <= EXACT_FIELD else self.by_brackets(field)
+        bye: _P | None = None
+        if len(self.players) <= EXACT_FIELD:
+            # The bye inside the matching (FIDE: whoever the pairing leaves at the bottom): the fewest
+            # floaters first, then the lowest eligible player.
+            pairs, bye = self.exact_round(self.players, with_bye=len(self.players) % 2 == 1)
+            pairs = self.resplit(pairs, bye)
+        else:
+            bye = self.choose_bye(self.players)
+            field = [p for p in self.players if p is not bye]
+            pairs = self.by_brackets(field)
         seated = []
         for a, b in pairs:
             first, second, _ = allocate(a, b) if a.key() <= b.key() else allocate(b, a)
@@ -342,37 +368,137 @@ class _Solver:
 
     def exact_field(self, field: list[_P]) -> list[tuple[_P, _P]]:
         """Every pair of the field weighed on every criterion, repeats last of all."""
+        return self.exact_round(field, with_bye=False)[0]
+
+    def exact_round(self, field: list[_P], with_bye: bool) -> tuple[list[tuple[_P, _P]], _P | None]:
+        """One matching over the whole field; with ``with_bye`` a stand-in for the bye joins it, met by
+        a player as if floating to a score group below the lowest (only those with the fewest byes)."""
         if not field:
-            return []
+            return [], None
         groups = _groups(field)
         order = _Order(groups)
-        spread = (field[0].s - field[-1].s) ** 2
-        steps = len(groups) - 1
+        members = list(field)
+        bye: _P | None = None
+        if with_bye:
+            bye = _P(Player(_BYE, 0, 10**9), field[-1].s - self.scale)
+            members.append(bye)
+        levels = len(groups) + (1 if with_bye else 0)
+        group = {p.id: g for g, ps in enumerate(groups) for p in ps}
+        if bye is not None:
+            group[bye.id] = levels - 1
+        spread = (members[0].s - members[-1].s) ** 2
+        steps = levels - 1
         # Floats across a higher boundary weigh more (the Dutch system pairs the top bracket first):
         # crossing boundary k (0 the top) counts base ** (steps - 1 - k).
-        base = len(field) // 2 + 1
+        base = len(members) // 2 + 1
         crossing = [0]
         for k in range(steps):
             crossing.append(crossing[-1] + base ** (steps - 1 - k))
-        maxima = [1, steps, crossing[-1], spread, 1, 1, 1, 1, 1, 1, 1, 2 * order.biggest, 1]
+        fewest = min(p.p.byes for p in field)
+        maxima = [1, 1, steps, crossing[-1], spread, 1, 1, 1, 1, 1, 1, 1, len(field), 2 * order.biggest, 1]
         gains: dict[tuple[int, int], list[int]] = {}
         for i, a in enumerate(field):
-            for j in range(i + 1, len(field)):
-                b = field[j]
+            for j in range(i + 1, len(members)):
+                b = members[j]
+                if b is bye:
+                    if a.p.byes != fewest:
+                        continue  # C2: no second bye while someone has had none
+                    fresh, allowed = 1, 1
+                else:
+                    fresh, allowed = int(b.id not in a.met), int(not self.forbidden(a, b))
                 mixed = a.s != b.s
-                ga, gb = order.group[a.id], order.group[b.id]
+                ga, gb = group[a.id], group[b.id]
                 gains[(i, j)] = [
-                    0 if b.id in a.met else 1,
+                    fresh,
+                    allowed,
                     steps - (gb - ga),
                     crossing[-1] - (crossing[gb] - crossing[ga]),
                     spread - (a.s - b.s) ** 2,
-                    *self._seat_gains(a, b),
+                    *((1, 1, 1) if b is bye else self._seat_gains(a, b)),
                     *self._float_gains(a, b, mixed),
+                    i if b is bye else 0,  # then the bye to the lowest (``field`` is in ranking order)
                     2 * order.biggest - (order.who(a, b) if mixed else 0),
                     0 if order.exchange(a, b) else 1,
                     order.digit_weight(a, b),
                 ]
-        return _matching(field, gains, maxima, order.base**order.slots, maxcardinality=True)
+        found = _matching(members, gains, maxima, order.base**order.slots, maxcardinality=True)
+        pairs = [(a, b) for a, b in found if a is not bye and b is not bye]
+        taken = next((a if b is bye else b for a, b in found if bye in (a, b)), None)
+        return pairs, taken
+
+    def resplit(self, pairs: list[tuple[_P, _P]], bye: _P | None) -> list[tuple[_P, _P]]:
+        """FIDE C.04.3 (B.3): once the moved-down players of a bracket are paired, its remainder is
+        split into S1 and S2 again. The whole-round matching fixed who floats and whom each moved-down
+        player meets; the players of a score group paired among themselves are paired again here, by
+        the seats, then the Dutch order over the remainder's own halves (its downfloaters in S2)."""
+        inside: dict[int, list[tuple[_P, _P]]] = {}
+        remainder: dict[int, list[_P]] = {}
+        out: list[tuple[_P, _P]] = []
+        for a, b in pairs:
+            if a.s == b.s:
+                inside.setdefault(a.s, []).append((a, b))
+                remainder.setdefault(a.s, []).extend((a, b))
+            else:
+                out.append((a, b))
+                high = a if a.s > b.s else b
+                remainder.setdefault(high.s, []).append(high)
+        if bye is not None:
+            remainder.setdefault(bye.s, []).append(bye)
+        mixed: dict[int, list[tuple[_P, _P]]] = {}
+        for a, b in out:
+            mixed.setdefault(min(a.s, b.s), []).append((a, b))
+        out = []
+        for group_pairs in mixed.values():
+            out += self.moved_down_pairs(group_pairs) if len(group_pairs) > 1 else group_pairs
+        for score, group_pairs in inside.items():
+            if len(group_pairs) < 2:
+                out += group_pairs
+                continue
+            members = sorted(remainder[score], key=lambda p: p.number)
+            out += self.remainder_pairs(group_pairs, members)
+        return out
+
+    def moved_down_pairs(self, pairs: list[tuple[_P, _P]]) -> list[tuple[_P, _P]]:
+        """The moved-down players of one bracket (S1, by score then pairing number) and the residents
+        who meet them (S2, by pairing number) paired again: no repeat, seats, floats, then the first
+        transposition of S2."""
+        highs = sorted((a if a.s > b.s else b for a, b in pairs), key=_P.key)
+        lows = sorted((b if a.s > b.s else a for a, b in pairs), key=lambda p: p.number)
+        players = highs + lows
+        k, base = len(highs), len(lows) + 1
+        gains: dict[tuple[int, int], list[int]] = {}
+        for i, hi in enumerate(highs):
+            for j, lo in enumerate(lows):
+                if lo.id in hi.met or self.forbidden(hi, lo):
+                    continue
+                gains[(i, k + j)] = [
+                    *self._seat_gains(hi, lo),
+                    *self._float_gains(hi, lo, True),
+                    (base - 1 - j) * base ** (k - 1 - i),
+                ]
+        found = _matching(players, gains, [1, 1, 1, 1, 1, 1, 1], base**k, maxcardinality=True)
+        return found if len(found) == k else pairs
+
+    def remainder_pairs(self, pairs: list[tuple[_P, _P]], members: list[_P]) -> list[tuple[_P, _P]]:
+        """The players of ``pairs`` (one score group) paired again: no repeat, the seats, then S1 (the
+        top half of ``members``, the remainder, by pairing number) against S2 in the transposition order,
+        exchanges as few as possible."""
+        order = _Order([members])
+        players = sorted((p for pair in pairs for p in pair), key=lambda p: p.number)
+        gains: dict[tuple[int, int], list[int]] = {}
+        for i, a in enumerate(players):
+            for j in range(i + 1, len(players)):
+                b = players[j]
+                if b.id in a.met or self.forbidden(a, b):
+                    continue
+                hi, lo = (a, b) if a.key() <= b.key() else (b, a)
+                gains[(i, j)] = [
+                    *self._seat_gains(hi, lo),
+                    0 if order.exchange(a, b) else 1,
+                    order.digit_weight(hi, lo),
+                ]
+        found = _matching(players, gains, [1, 1, 1, 1], order.base**order.slots, maxcardinality=True)
+        return found if len(found) * 2 == len(players) else pairs
 
     @staticmethod
     def _seat_gains(a: _P, b: _P) -> Cost:
@@ -667,9 +793,9 @@ def completable(players: list[_P]) -> bool:
     return len(nx.max_weight_matching(graph, maxcardinality=True)) * 2 == n
 
 
-def pair(players: Sequence[Player]) -> Round:
+def pair(players: Sequence[Player], last_round: bool = False) -> Round:
     """The next round of a two-player Swiss: pairs in board order, each (first seat, second seat), and
-    the bye."""
+    the bye. ``last_round``: topscorers may meet whatever their seat preferences (C3)."""
     if len({p.id for p in players}) != len(players):
         raise ValueError("players must be distinct")
-    return _Solver(players).solve()
+    return _Solver(players, last_round).solve()

@@ -1,74 +1,75 @@
-"""Multi-player Swiss: who sits at which table, and in which seat (issue #19).
+"""Multi-player Swiss: who sits at which table, and in which seat (issues #19, #31).
 
 Players come ranked (best first), with their score (the first criterion of the standings) and
-``met``, how often each pair already sat at one table. A round is seated in three steps:
+``met``, how often each pair already sat at one table. The seating is "by standings", as Board Game
+Arena and "power pods" seat:
 
 1. **Table sizes**: as few tables as the tournament's size allows, balanced within one seat
-   (``table_sizes``). Which score groups get the short tables rotates by round (``layout``): round 1
-   puts them at the bottom, round 2 at the top, and so on down the field, so the short tables are not
-   always the bottom score group's.
-2. **Who sits together**: the ranking is cut into tables of that layout, then a local search swaps
-   players between any two tables while that lowers the cost (``Objective``):
+   (``table_sizes``); which places of the ranking get the short tables rotates by round (``layout``).
+2. **Standings-tables**: the ranking cut into tables of that layout, in order. Equal scores are
+   interchangeable, so a player's *level* is a range: the standings-tables its score group covers
+   (``levels``). A table's **span** is how many standings-tables apart its players are (the smallest
+   over the choices equal scores allow: the highest "lowest level" minus the lowest "highest level").
+3. **Who sits together**, lowest first, each criterion only breaking the ties of those before it
+   (``Objective``):
 
-       cost = Σ over tables [ repeat_weight · repeats + spread + first_seat_weight · over_cap ]
+   - **span ≤ 1** (``limit``; 2 with the organiser's "wider tables for fewer repeats"): a table holds
+     players of at most two adjacent standings-tables. In the **last round** the table of the leader
+     holds players of the top standings-table only (the leaders meet, whoever met before);
+   - nobody past the cap of first seats (``first_seat_cap``: ⌈rounds × tables / entrants⌉, which is
+     ⌈rounds / size⌉ when every table is full) while the field allows;
+   - the fewest **repeats** (pairs at a table that met before, as often as they met);
+   - the least **score spread** (highest minus lowest score, summed over the tables);
+   - first seats as even as possible (each table's fewest first seats, summed).
 
-   - *repeats*: the pairs at the table that met before, counted as often as they met;
-   - *spread*: the highest score at the table minus the lowest (score-homogeneous tables);
-   - *over_cap*: how far the table's first seat would take its player past the cap of
-     ⌈round / size⌉ + 1 first seats (someone must act first at every table: a table whose players all
-     reached the cap is avoided whenever the field allows it).
-
-   ``repeat_weight`` is ``REPEATS`` rounds' worth of points (a round's worth: ``unit``, by default
-   the points a table's winner scores, size − 1), so one repeat is accepted only where avoiding it
-   would put players more than that many points apart. The search starts from the tables with a
-   repeat or over the cap; for each of their players it takes the best swap with anyone at another
-   table within ``WINDOW`` places in the ranking (the whole field up to ``WINDOW + 1`` players), and
-   looks again at both tables it changed, until no swap helps. Small fields then try three-way
-   rotations (x to y's table, y to z's, z to x's), which reach seatings no single swap does; fields
-   up to ``REGROUP_UP_TO`` are then regrouped: the players of any two or three tables close in the
-   ranking (at most ``REGROUP_PLAYERS`` of them) are cut again in the cheapest way, until no
-   regrouping helps (several players move at once: at tables of 3 this takes a tenth to more than a
-   quarter off the spread the swaps leave, at about the same repeats). The smallest (``EXACT_UP_TO``)
-   are finished by an exhaustive branch and bound: the cheapest seating.
-   Everything is deterministic: the same standings give the same tables.
-3. **Seat order**: seat 0 acts first, so it goes to whoever acted first least often (then to whoever
-   sat earliest least, then by pairing number); the others follow by how early they sat before
-   (the latest first), so the acting order is balanced too.
+   The criteria are weighed so that each one outweighs everything below it (``Weights``).
+4. **The search**. Fields up to ``EXACT_UP_TO`` entrants are seated at the exact optimum of the
+   objective (``_exact``: a dynamic programme over the players still to seat, taking the tables in
+   ranking order with the layout's sizes; the span leaves each table few candidates). Above that: the
+   cut into standings-tables, then a local search (``search.Search``: the best swap of each player of a
+   table with a repeat, over the cap or past the span, with anyone within ``WINDOW`` places; three-way
+   rotations up to ``ROTATIONS_UP_TO``), then regrouping up to ``REGROUP_UP_TO`` (the players of two or
+   three nearby tables cut again in the cheapest way). Deterministic: the same standings, the same
+   tables.
+5. **Seat order**: seat 0 acts first, so it goes to whoever acted first least often (then to whoever
+   sat earliest least, then by pairing number); the others follow by how early they sat before.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import combinations
 from typing import Any, TypeVar
 
+from tournaments.pairing.objective import Objective, Weights
+from tournaments.pairing.search import REGROUP_REACH, Search, regroup
+
+__all__ = [
+    "REGROUP_REACH",
+    "History",
+    "Objective",
+    "Seating",
+    "Weights",
+    "layout",
+    "levels",
+    "seat",
+    "seat_tables",
+]
+
 P = TypeVar("P", bound=Hashable)
 
-#: A repeat meeting costs this many rounds' worth of score spread.
-REPEATS = 1.5
-#: Going past the first-seat cap costs this many repeats: in practice never, while the field allows.
-FIRST_SEAT = 100
-#: How far apart in the ranking two players may be and still be swapped (each side).
-WINDOW = 64
-#: Fields up to this many players also try three-way rotations after the swaps.
-ROTATIONS_UP_TO = 48
-#: Fields up to this many players are then regrouped: the players of every two, then every three tables
-#: at most ``REGROUP_REACH`` apart (by their best-ranked player) are cut again in the cheapest way.
-REGROUP_UP_TO = 24
-#: Passes of the regrouping in one round (a guard; the fields measured settle within a few).
-REGROUP_PASSES = 50
-#: Tables are regrouped only if together they seat at most this many players (three tables of five
-#: have too many cuts to try every round).
-REGROUP_PLAYERS = 12
-#: How many tables apart (in ranking order) two tables of a regrouping may be.
-REGROUP_REACH = 3
-#: Fields up to this many players are then searched exhaustively (branch and bound): the best seating.
-EXACT_UP_TO = 12
-#: Improving moves the search may make in one round (a guard; far above what any field needs).
-MOVES = 20_000
+#: The organiser's choice of seating: by standings (span ≤ 1) or wider tables for fewer repeats (≤ 2).
+SPANS = {"standings": 1, "wider": 2}
+#: Fields up to this many players are then regrouped (two or three nearby tables cut again).
+REGROUP_UP_TO = 64
+#: Fields up to this many players are seated at the exact optimum.
+EXACT_UP_TO = 24
+#: Candidate tables the exact search may price in one round (a guard, far above the fields measured:
+#: past it the local search's seating stands, and ``seat_tables.exact`` says so).
+EXACT_BUDGET = 2_000_000
 
 _EMPTY: Mapping[Any, int] = {}
 
@@ -77,21 +78,28 @@ _EMPTY: Mapping[Any, int] = {}
 class History:
     """What the seating needs to know of the past rounds besides who met whom.
 
-    ``round``: the round being seated (1-based); ``first``: how many tables each player sat at seat 0
-    of; ``early``: the sum over past tables of how early each sat (seat 0 of n: 1, the last seat: 0,
-    evenly between); ``number``: pairing numbers (the seeding), the last tie-break of the seat order
-    (by default the place in the ranking).
+    ``round``: the round being seated (1-based); ``rounds``: the event's length (None: unknown, the
+    round being seated is taken as the last but nothing is forced); ``first``: how many tables each
+    player sat at seat 0 of; ``early``: the sum over past tables of how early each sat (seat 0 of n: 1,
+    the last seat: 0); ``number``: pairing numbers (the seeding), the last tie-break of the seat order.
     """
 
     round: int = 1
     first: Mapping[Any, int] = field(default_factory=dict)
     early: Mapping[Any, Fraction] = field(default_factory=dict)
     number: Mapping[Any, int] = field(default_factory=dict)
+    rounds: int | None = None
 
 
-def table_sizes(count: int, size: int, smallest: int = 2) -> list[int]:
+def table_sizes(count: int, size: int, smallest: int = 2, larger: bool = False) -> list[int]:
     """Table sizes for ``count`` players at tables of at most ``size``: as few tables as possible,
-    sizes within one seat of each other, bigger tables first."""
+    sizes within one seat of each other, bigger tables first. ``larger`` (the organiser's choice):
+    where the count does not divide, tables of one more instead (18 at 4: 5, 5, 4, 4), when there are
+    enough tables to take the extra players."""
+    if larger and size >= smallest:
+        tables, extra = divmod(count, size)
+        if tables and extra <= tables:
+            return [size + 1] * extra + [size] * (tables - extra)
     if count < smallest or size < smallest:
         raise ValueError(f"{count} players cannot fill tables of {smallest} to {size}")
     tables = -(-count // size)
@@ -102,51 +110,51 @@ def table_sizes(count: int, size: int, smallest: int = 2) -> list[int]:
     return sizes
 
 
-def layout(count: int, size: int, round_number: int = 1, smallest: int = 2) -> list[int]:
+def layout(
+    count: int, size: int, round_number: int = 1, smallest: int = 2, larger: bool = False
+) -> list[int]:
     """The table sizes from the top of the ranking down for this round: ``table_sizes`` with the short
     tables moved by round. Round 1 has them at the bottom; each later round moves them down by as many
-    tables as there are short ones (wrapping round to the top), so over rounds every score level gets
-    its turn at a short table."""
-    sizes = table_sizes(count, size, smallest)
-    short = sum(1 for s in sizes if s < sizes[0])
+    tables as there are short ones (wrapping round to the top)."""
+    sizes = table_sizes(count, size, smallest, larger)
+    short = sum(1 for s in sizes if s != sizes[-1]) if larger else sum(1 for s in sizes if s < sizes[0])
     shift = ((round_number - 1) * short) % len(sizes)
     return sizes[-shift:] + sizes[:-shift] if shift else sizes
 
 
-def first_seat_cap(round_number: int, size: int) -> int:
-    """The most first seats anyone should have after ``round_number`` rounds at tables of ``size``."""
-    return math.ceil(round_number / size) + 1
+def first_seat_cap(rounds: int, tables: int, count: int) -> int:
+    """The most first seats anyone needs over ``rounds`` rounds of ``tables`` tables among ``count``
+    players: ⌈rounds × tables / count⌉ (⌈rounds / size⌉ when every table is full)."""
+    return max(1, math.ceil(rounds * tables / max(1, count)))
 
 
-@dataclass(frozen=True)
-class Objective:
-    """The cost of one table (see the module's docstring); the search minimises the sum."""
+def levels(
+    ranked: Sequence[P], scores: Mapping[Any, float], sizes: Sequence[int]
+) -> dict[P, tuple[int, int]]:
+    """Each player's standings-tables: the range of tables (0 the top) that the places of its score
+    group fall in when the ranking is cut into tables of ``sizes``."""
+    table_of: list[int] = []
+    for k, n in enumerate(sizes):
+        table_of += [k] * n
+    out: dict[P, tuple[int, int]] = {}
+    i = 0
+    while i < len(ranked):
+        j = i
+        while j + 1 < len(ranked) and scores[ranked[j + 1]] == scores[ranked[i]]:
+            j += 1
+        for p in ranked[i : j + 1]:
+            out[p] = (table_of[i], table_of[j])
+        i = j + 1
+    return out
 
-    scores: Mapping[Any, float]
-    met: Mapping[Any, Mapping[Any, int]]
-    first: Mapping[Any, int]
-    repeat_weight: float
-    cap: int
 
-    def repeats(self, table: Sequence[Hashable]) -> int:
-        met = self.met
-        return sum(
-            met.get(a, _EMPTY).get(b, 0) or met.get(b, _EMPTY).get(a, 0) for a, b in combinations(table, 2)
-        )
+@dataclass
+class Seating:
+    """One round's tables (each in seat order) and how they were found: ``exact`` when the exact
+    search proved them the optimum of the objective."""
 
-    def spread(self, table: Sequence[Hashable]) -> float:
-        values = [self.scores[p] for p in table]
-        return max(values) - min(values)
-
-    def over_cap(self, table: Sequence[Hashable]) -> int:
-        return max(0, min(self.first.get(p, 0) for p in table) + 1 - self.cap)
-
-    def __call__(self, table: Sequence[Hashable]) -> float:
-        return (
-            self.repeat_weight * self.repeats(table)
-            + self.spread(table)
-            + FIRST_SEAT * self.repeat_weight * self.over_cap(table)
-        )
+    tables: list[list[Any]]
+    exact: bool
 
 
 def seat_tables(
@@ -156,38 +164,79 @@ def seat_tables(
     met: Mapping[Any, Mapping[Any, int]],
     smallest: int = 2,
     history: History | None = None,
-    unit: float | None = None,
+    span: int = 1,
+    larger: bool = False,
 ) -> list[list[P]]:
     """Tables for one multi-player Swiss round, each in seat order (seat 0 acts first).
 
-    ``met[a][b]``: how often a and b sat at one table; ``unit``: a round's worth of score (by default
-    ``size - 1``, a table winner's placement points).
-    """
+    ``met[a][b]``: how often a and b sat at one table; ``span``: how many standings-tables apart a
+    table's players may be (1 by standings, 2 for wider tables)."""
+    return seat(ranked, size, scores, met, smallest, history, span, larger=larger).tables
+
+
+def seat(
+    ranked: Sequence[P],
+    size: int,
+    scores: Mapping[Any, float],
+    met: Mapping[Any, Mapping[Any, int]],
+    smallest: int = 2,
+    history: History | None = None,
+    span: int = 1,
+    exact_up_to: int | None = None,
+    larger: bool = False,
+) -> Seating:
+    """``seat_tables`` with whether the exact search settled the round (``exact_up_to``: another
+    bound than ``EXACT_UP_TO``, for the benchmark's per-round optimum)."""
     if len(set(ranked)) != len(ranked):
         raise ValueError("players must be distinct")
     history = history or History()
-    sizes = layout(len(ranked), size, history.round, smallest)
-    score = {p: float(scores.get(p, 0)) for p in ranked}
-    objective = Objective(
-        scores=score,
-        met=met,
-        first=history.first,
-        repeat_weight=REPEATS * (unit if unit is not None else size - 1),
-        cap=first_seat_cap(history.round, size),
-    )
+    sizes = layout(len(ranked), size, history.round, smallest, larger)
+    objective = objective_for(ranked, sizes, size, scores, met, history, span)
     tables: list[list[P]] = []
     start = 0
     for n in sizes:
         tables.append(list(ranked[start : start + n]))
         start += n
-    if len(tables) > 1 and min(sizes) > 1:  # otherwise there is nothing to swap
-        _Search(ranked, tables, objective).run()
-        if len(ranked) <= REGROUP_UP_TO:
-            _regroup(ranked, tables, objective)
-        if len(ranked) <= EXACT_UP_TO:
-            tables = _exact(ranked, sizes, objective, tables)
+    exact = len(tables) <= 1
+    if len(tables) > 1:
+        limit = EXACT_UP_TO if exact_up_to is None else exact_up_to
+        found = _exact(ranked, sizes, objective) if len(ranked) <= limit else None
+        if found is not None:
+            tables, exact = found, True
+        else:
+            Search(ranked, tables, objective).run()
+            if len(ranked) <= REGROUP_UP_TO:
+                regroup(ranked, tables, objective)
+    place = {p: i for i, p in enumerate(ranked)}
+    tables.sort(key=lambda t: min(place[p] for p in t))
     number = {p: history.number.get(p, i) for i, p in enumerate(ranked)}
-    return [seat_order(t, history, number) for t in tables]
+    return Seating([seat_order(t, history, number) for t in tables], exact)
+
+
+def objective_for(
+    ranked: Sequence[Any],
+    sizes: Sequence[int],
+    size: int,
+    scores: Mapping[Any, float],
+    met: Mapping[Any, Mapping[Any, int]],
+    history: History,
+    span: int,
+) -> Objective:
+    score = {p: float(scores.get(p, 0)) for p in ranked}
+    rounds = history.rounds or history.round
+    last = history.rounds is not None and history.round >= history.rounds
+    most = max((n for p in ranked for n in met.get(p, _EMPTY).values()), default=1)
+    values = list(score.values())
+    return Objective(
+        scores=score,
+        met=met,
+        first=history.first,
+        cap=first_seat_cap(rounds, len(sizes), len(ranked)),
+        level=levels(ranked, score, sizes),
+        limit=span,
+        weights=Weights.of(len(ranked), len(sizes), size, max(values) - min(values), most, rounds),
+        leader=ranked[0] if last and ranked else None,
+    )
 
 
 def seat_order(table: Sequence[P], history: History, number: Mapping[Any, int]) -> list[P]:
@@ -202,244 +251,81 @@ def seat_order(table: Sequence[P], history: History, number: Mapping[Any, int]) 
     return [first, *sorted((p for p in table if p != first), key=lateness)]
 
 
-class _Search:
-    """Swaps (and on small fields three-way rotations) of players between tables, lowering the cost.
+def _exact(ranked: Sequence[P], sizes: Sequence[int], cost: Objective) -> list[list[P]] | None:
+    """The cheapest seating whose tables, taken by their best-ranked players, have ``sizes`` in order:
+    a dynamic programme over the set of players still to seat (the best-ranked of them heads the next
+    table; its table-mates are those the span allows). None past ``EXACT_BUDGET`` tables priced."""
+    n = len(ranked)
+    level = [cost.level[p] for p in ranked]
+    limit = cost.limit
+    # Who may sit with whom at all: a pair already past the span cannot be mended by a third player.
+    ok = [
+        [max(level[i][0], level[j][0]) - min(level[i][1], level[j][1]) <= limit for j in range(n)]
+        for i in range(n)
+    ]
+    if cost.leader is not None:
+        top = [level[j][0] == 0 for j in range(n)]
+        ok[0] = [ok[0][j] and top[j] for j in range(n)]
+    kinds = sorted(set(sizes), reverse=True)
+    priced: dict[int, float] = {}
+    memo: dict[tuple[int, tuple[int, ...]], tuple[float, int, int]] = {}
+    budget = [EXACT_BUDGET]
+    full = (1 << n) - 1
 
-    A swap's effect is worked out from each table without the player leaving it (``_without``: the
-    lowest and highest score, the fewest first seats, the repeats the player has there), kept per
-    player until the table changes, so trying a partner costs a few look-ups.
-    """
+    def table_cost(mask: int) -> float:
+        c = priced.get(mask)
+        if c is None:
+            budget[0] -= 1
+            c = cost([ranked[i] for i in range(n) if mask >> i & 1])
+            priced[mask] = c
+        return c
 
-    def __init__(self, ranked: Sequence[Any], tables: list[list[Any]], objective: Objective) -> None:
-        self.ranked = list(ranked)
-        self.place = {p: i for i, p in enumerate(ranked)}
-        self.tables = tables
-        self.cost = objective
-        self.score = objective.scores
-        self.first = objective.first
-        self.met = objective.met
-        self.where = {p: k for k, t in enumerate(tables) for p in t}
-        self.costs = [objective(t) for t in tables]
-        self.repeats = [objective.repeats(t) for t in tables]
-        self.without: dict[Any, tuple[list[Any], float, float, int, int]] = {}
-        for table in tables:
-            self._index(table)
-        self.moves = MOVES
-
-    def _index(self, table: list[Any]) -> None:
-        """For each player of ``table``: the others, their lowest and highest score, their fewest first
-        seats, and the repeats the player has with them."""
-        for p in table:
-            rest = [q for q in table if q != p]
-            values = [self.score[q] for q in rest]
-            fewest = min(self.first.get(q, 0) for q in rest)
-            self.without[p] = (rest, min(values), max(values), fewest, _share(p, rest, self.met))
-
-    def troubled(self, k: int) -> bool:
-        table = self.tables[k]
-        return bool(self.repeats[k] or self.cost.over_cap(table))
-
-    def run(self) -> None:
-        queue = [k for k in range(len(self.tables)) if self.troubled(k)]
-        self._descend(queue)
-        if len(self.ranked) <= ROTATIONS_UP_TO:
-            while self.moves > 0 and self._rotate():
-                self._descend([k for k in range(len(self.tables)) if self.troubled(k)])
-
-    def _with(self, k: int, out: Any, into: Any) -> list[Any]:
-        return [into if p == out else p for p in self.tables[k]]
-
-    def _descend(self, queue: list[int]) -> None:
-        """Best swap for each player of a queued table; a table changed goes back in the queue."""
-        queued = set(queue)
-        while queue and self.moves > 0:
-            a = queue.pop(0)
-            queued.discard(a)
-            for x in list(self.tables[a]):
-                best = self._best_swap(a, x)
-                if best is None:
-                    continue
-                y, b = best
-                self._apply({a: self._with(a, x, y), b: self._with(b, y, x)})
-                for k in (a, b):
-                    if k not in queued:
-                        queue.append(k)
-                        queued.add(k)
-                break  # table a changed: look at it again from the queue
-
-    def _after(self, joining: Any, rest: list[Any], lo: float, hi: float, fewest: int, repeats: int) -> float:
-        """The cost of a table made of ``rest`` (its figures given) and ``joining``."""
-        s = self.score[joining]
-        over = max(0, min(fewest, self.first.get(joining, 0)) + 1 - self.cost.cap)
-        return (
-            self.cost.repeat_weight * (repeats + _share(joining, rest, self.met))
-            + (max(hi, s) - min(lo, s))
-            + FIRST_SEAT * self.cost.repeat_weight * over
-        )
-
-    def _best_swap(self, a: int, x: Any) -> tuple[Any, int] | None:
-        i = self.place[x]
-        lo, hi = max(0, i - WINDOW), min(len(self.ranked), i + WINDOW + 1)
-        rest_a, lo_a, hi_a, few_a, share_x = self.without[x]
-        base_a = self.repeats[a] - share_x
-        weight, score, s_x = self.cost.repeat_weight, self.score, self.score[x]
-        best: tuple[Any, int] | None = None
-        gain = 1e-9
-        for y in self.ranked[lo:hi]:
-            b = self.where[y]
-            if b == a:
+    def best(left: int, counts: tuple[int, ...]) -> float:
+        if left == 0:
+            return 0.0
+        known = memo.get((left, counts))
+        if known is not None:
+            return known[0]
+        if budget[0] <= 0:
+            raise _Budget
+        head = (left & -left).bit_length() - 1
+        rest = left & ~(1 << head)
+        candidates = [j for j in range(head + 1, n) if rest >> j & 1 and ok[head][j]]
+        choice, value, kind = 0, math.inf, -1
+        for k, size in enumerate(kinds):
+            if not counts[k]:
                 continue
-            rest_b, lo_b, hi_b, few_b, share_y = self.without[y]
-            base_b = self.repeats[b] - share_y
-            # First a bound from the spreads alone (the repeats of the players who stay cannot go):
-            # most candidates stop here, before any look-up of who met whom.
-            s_y = score[y]
-            floor = (
-                weight * (base_a + base_b) + max(hi_a, s_y) - min(lo_a, s_y) + max(hi_b, s_x) - min(lo_b, s_x)
-            )
-            if self.costs[a] + self.costs[b] - floor <= gain:
-                continue
-            delta = (
-                self.costs[a]
-                + self.costs[b]
-                - self._after(y, rest_a, lo_a, hi_a, few_a, base_a)
-                - self._after(x, rest_b, lo_b, hi_b, few_b, base_b)
-            )
-            if delta > gain:
-                gain, best = delta, (y, b)
-        return best
-
-    def _apply(self, changes: Mapping[int, list[Any]]) -> None:
-        for k, table in changes.items():
-            self.tables[k][:] = table
-            self.costs[k] = self.cost(table)
-            self.repeats[k] = self.cost.repeats(table)
-            for p in table:
-                self.where[p] = k
-            self._index(self.tables[k])
-        self.moves -= 1
-
-    def _rotate(self) -> bool:
-        """The first three-way rotation that lowers the cost, applied; False when there is none.
-        x (at a troubled table a) goes to y's table b, y to z's table c, z to a."""
-        n = len(self.tables)
-        for a in range(n):
-            if not self.troubled(a):
-                continue
-            for x in self.tables[a]:
-                for b in range(n):
-                    if b == a:
-                        continue
-                    for y in self.tables[b]:
-                        for c in range(n):
-                            if c in (a, b):
-                                continue
-                            for z in self.tables[c]:
-                                after = {
-                                    a: self._with(a, x, z),
-                                    b: self._with(b, y, x),
-                                    c: self._with(c, z, y),
-                                }
-                                before = self.costs[a] + self.costs[b] + self.costs[c]
-                                if sum(self.cost(t) for t in after.values()) < before - 1e-9:
-                                    self._apply(after)
-                                    return True
-        return False
-
-
-def _share(p: Any, others: Sequence[Any], met: Mapping[Any, Mapping[Any, int]]) -> int:
-    """The repeats ``p`` has with ``others`` (pairs read as ``Objective.repeats`` reads them: both ways
-    round, so a one-sided ``met`` counts the same)."""
-    mine = met.get(p, _EMPTY)
-    return sum(mine.get(q, 0) or met.get(q, _EMPTY).get(p, 0) for q in others)
-
-
-def _regroup(ranked: Sequence[P], tables: list[list[P]], cost: Objective) -> None:
-    """Large-neighbourhood descent after the swaps: the players of two (then three) tables near each
-    other are cut again into tables of the same sizes in the cheapest way, until no such regrouping
-    lowers the cost. Swaps move one player each way; a better seating often needs several to move at
-    once (a chain down the score groups), which is what leaves the swaps' spread high at tables of 3."""
-    place = {p: i for i, p in enumerate(ranked)}
-    costs = [cost(t) for t in tables]
-    known: dict[tuple[P, ...], float] = {}  # the same groups come up again pass after pass
-
-    def priced(group: tuple[P, ...]) -> float:
-        if group not in known:
-            known[group] = cost(group)
-        return known[group]
-
-    improved, passes = True, 0
-    while improved and passes < REGROUP_PASSES:
-        improved, passes = False, passes + 1
-        lead = [min(place[p] for p in t) for t in tables]
-        order = sorted(range(len(tables)), key=lead.__getitem__)
-        for k in (2, 3):
-            for chosen in combinations(range(len(order)), k):
-                slots = [order[i] for i in chosen]
-                if (
-                    chosen[-1] - chosen[0] > REGROUP_REACH
-                    or sum(len(tables[i]) for i in slots) > REGROUP_PLAYERS
-                ):
+            after = (*counts[:k], counts[k] - 1, *counts[k + 1 :])
+            for mates in combinations(candidates, size - 1):
+                if any(not ok[a][b] for a, b in combinations(mates, 2)):
                     continue
-                players = sorted((p for i in slots for p in tables[i]), key=place.__getitem__)
-                before = sum(costs[i] for i in slots)
-                best = _cheapest_cut(players, [len(tables[i]) for i in slots], priced, before - 1e-9)
-                if best is None:
+                group = 1 << head
+                for j in mates:
+                    group |= 1 << j
+                here = table_cost(group)
+                if here >= value:
                     continue
-                # Each table keeps its slot and size; of equal sizes the better-ranked group takes the
-                # better-ranked slot, so the tables stay in ranking order.
-                by_size: dict[int, list[list[P]]] = {}
-                for g in sorted(best, key=lambda g: place[g[0]]):
-                    by_size.setdefault(len(g), []).append(g)
-                for i in sorted(slots, key=lead.__getitem__):
-                    tables[i][:] = by_size[len(tables[i])].pop(0)
-                    costs[i] = cost(tables[i])
-                    lead[i] = place[tables[i][0]]
-                improved = True
+                total = here + best(left & ~group, after)
+                if total < value:
+                    value, choice, kind = total, group, k
+        memo[(left, counts)] = (value, choice, kind)
+        return value
+
+    start = tuple(sizes.count(k) for k in kinds)
+    try:
+        if best(full, start) == math.inf:
+            return None
+    except _Budget:
+        return None
+    out: list[list[P]] = []
+    left, counts = full, start
+    while left:
+        _value, group, k = memo[(left, counts)]
+        out.append([ranked[i] for i in range(n) if group >> i & 1])
+        left &= ~group
+        counts = (*counts[:k], counts[k] - 1, *counts[k + 1 :])
+    return out
 
 
-def _cheapest_cut(
-    players: list[P], sizes: list[int], cost: Callable[[tuple[P, ...]], float], bound: float
-) -> list[list[P]] | None:
-    """The cheapest way to cut ``players`` (in ranking order) into groups of ``sizes`` if it costs less
-    than ``bound``, else None: each group is led by its best-ranked player, so every cut is seen once,
-    and a partial cut is dropped as soon as it costs ``bound`` (costs are never negative)."""
-    best: list[list[P]] | None = None
-    chosen: list[list[P]] = []
-
-    def branch(left: list[P], sizes_left: list[int], spent: float) -> None:
-        nonlocal best, bound
-        if not left:
-            best, bound = [list(g) for g in chosen], spent
-            return
-        head, rest = left[0], left[1:]
-        for n in sorted(set(sizes_left), reverse=True):
-            remaining = list(sizes_left)
-            remaining.remove(n)
-            for others in combinations(rest, n - 1):
-                group = (head, *others)
-                c = spent + cost(group)
-                if c >= bound:
-                    continue
-                chosen.append(list(group))
-                taken = set(others)
-                branch([p for p in rest if p not in taken], remaining, c)
-                chosen.pop()
-
-    branch(players, sizes, 0.0)
-    return best
-
-
-def _exact(ranked: Sequence[P], sizes: list[int], cost: Objective, found: list[list[P]]) -> list[list[P]]:
-    """The cheapest seating of a small field, by branch and bound over every way to cut it into tables of
-    ``sizes`` (in any order); ``found`` (the local search's) stands unless something costs less. Tables
-    come back in the order of ``sizes``, each led by its best-ranked player."""
-    best = _cheapest_cut(list(ranked), list(sizes), cost, sum(cost(t) for t in found) - 1e-9)
-    if best is None:
-        return found
-    # Give each table its slot in the layout: by size, best-ranked first (the short tables keep their
-    # rotation's place as far as the scores allow).
-    slots: dict[int, list[list[P]]] = {}
-    for table in sorted(best, key=lambda t: min(ranked.index(p) for p in t)):
-        slots.setdefault(len(table), []).append(table)
-    return [slots[n].pop(0) for n in sizes]
+class _Budget(Exception):
+    """The exact search would take longer than its guard allows."""

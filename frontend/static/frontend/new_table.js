@@ -8,7 +8,12 @@ const players = document.getElementById("players");
 const rows = document.querySelectorAll(".seat-row");
 
 function update() {
-  rows.forEach((row) => { row.hidden = Number(row.dataset.seat) >= Number(players.value); });
+  rows.forEach((row) => {
+    row.hidden = Number(row.dataset.seat) >= Number(players.value);
+    const name = row.querySelector(".seat-name");
+    const select = row.querySelector("select").value;
+    if (name) name.hidden = !(select === "local" || (select === "me" && !form.dataset.signedIn));
+  });
   followDefaults(document.getElementById("game-options"), form.dataset.game, players.value);
 }
 

@@ -1,7 +1,7 @@
 // Live tournament page: the server nudges the tournament's group on every change; the page then
 // fetches itself again and swaps, part by part ([data-part]), only what changed: the head, the
 // organiser's console, the bracket, the standings, the rounds. What the reader was doing is kept: the
-// field that had focus, what they typed in a form, the <details> and the explanation they opened,
+// field that had focus, what they typed or ticked in a form, the <details> and the explanation they opened,
 // how far they scrolled the bracket, the standings or the round tabs, and the round tab they chose.
 const root = document.getElementById("tournament");
 let seq = Number(root.dataset.seq);
@@ -18,7 +18,8 @@ function keyOf(element) {
   const form = element.closest("[data-form]");
   const match = element.closest("[data-match]");
   if (form && element.name) {
-    const value = element.tagName === "BUTTON" ? `[value="${CSS.escape(element.value)}"]` : "";
+    const chosen = element.tagName === "BUTTON" || element.type === "checkbox" || element.type === "radio";
+    const value = chosen ? `[value="${CSS.escape(element.value)}"]` : "";
     return `[data-form="${CSS.escape(form.dataset.form)}"] [name="${CSS.escape(element.name)}"]${value}`;
   }
   if (match) return `[data-match="${CSS.escape(match.dataset.match)}"]`;
@@ -29,6 +30,11 @@ function changedFields(part) {
   const typed = [];
   for (const field of part.querySelectorAll("[data-form] input, [data-form] select, [data-form] textarea")) {
     if (field.type === "hidden" || !field.name) continue;
+    if (field.type === "checkbox" || field.type === "radio") {
+      // A box ticked or cleared is kept as its state (the screen's languages), not as its value.
+      if (field.checked !== field.defaultChecked) typed.push([keyOf(field), field.checked]);
+      continue;
+    }
     const changed = field.tagName === "SELECT"
       ? [...field.options].some((o) => o.selected !== o.defaultSelected)
       : field.value !== field.defaultValue;
@@ -54,7 +60,8 @@ function remember(part) {
 function restore(part, state) {
   for (const [key, value] of state.typed) {
     const field = key && part.querySelector(key);
-    if (field) field.value = value;
+    if (field && typeof value === "boolean") field.checked = value;
+    else if (field) field.value = value;
   }
   for (const id of state.open) part.querySelector(`#${CSS.escape(id)}`)?.setAttribute("open", "");
   for (const [id, left, top] of state.scrolled) {
@@ -194,7 +201,10 @@ document.addEventListener("keydown", (event) => {
 // --- What cannot be undone asks first -----------------------------------------------------------
 
 document.addEventListener("submit", (event) => {
-  const question = event.submitter?.dataset.confirm || event.target.dataset.confirm;
+  let question = event.submitter?.dataset.confirm || event.target.dataset.confirm;
+  // A question about the player chosen in the form names them ("{name}": the forfeit's).
+  const chosen = event.target.querySelector?.("select[name=entrant]");
+  if (question && chosen) question = question.replaceAll("{name}", chosen.selectedOptions[0]?.textContent.trim() ?? "");
   if (question && !window.confirm(question)) event.preventDefault();
   if (!event.defaultPrevented) leaving = true;
 });

@@ -20,12 +20,18 @@ from .state import EMPTY, State
 
 NAME = "dominoes"
 VERSION = 1
+# A game stopped at a tournament's time is scored by the points already won (rules/dominoes.md: every
+# point is scored the moment it is made, in play or at a round's count, and the score only grows):
+# the sides' totals now are public and final; the round in play adds nothing more
+# (docs/tournaments.md, "The round clock").
+PARTIAL_SCORE = True
 # Events whose data everyone may see (move logs show it); never "setup" (the seed), "deal" (the
 # hands and the boneyard) or "draw" (the drawn tile).
 PUBLIC_EVENTS = frozenset({"play", "pass", "next_round", "round_end", "game_over"})
 
 __all__ = [
     "NAME",
+    "PARTIAL_SCORE",
     "VERSION",
     "State",
     "apply",
@@ -38,6 +44,7 @@ __all__ = [
     "hidden_from",
     "legal_actions",
     "outcome",
+    "partial_outcome",
     "replay",
     "reveal",
     "sample_configs",
@@ -113,6 +120,34 @@ def outcome(state: State) -> dict[str, Any] | None:
         "reason": state.end_reason,
         "target": state.config["target"],
     }
+
+
+def partial_outcome(state: State) -> dict[str, Any]:
+    """The game as it stands: each side's points so far (highest first). Once over, its outcome."""
+    done = outcome(state)
+    if done is not None:
+        return done
+    n = state.players
+    sides_now = list(state.scores) or [0] * (2 if state.partnerships else n)
+    seat_scores = [sides_now[state.side(s)] for s in range(n)]
+    best = max(sides_now)
+    return {
+        "winners": [s for s in range(n) if seat_scores[s] == best],
+        "places": [1 + sum(1 for side in sides_now if side > seat_scores[s]) for s in range(n)],
+        "scores": seat_scores,
+        "score_scale": 2,
+        "teams": _views.teams(state),
+        "rounds": state.round_no,
+        "reason": "time",
+        "target": state.config["target"],
+        "partial": True,
+    }
+
+
+def sides(config: Config) -> list[list[int]]:
+    """Who plays together: the partnerships, else each seat alone (a resignation's side: games/resignation.py)."""
+    players: int = config["players"]
+    return [[0, 2], [1, 3]] if config.get("partnerships") else [[s] for s in range(players)]
 
 
 def determinize(view: View, rng: random.Random) -> State:

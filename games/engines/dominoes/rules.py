@@ -176,6 +176,7 @@ def _apply_play(state: State, event: Event) -> State:
         state.last_round,
         state.winners,
         state.end_reason,
+        state.past_rounds,
     )
 
 
@@ -215,7 +216,14 @@ def _apply_round_end(state: State, event: Event) -> State:
         tuple(bonus),
         event["hand"],
     )
-    return state._replace(phase="count", scores=scores, last_round=summary, ready=(), turn=-1)
+    return state._replace(
+        phase="count",
+        scores=scores,
+        last_round=summary,
+        ready=(),
+        turn=-1,
+        past_rounds=(*state.past_rounds, (summary, scores)),
+    )
 
 
 # ---------------------------------------------------------------- scoring

@@ -6,6 +6,7 @@ States are named tuples of tuples (immutable, cheap to copy, compared with ``==`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .tiles import DOUBLE, HI, LO, other_half
@@ -37,6 +38,28 @@ Placed = tuple[int, int, int, int]
 RoundSummary = tuple[str, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
 
 
+def end_counts(ends: Sequence[int], tips: Sequence[int], lead_double: bool) -> list[int]:
+    """What each end of a started layout counts in All Fives (0 for a closed end), from the pips it
+    shows, the tile at its tip (-1: none) and whether the lead was a double (Layout.counts, and the
+    computer players' simulation, games.bots.dominoes_sim)."""
+    out = [0, 0, 0, 0]
+    for arm in (LEFT, RIGHT):
+        shown, tip = ends[arm], tips[arm]
+        if tip < 0:
+            if lead_double:
+                # A lone double counts both halves once: split over its two open sides.
+                out[arm] = 2 * shown if tips[1 - arm] >= 0 else shown
+            else:
+                out[arm] = shown
+        else:
+            out[arm] = 2 * shown if DOUBLE[tip] else shown
+    for arm in (UP, DOWN):
+        shown, tip = ends[arm], tips[arm]
+        if shown >= 0 and tip >= 0:  # an open but empty branch counts zero
+            out[arm] = 2 * shown if DOUBLE[tip] else shown
+    return out
+
+
 class Layout(NamedTuple):
     """The tiles on the table and what their open ends show and count."""
 
@@ -61,23 +84,7 @@ class Layout(NamedTuple):
         """What each end counts in All Fives (0 for a closed end)."""
         if not self.placed:
             return (0, 0, 0, 0)
-        ends, tips = self.ends, self.tips
-        lead_double = DOUBLE[self.placed[0][0]]
-        out = [0, 0, 0, 0]
-        for arm in (LEFT, RIGHT):
-            shown, tip = ends[arm], tips[arm]
-            if tip < 0:
-                if lead_double:
-                    # A lone double counts both halves once: split over its two open sides.
-                    out[arm] = 2 * shown if tips[1 - arm] >= 0 else shown
-                else:
-                    out[arm] = shown
-            else:
-                out[arm] = 2 * shown if DOUBLE[tip] else shown
-        for arm in (UP, DOWN):
-            shown, tip = ends[arm], tips[arm]
-            if shown >= 0 and tip >= 0:  # an open but empty branch counts zero
-                out[arm] = 2 * shown if DOUBLE[tip] else shown
+        out = end_counts(self.ends, self.tips, DOUBLE[self.placed[0][0]])
         return (out[0], out[1], out[2], out[3])
 
     def total(self) -> int:
@@ -146,6 +153,9 @@ class State(NamedTuple):
     last_round: RoundSummary | None = None
     winners: tuple[int, ...] = ()
     end_reason: str = ""
+    # Each round played so far and the sides' scores after it (public): the score sheet of a player
+    # who reloads or a spectator who arrives late shows every round, not the last two (#33).
+    past_rounds: tuple[tuple[RoundSummary, tuple[int, ...]], ...] = ()
 
     @property
     def players(self) -> int:

@@ -157,6 +157,10 @@ def view(state: State, seat: int | None) -> View:
         "passes": state.passes,
         "ready": list(state.ready),
         "last_round": summary_view(state.last_round),
+        "past_rounds": [
+            {**(summary_view(summary) or {}), "scores": [sides[state.side(s)] for s in range(n)]}
+            for summary, sides in state.past_rounds
+        ],
         "winners": list(state.winners),
         "end_reason": state.end_reason or None,
     }
@@ -365,6 +369,21 @@ def determinize(v: View, rng: random.Random) -> State:
         moves=tuple(moves),
         ready=tuple(v["ready"]),
         last_round=summary,
+        past_rounds=tuple(_past_round(r, config) for r in v.get("past_rounds", ())),
         winners=tuple(v["winners"]),
         end_reason=v["end_reason"] or "",
     )
+
+
+def _past_round(seen: dict[str, Any], config: dict[str, Any]) -> tuple[RoundSummary, tuple[int, ...]]:
+    """A round of the view's ``past_rounds`` as the state keeps it (the sides' scores after it)."""
+    summary: RoundSummary = (
+        seen["reason"],
+        -1 if seen["went_out"] is None else seen["went_out"],
+        tuple(seen["winners"]),
+        tuple(seen["pips"]),
+        tuple(seen["bonus"]),
+        seen["hand"],
+    )
+    by_seat = seen["scores"]
+    return summary, tuple(by_seat[:2]) if config["partnerships"] else tuple(by_seat)

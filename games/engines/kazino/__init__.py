@@ -25,6 +25,10 @@ from .state import apply as _apply
 
 NAME = "kazino"
 VERSION = 1
+# No partial score (docs/tournaments.md, "The round clock"): a Kazino game is scored only at its end,
+# from the cards each player captured, and the cards left on the table go to the last capture
+# (rules/kazino.md, "End of a game and scoring"): a game stopped before has no score to stand on.
+PARTIAL_SCORE = False
 # Events whose data everyone may see (move logs show it); never "setup" (the seed), "game_start"
 # (the deck) or "deal" (the hands).
 PUBLIC_EVENTS = frozenset({"capture", "build", "tripe", "trail", "game_end", "match_end"})
@@ -178,6 +182,13 @@ def deal_of(config: Config, seed: int, hand: int) -> dict[str, Any]:
 
 def deals_in(events: list[Event]) -> dict[int, dict[str, Any]]:
     return _flow.deals_in(events)
+
+
+def points_ranking(outcome: dict[str, Any]) -> list[list[int]]:
+    """The rules' points ranking (rules/kazino.md, "Matches": every online game's points count in the
+    ranking): each game of a finished match, with the points each seat scored in it. A match to 160
+    holds many games, a match of "single" mode one; each game counts on its own."""
+    return [[int(p) for p in g["points"]] for g in outcome.get("games", [])]
 
 
 def rematch_config(config: Config) -> Config:

@@ -51,6 +51,10 @@ from games.engines.pitch.views import (
 )
 
 VERSION = 1
+# No partial score (docs/tournaments.md, "The round clock"): the game is won by a pitcher who ends a
+# hand at or above the target, "so a winner may have fewer points than a loser" (rules/pitch.md):
+# the points of a game stopped before say nothing of who won it.
+PARTIAL_SCORE = False
 # Events whose data everyone may see (move logs show it); never "setup" (the seed, a stacked deck)
 # nor "deal" (every hand).
 PUBLIC_EVENTS = frozenset({"pass", "bid", "pitcher", "pitch", "trump", "play", "trick", "score", "end"})
@@ -61,6 +65,7 @@ __all__ = [
     "DEFAULT_MAX_HANDS",
     "HAND_SIZE",
     "NAME",
+    "PARTIAL_SCORE",
     "RANK_OF",
     "SUITS",
     "SUIT_OF",

@@ -29,6 +29,9 @@ class State(NamedTuple):
     scores: tuple[int, ...] = ()
     last_hand: dict[str, Any] | None = None
     winners: tuple[int, ...] = ()
+    # Every hand's result so far (public): the score sheet of a player who reloads or a spectator
+    # who arrives late shows the whole game, not only the hands their page saw (#33).
+    past_hands: tuple[dict[str, Any], ...] = ()
 
 
 def apply(state: State, event: Event) -> State:
@@ -57,7 +60,10 @@ def apply(state: State, event: Event) -> State:
     if kind == "trump":
         return state._replace(trump=event["suit"])
     if kind == "score":
-        return state._replace(scores=tuple(event["scores"]), last_hand=_summary(event))
+        summary = _summary(event)
+        return state._replace(
+            scores=tuple(event["scores"]), last_hand=summary, past_hands=(*state.past_hands, summary)
+        )
     if kind == "deal":
         hands = tuple(tuple(h) for h in event["hands"])
         return state._replace(

@@ -51,6 +51,7 @@ def view(state: State, seat: int | None) -> View:
         "captured": captured,
         "voids": [sorted(v) for v in found],
         "last_hand": _summary(state.last_hand) if state.last_hand else None,
+        "past_hands": [_summary(h) for h in state.past_hands],
         "winners": list(state.winners) if state.phase == "over" else None,
     }
 
@@ -132,6 +133,7 @@ def determinize(view: View, rng: random.Random) -> State:
         tricks=tricks,
         scores=tuple(view["scores"]),
         last_hand=_summary(view["last_hand"]) if view["last_hand"] else None,
+        past_hands=tuple(_summary(h) for h in view.get("past_hands", ())),
         winners=tuple(view["winners"] or ()),
     )
 

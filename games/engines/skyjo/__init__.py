@@ -22,10 +22,22 @@ from games.engines.skyjo.rules import (
     validate_config,
 )
 from games.engines.skyjo.state import State, apply, replay
-from games.engines.skyjo.views import components, determinize, hidden_from, outcome, reveal, view
+from games.engines.skyjo.views import (
+    components,
+    determinize,
+    hidden_from,
+    outcome,
+    partial_outcome,
+    reveal,
+    view,
+)
 
 NAME = "skyjo"
 VERSION = 1
+# A game stopped at a tournament's time is scored by the rounds already finished (rules/skyjo.md:
+# "Round totals accumulate"): those totals are public and final; the round in play, whose hidden
+# cards nobody knows, counts nothing (docs/tournaments.md, "The round clock").
+PARTIAL_SCORE = True
 # Events whose data everyone may see (move logs show it). Never "setup" (the seed), "dealt" (the
 # grids and the draw order), "drew" (the drawer's card) or "reshuffled" (the new draw order).
 PUBLIC_EVENTS = frozenset(
@@ -47,6 +59,7 @@ PUBLIC_EVENTS = frozenset(
 
 __all__ = [
     "NAME",
+    "PARTIAL_SCORE",
     "PUBLIC_EVENTS",
     "VERSION",
     "State",
@@ -60,6 +73,7 @@ __all__ = [
     "hidden_from",
     "legal_actions",
     "outcome",
+    "partial_outcome",
     "replay",
     "reveal",
     "sample_configs",

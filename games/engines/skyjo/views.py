@@ -103,6 +103,25 @@ def outcome(state: State) -> dict[str, Any] | None:
     }
 
 
+def partial_outcome(state: State) -> dict[str, Any]:
+    """The game as it stands: the totals of the rounds finished (lowest first), the round in play not
+    counted. Once the game is over, its outcome."""
+    done = outcome(state)
+    if done is not None:
+        return done
+    scores = list(state.scores) or [0] * state.players
+    best = min(scores)
+    return {
+        "winners": [seat for seat, score in enumerate(scores) if score == best],
+        "places": places(scores),
+        "scores": scores,
+        "score_scale": 1,
+        "teams": None,
+        "rounds": max(0, state.hand - 1),
+        "partial": True,
+    }
+
+
 def components(state: State) -> list[Any]:
     cards: list[Any] = [card for grid in state.cards for card in grid if card is not None]
     cards.extend(state.discard)

@@ -10,6 +10,7 @@ from games import autoplay, bots, service
 from games.engines import names
 from games.errors import ServiceError
 from games.management.commands.botmatch import parse_options
+from games.tables import load_table
 
 
 class Command(BaseCommand):
@@ -39,7 +40,7 @@ class Command(BaseCommand):
             raise CommandError(exc.text) from None
         moves = 0
         while True:  # play the computer turns here, one at a time, through the same path a worker uses
-            table = service.load_table(game.pk)
+            table = load_table(game.pk)
             if table.outcome() is not None:
                 break
             for seat in table.to_act():

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import service
+from games import queries
 from replay.export import Refused, export_game, parse_perspective
 
 
@@ -49,7 +49,7 @@ class Command(BaseCommand):
             self.stdout.write(f"wrote {path}")
 
     def _export_all(self, perspective: str | int, out: Path) -> None:
-        ids = service.finished_games()
+        ids = queries.finished_games()
         written = skipped = 0
         for number, game_id in enumerate(ids, start=1):
             try:

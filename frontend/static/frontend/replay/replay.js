@@ -239,7 +239,11 @@ function show() {
 
 function fillSelects() {
   const handSelect = $("hand");
-  handSelect.replaceChildren(...hands.map(([number]) => new Option(interpolate(gettext("Hand %(n)s"), { n: number }, true), String(number))));
+  // Each game names its deals its own way (a Skyjo or dominoes round, a Pitch hand, a Kazino game):
+  // its renderer says so, in the words its table uses (#33).
+  const named = (n) => (renderer.handName ? renderer.handName(n) : interpolate(gettext("Hand %(n)s"), { n }, true));
+  handSelect.replaceChildren(...hands.map(([number]) => new Option(named(number), String(number))));
+  if (renderer.handWord) $("hand-word").textContent = renderer.handWord();
   handSelect.value = String(hand);
   const seen = $("perspective");
   seen.replaceChildren(...perspectives.map((p) => new Option(perspectiveLabel(p), String(p))));
@@ -339,13 +343,19 @@ function renderReview() {
   if (!review || !review.enabled) { box.hidden = true; return; }
   box.hidden = false;
   let here = null;
+  // The better move is described on the board its player faced: the picture before the command's
+  // first event, not the one after the move played (#33: "on the 4" named an end the move made).
+  let before = null;
   if (loaded) {
     const command = commandAt(index - loaded.first);
-    if (command) here = review.at(loaded.moments.slice(command.start, command.end + 1).map((m) => m.seq));
+    if (command) {
+      here = review.at(loaded.moments.slice(command.start, command.end + 1).map((m) => m.seq));
+      if (command.start > 0) before = snapAt(loaded.first + command.start - 1);
+    }
   }
   const describe = (action) => {
     try {
-      return renderer.describe ? renderer.describe(action, loaded ? snapAt(index) : null) : action.type;
+      return renderer.describe ? renderer.describe(action, before) : action.type;
     } catch {
       return action.type;
     }

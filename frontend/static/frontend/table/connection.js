@@ -4,7 +4,7 @@
 
 // Closes after which connecting again the same way would be refused again: the seat is not this
 // browser's (any more), or the handshake was malformed. The server says why in an "error" first.
-const FINAL_CLOSES = new Set([4400, 4403]);
+const FINAL_CLOSES = new Set([4400, 4401, 4403]);
 
 export class TableConnection {
   constructor(path, seat, { onState, onAck, onError, onStatus }) {

@@ -48,7 +48,20 @@ function show() {
   $("lesson-panel").dataset.kind = step.move !== null ? "move" : "read";
   const wrong = $("lesson-wrong");
   if (wrong.dataset.step !== String(at)) wrong.hidden = true;
+  mark();
 }
+
+// The card, tile, pile or bid the step asks for is marked on the board (#33: the learner counted cells
+// from the text); each game's renderer names what to mark (its lessonKeys). The board is drawn again
+// after every tap, so the marks follow it.
+function mark() {
+  const board = $("board");
+  const step = steps[showing];
+  const renderer = window.tableClient && window.tableClient.renderer;
+  const keys = step && step.action && renderer && renderer.lessonKeys ? renderer.lessonKeys(step.action) : [];
+  for (const node of board.querySelectorAll("[data-key]")) node.classList.toggle("lesson-mark", keys.includes(node.dataset.key));
+}
+new MutationObserver(mark).observe($("board"), { childList: true, subtree: true });
 
 async function refresh() {
   const ask = ++asked;
@@ -59,6 +72,7 @@ async function refresh() {
     const before = made;
     made = Math.min(body.made, moves);
     body.texts.forEach((text, i) => { steps[i].text = text; });
+    (body.actions || []).forEach((action, i) => { steps[i].action = action; });
     shown = body.shown;
     if (made !== before) $("lesson-wrong").hidden = true;
     show();

@@ -1,6 +1,7 @@
 // The table page: one connection (per seat shown), a renderer per game, preview then confirm.
 import { TableConnection } from "./connection.js";
 import { points } from "./numbers.js";
+import { setupButton, signal } from "./turnsignal.js";
 
 const gettext = window.gettext || ((s) => s);
 const interpolate = window.interpolate || ((fmt, obj) => fmt.replace(/%\((\w+)\)s/g, (_, k) => obj[k]));
@@ -24,6 +25,8 @@ let sentAction = null; // the move that command carries
 let retrying = null; // {action, label, attempts}
 const MAX_RETRIES = 3;
 let retriesSoFar = 0;
+// Confirmed while the socket was down (a phone between two networks): sent as soon as it is back.
+let sendWhenOpen = false;
 const sentTableCommands = new Map(); // command id -> kind ("undo"…), to explain a refusal in words
 let pausedByMe = false;
 const log = [];
@@ -79,6 +82,11 @@ function connect(seat) {
       if (previous) addToLog(next);
       if (retrying && !previous) retry();
       else update();
+      if (sendWhenOpen && !previous) {
+        sendWhenOpen = false;
+        showError("");
+        confirm(); // still pending only if it is still legal on the picture just drawn
+      }
       // The page's other parts (a lesson's steps: lesson.js) follow the table through this event.
       document.dispatchEvent(new CustomEvent("table:state", { detail: { seq: next.seq, finished: next.finished } }));
     },
@@ -99,7 +107,7 @@ function connect(seat) {
         sentAction = null;
         return;
       }
-      if (mine) sentAction = null;
+      if (mine) { sentAction = null; pending = null; } // a refused move's preview closes (#33)
       // A part of the page that explains this refusal itself (a lesson's step) takes it over.
       const told = new CustomEvent("table:error", { detail: error, cancelable: true });
       if (document.dispatchEvent(told)) showError(error.message);
@@ -128,6 +136,7 @@ const TABLE_EVENTS = {
   "table.pause": () => gettext("paused the computer players"),
   "table.resume": () => gettext("let the computer players go on"),
   "table.abandon": () => gettext("stopped the game"),
+  "table.resign": () => gettext("ended the game (a resignation, or a claim against a player who left)"),
 };
 
 // "Name: what" in the reader's punctuation (Kreyòl puts a space before the colon: docs/glossary.md).
@@ -141,17 +150,28 @@ function addToLog(current) {
     const by = String(first.by || "");
     const bySeat = by.startsWith("seat:") ? Number(by.split(":")[1]) : null;
     const who = bySeat !== null ? seatName(bySeat) : gettext("The table");
-    log.unshift(said(who, TABLE_EVENTS[first.type]()));
-    if (bySeat !== current.seat) announce(log[0]);
+    log.unshift({ seq: move.seq, text: said(who, TABLE_EVENTS[first.type]()) });
+    if (bySeat !== current.seat) announce(log[0].text);
     return;
   }
   if (move.actor === "system") return;
   const seat = Number(move.actor.split(":")[1]);
   const text = renderer.describeMove ? renderer.describeMove(move, current, seatName) : move.events.map((e) => e.type.replaceAll("_", " ")).join(", ");
-  log.unshift(said(seatName(seat), text));
+  // Numbered by the move's place in the table's log, not by the moves seen since the page opened (#37:
+  // a spectator arriving at move 37 saw "1").
+  log.unshift({ seq: move.seq, text: said(seatName(seat), text) });
   log.length = Math.min(log.length, 200);
   // Another seat's move is said aloud, in the move log's words; one's own move is not.
-  if (seat !== current.seat) announce(log[0]);
+  if (seat !== current.seat) announce(log[0].text);
+}
+
+// Enter or Space on a card or tile that cannot be chosen now says why instead of doing nothing.
+function refusedKey(event) {
+  if (event.key !== "Enter" && event.key !== " ") return;
+  const node = event.target && event.target.closest ? event.target.closest("[data-key]") : null;
+  if (!node || node.getAttribute("aria-disabled") !== "true" || !snap) return;
+  const mine = typeof snap.seat === "number" && (snap.to_act || []).includes(snap.seat);
+  announce(mine ? gettext("This cannot be played now: choose another.") : gettext("Wait for your turn."));
 }
 
 function announce(text) {
@@ -207,11 +227,16 @@ function confirm(attempts = 0) {
   sentCommand = connection.command("action", { action: pending });
   sentAction = sentCommand ? pending : null;
   retriesSoFar = attempts; // a retry keeps its count until the move is stored or refused for good
+  if (!sentCommand) {
+    sendWhenOpen = true;
+    showError(gettext("Not connected: your move will be sent when the connection is back."));
+  }
 }
 
 function cancel() {
   cancelled = true;
   pending = null;
+  sendWhenOpen = false;
   retrying = null;
   if (renderer.reset) renderer.reset();
   update();
@@ -278,6 +303,10 @@ function renderStatus(legal) {
   const turn = $("turn");
   if (snap.stopped) {
     turn.textContent = STOPPED[snap.stopped] ? STOPPED[snap.stopped]() : gettext("This game was stopped before its end.");
+  } else if (snap.resigned) {
+    turn.textContent = interpolate(
+      snap.resigned.reason === "left" ? gettext("%(name)s left the game: it is over.") : gettext("%(name)s resigned: the game is over."),
+      { name: seatName(snap.resigned.seat) }, true);
   } else if (snap.finished) {
     turn.textContent = gettext("The game is over.");
   } else if (legal.length) {
@@ -289,6 +318,7 @@ function renderStatus(legal) {
     turn.textContent = interpolate(gettext("Waiting for %(names)s."), { names: who }, true);
   }
   turn.classList.toggle("mine", legal.length > 0);
+  signal(legal.length > 0 && !snap.finished && !passAndPlay);
   renderScores();
 }
 
@@ -337,6 +367,10 @@ function renderTools() {
   // After a finished game the next one is one tap away (Kazino: the other player deals); a rated
   // table's next game is rated too. A tournament starts its own games.
   setTool("rematch", (config.casual || config.kind === "rated") && mine && snap.finished);
+  // A game may be given up, and at a table that counts, claimed when an opponent left (no clock).
+  const playing = mine && !snap.finished && !snap.stopped;
+  setTool("resign", playing);
+  setTool("claim", playing);
   // The strong computer's help is for casual tables only: rated and tournament games count.
   setTool("hint", config.casual && mine && (snap.legal_actions || []).length > 0);
 }
@@ -345,8 +379,7 @@ function renderLog() {
   const list = $("log-list");
   // Newest first, numbered in the order the moves were played (the newest has the highest number).
   list.reversed = true;
-  list.start = log.length;
-  list.replaceChildren(...log.slice(0, 50).map((line) => Object.assign(document.createElement("li"), { textContent: line })));
+  list.replaceChildren(...log.slice(0, 50).map((line) => Object.assign(document.createElement("li"), { textContent: line.text, value: line.seq })));
 }
 
 // ---- Keyboard focus across redraws ------------------------------------------------------------
@@ -434,7 +467,10 @@ function focusAfter(before) {
     return;
   }
   const same = byKey(before.key);
-  if (usable(same)) focusOn(same, false);
+  // A card that can no longer be chosen (turned face up, played) keeps focus only while nothing else
+  // of the hand can be played: on one's turn, focus goes on to a card that can (#33: Enter was silent).
+  const stay = usable(same) && (playable(same) || !before.inHand || !handItems().some(playable));
+  if (stay) focusOn(same, false);
   else if (options.length && before.inOptions) focusOn(options[0], scroll);
   else focusOn(nextInHand(Math.max(0, before.index)) || options[0] || board, scroll);
 }
@@ -521,12 +557,16 @@ async function main() {
   onTool("redo", () => tableCommand("redo"));
   onTool("restart", () => { if (window.confirm(gettext("Start again with the same deal?"))) tableCommand("restart"); });
   onTool("rematch", () => tableCommand("new_game"));
+  onTool("resign", () => { if (window.confirm(gettext("Give up this game? Your side loses it."))) tableCommand("resign"); });
+  onTool("claim", () => tableCommand("claim"));
   onTool("new-game", () => { if (window.confirm(gettext("Start a new game with a new deal?"))) tableCommand("new_game"); });
   $("show-rules").addEventListener("click", () => openDialog("rules-dialog", fillRules));
   $("show-scores").addEventListener("click", () => openDialog("score-dialog", fillScoreSheet));
   for (const id of ["rules-dialog", "score-dialog"]) $(id).addEventListener("close", closed);
   $("curtain-show").addEventListener("click", () => connect(curtainFor));
   document.addEventListener("keydown", keyboard);
+  if (config.seats && config.seats.length) setupButton($("turn-alerts"));
+  $("board").addEventListener("keydown", refusedKey);
   // Focus follows the keyboard only when the keyboard is in use (a tap does not jump to Confirm).
   document.addEventListener("keydown", (event) => { if (!event.ctrlKey && !event.metaKey && !event.altKey) keyboardUser = true; }, true);
   document.addEventListener("pointerdown", () => { keyboardUser = false; }, true);
@@ -537,7 +577,7 @@ async function main() {
   if ($("skip-link")) $("skip-link").addEventListener("click", skipToHand);
   connect(shownSeat);
   // For tests and the curious: the live connection and the picture it holds.
-  window.tableClient = { get connection() { return connection; }, get snap() { return snap; }, get pending() { return pending; } };
+  window.tableClient = { get connection() { return connection; }, get snap() { return snap; }, get pending() { return pending; }, get renderer() { return renderer; } };
 }
 
 main();

@@ -10,6 +10,7 @@ import { named, tileWords } from "../words.js";
 
 const gettext = window.gettext || ((s) => s);
 const ngettext = window.ngettext || ((one, many, n) => (n === 1 ? one : many));
+const pgettext = window.pgettext || ((context, s) => s);
 const interpolate = window.interpolate || ((f, o) => f.replace(/%\((\w+)\)s/g, (_, k) => o[k]));
 const fmt = (text, values) => interpolate(text, values, true);
 
@@ -241,28 +242,26 @@ function sides(view) {
 }
 
 export function scoreSheet(snap, seatName) {
+  // One row per round played (from the view: a reload or a late spectator sees every round, #33),
+  // then the round being played; a column per side: what the round gave and the total after it.
   const view = snap.view;
   const scale = view.score_scale || 1;
-  const last = view.last_round;
-  const fives = view.variant === "all_fives";
-  const head = [gettext("Player")];
-  if (fives) head.push(fmt(gettext("Points in play, round %(n)s"), { n: view.hand }));
-  if (last) head.push(fmt(gettext("Pips left, round %(n)s"), { n: last.hand }), fmt(gettext("Bonus, round %(n)s"), { n: last.hand }));
-  head.push(gettext("Total"));
-  const rows = sides(view).map((side) => {
-    const row = [side.members.map(seatName).join(" & ")];
-    if (fives) {
-      const inPlay = (view.moves || []).filter((m) => m.type === "play" && side.members.includes(m.seat)).reduce((a, m) => a + (m.scored || 0), 0);
-      row.push(points(inPlay, scale));
-    }
-    if (last) {
-      row.push(String(side.members.reduce((a, s) => a + (last.pips[s] || 0), 0)));
-      row.push(points(last.bonus[side.index] || 0, scale));
-    }
-    row.push(points(view.scores[side.members[0]], scale));
-    return row;
-  });
-  rows.push([fmt(gettext("Target: %(n)s points"), { n: view.target }), ...head.slice(1).map(() => "")]);
+  const all = sides(view);
+  const head = [pgettext("dominoes", "Round"), ...all.map((side) => side.members.map(seatName).join(" & "))];
+  const rows = [];
+  let before = all.map(() => 0);
+  for (const round of view.past_rounds || []) {
+    const after = all.map((side) => round.scores[side.members[0]]);
+    rows.push([
+      fmt(gettext("Round %(n)s"), { n: round.hand }),
+      ...all.map((side, i) => fmt(gettext("%(change)s → %(total)s"), { change: `+${points(after[i] - before[i], scale)}`, total: points(after[i], scale) })),
+    ]);
+    before = after;
+  }
+  // The scores now (or at the end: All Fives may end in the middle of a round, on a play that reaches the target).
+  const now = view.phase === "over" ? gettext("Final") : fmt(gettext("Now (round %(n)s)"), { n: view.hand });
+  rows.push([now, ...all.map((side) => points(view.scores[side.members[0]], scale))]);
+  rows.push([fmt(gettext("Target: %(n)s points"), { n: view.target }), ...all.map(() => "")]);
   return { head, rows };
 }
 
@@ -854,4 +853,14 @@ export function render(board, snap, ctx) {
 
   if (snap.seat !== null && view.hands[snap.seat]) root.append(handSection(view, snap, ctx, plays));
   board.replaceChildren(root);
+}
+
+// The replay's menu: a dominoes deal played out is a round (ht "men", not Skyjo's "manch").
+export const handWord = () => pgettext("dominoes", "Round");
+export const handName = (n) => fmt(gettext("Round %(n)s"), { n });
+
+// A lesson's step marks what to tap (lesson.js): the tile, then the end it goes on.
+export function lessonKeys(action) {
+  if (action.type === "play") return [`tile:${action.tile}`, `end:${action.end}`];
+  return [`action:${action.type}`];
 }

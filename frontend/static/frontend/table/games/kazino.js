@@ -187,6 +187,7 @@ function typeText(type) {
     game_end: gettext("end of the game"),
     match_end: gettext("end of the match"),
   };
+  if (type === "setup") return ""; // the table being set: the deal in the same command says what happened (#33)
   return words[type] || type.replaceAll("_", " ");
 }
 
@@ -238,6 +239,10 @@ export function describeMove(lastMove, snap, seatName) {
       const last = (snap.view.games || [])[(snap.view.games || []).length - 1];
       const to = event.to !== undefined ? event.to : last ? last.sweep_to : null;
       parts.push(to === null || to === undefined ? typeText("game_end") : interpolate(gettext("the last cards go to %(name)s"), { name: seatName(to) }, true));
+      // What the game's cards were worth, before the next game is dealt at once (#33).
+      if (last) {
+        parts.push(last.captured.map((cards, s) => interpolate(gettext("%(name)s: %(cards)s cards → %(points)s points"), { name: seatName(s), cards, points: pointsText(last.points[s], cards) }, true)).join(", "));
+      }
     } else if (event.type === "match_end") {
       parts.push(resultText(snap.view, seatName));
     } else if (event.type === "deal") {
@@ -502,7 +507,7 @@ export function render(board, snap, ctx) {
     el("span", "", { text: interpolate(gettext("Deal %(n)s of %(total)s"), { n: view.deal || 1, total: DEALS }, true) }),
   );
   if (view.config && view.config.match === "target") {
-    info.append(el("span", "", { text: interpolate(gettext("Game %(n)s · first to %(target)s"), { n: view.hand, target: view.config.target }, true) }));
+    info.append(el("span", "", { text: interpolate(gettext("Game %(n)s · first to %(target)s"), { n: Math.max(1, view.hand), target: view.config.target }, true) }));
   }
   if (view.config && view.config.kings_aces_bonus) info.append(el("span", "", { text: gettext("Bonus for all four Kings and all four Aces") }));
   const last = view.last_capturer;
@@ -601,4 +606,13 @@ function tapPile(first, ctx) {
   }
   clearPending(ctx);
   ctx.rerender();
+}
+
+// The replay's menu: a Kazino match is played in games of six deals; the replay steps game by game.
+export const handWord = () => pgettext("Kazino", "Game");
+export const handName = (n) => interpolate(pgettext("Kazino", "Game %(n)s"), { n }, true);
+
+// A lesson's step marks what to tap (lesson.js): the card from the hand.
+export function lessonKeys(action) {
+  return action.card ? [`card:${action.card}`] : [];
 }

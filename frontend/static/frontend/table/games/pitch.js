@@ -191,6 +191,8 @@ function eventText(event, seat, before, after, seatName) {
     }
     case "end":
       return winnersText(after, seatName, event.winners);
+    case "setup":
+      return ""; // the table being set: the deal in the same command says what happened (#33)
     default:
       return event.type.replaceAll("_", " ");
   }
@@ -250,6 +252,7 @@ function remember(snap) {
     historyGame = snap.game_number;
   }
   for (const hand of [...history.keys()]) if (hand >= view.hand && view.phase !== "over") history.delete(hand); // undone
+  for (const past of view.past_hands || []) history.set(past.hand, past); // the whole game, from the view
   if (view.last_hand) history.set(view.last_hand.hand, view.last_hand);
 }
 
@@ -398,7 +401,7 @@ function seatPanel(view, seat, snap, ctx, me) {
 
 function infoBar(view, ctx) {
   const bar = el("div", "pt-info");
-  bar.append(el("span", "pt-info-item", { text: interpolate(gettext("Hand %(n)s"), { n: view.hand }, true) }));
+  bar.append(el("span", "pt-info-item", { text: interpolate(gettext("Hand %(n)s"), { n: Math.max(1, view.hand) }, true) }));
   bar.append(el("span", "pt-info-item", { text: interpolate(gettext("Play to %(n)s"), { n: view.config.target }, true) }));
   const trump = el("span", `pt-trump ${view.trump && RED.has(view.trump) ? "pt-red" : ""}`.trim(), { "data-trump": view.trump || "" });
   if (view.trump) {
@@ -643,6 +646,13 @@ function resultPanel(view, ctx) {
   const limit = view.config.max_hands;
   if (last && limit && view.hand >= limit && last.scores[last.pitcher] < view.config.target) {
     box.append(el("p", "pt-note", { text: interpolate(gettext("The hand limit (%(n)s hands) was reached: the highest score wins."), { n: limit }, true) }));
+  } else if (last && typeof last.pitcher === "number" && last.scores[last.pitcher] >= view.config.target) {
+    // Why the game ended and why a higher score may lose (#33): only the pitcher's own bid can reach
+    // the target; another side passing it on someone else's bid plays on.
+    box.append(el("p", "pt-note pt-why", { text: interpolate(gettext("Only a pitcher who reaches %(target)s on their own bid wins: %(name)s did, with %(points)s."), { target: view.config.target, name: sideName(view, teamsOf(view) ? sideOf(view, last.pitcher) : last.pitcher, ctx.seatName), points: last.scores[last.pitcher] }, true) }));
+    const pitcherSide = teamsOf(view) ? sideOf(view, last.pitcher) : last.pitcher;
+    const higher = sides(view).some((side) => side !== pitcherSide && view.scores[teamsOf(view) ? view.teams[side][0] : side] >= last.scores[last.pitcher]);
+    if (higher) box.append(el("p", "pt-note", { text: gettext("A score as high or higher, reached without the bid, does not win.") }));
   }
   const list = el("ul");
   for (const side of sides(view)) {
@@ -685,4 +695,16 @@ function tapCard(card, ctx) {
   selected = card;
   pitching = action.type === "pitch";
   ctx.choose(action);
+}
+
+// The replay's menu: a Pitch deal played out is a hand.
+export const handWord = () => gettext("Hand");
+export const handName = (n) => interpolate(gettext("Hand %(n)s"), { n }, true);
+
+// A lesson's step marks what to tap (lesson.js): a bid, or the card to play or pitch.
+export function lessonKeys(action) {
+  if (action.type === "pass") return ["bid:0"];
+  if (action.type === "bid") return [`bid:${action.amount}`];
+  if (action.type === "pitch") return ["bid:4", `card:${action.card}`];
+  return action.card ? [`card:${action.card}`] : [];
 }

@@ -603,3 +603,16 @@ export function render(board, snap, ctx) {
   shown = { seq: snap.seq, view };
   // Focus comes back to the same card by its data-key (table.js).
 }
+
+// The replay's menu: a Skyjo deal played out is a round.
+export const handWord = () => gettext("Round");
+export const handName = (n) => interpolate(gettext("Round %(hand)s"), { hand: n }, true);
+
+// A lesson's step marks what to tap (lesson.js): a card of the grid, or a pile (a discard first
+// throws the drawn card on the discard pile, then turns the cell).
+export function lessonKeys(action) {
+  if (action.type === "draw") return ["pile:draw"];
+  if (action.type === "take_discard") return ["pile:discard"];
+  if (action.type === "discard") return ["pile:discard", `cell:${action.cell}`];
+  return action.cell !== undefined ? [`cell:${action.cell}`] : [];
+}

@@ -1,0 +1,105 @@
+"""#37 items 7 and 8, score entry with real cards: "²" or 5,000 digits in a score were a server error
+(``int()`` after ``isdigit()``), a refused entry redrew as many rows as ``count`` said (20,000 rows),
+All Fives points in play had no bound (10^30 counted), and the table-code limit counted right codes
+too, across every tournament of an address (a club's shared Wi-Fi locked every phone out)."""
+
+from __future__ import annotations
+
+import re
+import time
+from fractions import Fraction
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from frontend.over_the_board import CODE_RATE
+from games import bounds
+from games.engines.base import IllegalAction
+from tests.frontend.test_over_the_board_pages import as_user, kazino_form, setup
+from tournaments import board, projection
+from tournaments.models import Match
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():  # type: ignore[no-untyped-def]
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.mark.parametrize("hostile", ["²", "٣", "9" * 5000, "1e999999", "1.5", "-0x10"])
+def test_a_hostile_score_is_refused_with_a_sentence_not_a_server_error(hostile):
+    row, people = setup()
+    match = Match.objects.filter(tournament=row).first()
+    phone = as_user(people[match.entrants[0]])
+    form = kazino_form(match, 30, 22)
+    form[f"h0-cards-{match.entrants[0]}"] = hostile
+    answer = phone.post(f"/tournaments/{row.pk}/score/{match.key}/", form)
+    assert answer.status_code == 200
+    assert Match.objects.get(pk=match.pk).board == []
+
+
+def test_a_refused_entry_never_draws_more_rows_than_a_game_has_hands():
+    row, people = setup(game="skyjo", game_config={})
+    match = Match.objects.filter(tournament=row).first()
+    phone = as_user(people[match.entrants[0]])
+    first, second = match.entrants
+    form = {"action": "enter", "game": 1, "count": 20_000, f"h0-total-{first}": "x", f"h0-total-{second}": 3}
+    page = phone.post(f"/tournaments/{row.pk}/score/{match.key}/", form).content.decode()
+    rows = set(re.findall(r'name="h(\d+)-total-', page))
+    assert rows and len(rows) <= bounds.HANDS.high
+
+
+def test_all_fives_points_in_play_are_bounded():
+    hand = {"play": {"0": 10**30, "1": 0}, "bonus": {"0": 0, "1": 0}, "winners": [1]}
+    config = {"players": 2, "variant": "all_fives", "target": 250}
+    with pytest.raises(IllegalAction) as refused:
+        board.score("dominoes", config, [0, 1], [hand])
+    assert refused.value.code == "too_many_points"
+
+
+def test_a_score_written_with_an_exponent_is_no_number_and_costs_nothing():
+    started = time.perf_counter()
+    assert board._number("1e999999999") is None
+    assert board._number("7½") == Fraction(15, 2)
+    assert time.perf_counter() - started < 1.0
+
+
+def test_only_wrong_codes_count_and_only_in_their_tournament():
+    row, _people = setup(accounts=False)
+    other, _others = setup_second()
+    tries = int(CODE_RATE.split("/")[0])
+    match = Match.objects.filter(tournament=row).first()
+    right = board.code_of(projection.load(row.stream_id), match.key)
+    phone = Client()
+    for _n in range(tries + 5):  # right codes never lock anyone out
+        answer = phone.post(f"/tournaments/{row.pk}/score/", {"code": right})
+        assert answer["Location"] == f"/tournaments/{row.pk}/score/{match.key}/"
+    for _n in range(tries):
+        phone.post(f"/tournaments/{other.pk}/score/", {"code": "ZZZZZZ"})
+    locked = Client().post(f"/tournaments/{other.pk}/score/", {"code": "ZZZZZZ"}, follow=True)
+    assert "Too many codes tried" in locked.content.decode()
+    # The other tournament of the same address is not locked by those mistakes.
+    answer = Client().post(f"/tournaments/{row.pk}/score/", {"code": right})
+    assert answer["Location"] == f"/tournaments/{row.pk}/score/{match.key}/"
+
+
+def setup_second():  # type: ignore[no-untyped-def]
+    from django.contrib.auth import get_user_model
+
+    from tournaments import service
+
+    organiser = get_user_model().objects.create_user("org2", password="pw-board-2")
+    row = service.create(
+        "Second night", "kazino", "swiss", {"game_config": {"match": "single"}}, by=organiser
+    )
+    for name in ["Eli", "Fan", "Gus", "Hal"]:
+        service.register(row, name, by=organiser)
+    service.set_over_the_board(row, True, by=organiser)
+    service.seed(row, "manual", [1, 2, 3, 4], by=organiser)
+    service.start(row, by=organiser)
+    row.refresh_from_db()
+    return row, []

@@ -1,0 +1,92 @@
+"""The tournament form's seating choices (issue #31): by standings, wider tables or a schedule fixed in
+advance; short tables smaller or larger, shown for the players expected; the warning that a Swiss will
+repeat meetings, with the offer of a fixed schedule; each refused with a clear error where it does not
+apply."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.errors import ServiceError
+from tournaments import service
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def estimate(client, language="en", **fields):
+    query = {"game": "dominoes", "format": "swiss", "table_size": "4", **fields}
+    return client.get("/tournaments/estimate", query, HTTP_ACCEPT_LANGUAGE=language)
+
+
+def test_the_form_shows_the_short_tables_and_warns_when_a_swiss_would_repeat_meetings(client):
+    # 18 players at tables of 4 over 5 rounds: 5 × 3 = 15 ≥ 0.6 × 17.
+    body = estimate(client, expected="18", rounds="5").json()
+    assert body["seating"].startswith("18 players: 3 tables of 4 and 2 tables of 3 each round.")
+    assert (
+        "a schedule fixed in advance" in body["seating"]
+        and "(the fewest repeat meetings possible: 0)" in body["seating"]
+    )
+    larger = estimate(client, game="skyjo", expected="18", rounds="5", short_tables="larger").json()
+    assert larger["seating"].startswith("18 players: 2 tables of 5 and 2 tables of 4 each round.")
+    # Chosen already, or too few rounds to repeat: only the tables.
+    fixed = estimate(client, expected="18", rounds="5", seating="fixed").json()
+    assert fixed["seating"] == "18 players: 3 tables of 4 and 2 tables of 3 each round."
+    short = estimate(client, expected="40", rounds="3").json()
+    assert short["seating"] == "40 players: 10 tables of 4 each round."
+    assert estimate(client, expected="18", table_size="2").json()["seating"] == ""
+    ht = estimate(client, expected="16", rounds="5", language="ht").json()
+    assert ht["seating"].startswith("16 jwè : 4 tab 4 jwè chak wonn.")
+
+
+def test_the_seating_choices_are_kept_and_refused_where_they_do_not_apply(client):
+    assert estimate(client, seating="nowhere").json()["error"]["code"] == "bad_options"
+    assert estimate(client, short_tables="silent").json()["error"]["code"] == "bad_options"
+    # Dominoes seats four at most: no tables of five.
+    refused = estimate(client, short_tables="larger").json()["error"]
+    assert refused["message"] == "This game cannot seat 5 players at a table."
+    with pytest.raises(ServiceError):
+        service.validate_options("dominoes", "swiss", {"table_size": 2, "seating": "wider"})
+    with pytest.raises(ServiceError):
+        service.validate_options("dominoes", "round_robin", {"table_size": 2, "seating": "fixed"})
+    with pytest.raises(ServiceError):
+        service.validate_options(
+            "dominoes", "swiss", {"table_size": 4, "seating": "fixed", "late_entry": True}
+        )
+    assert service.validate_options(
+        "skyjo", "swiss", {"table_size": 4, "seating": "fixed", "short_tables": "larger"}
+    )
+
+
+def test_an_organiser_creates_a_fixed_schedule_and_cannot_change_its_rounds(client, django_user_model):
+    organiser = django_user_model.objects.create_user("td", password="pw")
+    client.force_login(organiser)
+    made = client.post(
+        "/tournaments/new/",
+        {
+            "name": "Meet everyone",
+            "game": "dominoes",
+            "format": "swiss",
+            "table_size": "4",
+            "rounds": "5",
+            "seating": "fixed",
+            "best_of": "1",
+            "no_show_minutes": "0",
+        },
+    )
+    assert made.status_code == 302
+    row = Tournament.objects.get()
+    assert row.options["seating"] == "fixed" and "short_tables" not in row.options
+    for n in range(1, 17):
+        service.register(row, f"Bot {n}", bot_level="random", by=organiser)
+    service.start(row, by=organiser)
+    with pytest.raises(ServiceError) as refused:
+        service.set_rounds(row, 6, "longer evening", by=organiser)
+    assert refused.value.code == "fixed_schedule"
+
+
+def test_the_players_expected_are_read_within_bounds(client):
+    # Not digits, too many digits, past the most a schedule is worked out for: no advice, no error.
+    for expected in ("x", "²", "9" * 5000, "100000", "-5"):
+        response = estimate(client, expected=expected, rounds="5")
+        assert response.status_code == 200 and response.json()["seating"] == ""
