@@ -231,6 +231,28 @@ def what_the_page_shows(page) -> str:  # type: ignore[no-untyped-def]
     )
 
 
+def why_no_page_came(page, button: str) -> str:  # type: ignore[no-untyped-def]
+    """For a click that was to post a form and did not: is the button there, does its form hold what
+    the browser requires, and the last requests the server logged."""
+    form = page.evaluate(
+        """(selector) => {
+            const button = document.querySelector(selector);
+            const form = button?.form;
+            return JSON.stringify({
+                button: button ? button.outerHTML.slice(0, 120) : null,
+                valid: form ? form.checkValidity() : null,
+                invalid: form ? [...form.elements].filter((e) => e.willValidate && !e.checkValidity())
+                    .map((e) => `${e.name}=${JSON.stringify(e.value)}: ${e.validationMessage}`) : [],
+            });
+        }""",
+        button,
+    )
+    port = page.url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)[-1]
+    log = ROOT / "var" / f"e2e-daphne-{port}.log"
+    tail = log.read_text(errors="replace").splitlines()[-15:] if log.exists() else []
+    return f"{page.url} {form}\nthe server's last lines:\n" + "\n".join(tail)
+
+
 def actions_sent(page) -> int:  # type: ignore[no-untyped-def]
     """How many actions this page has sent since it was loaded (``COUNT_SENDS``)."""
     return int(page.evaluate("window.__actions"))

@@ -24,7 +24,7 @@ from playwright.sync_api import TimeoutError as PageTimeout
 from tournaments import service, simulate
 from tournaments.models import Entry, Match, Tournament
 
-from .conftest import screenshot
+from .conftest import screenshot, why_no_page_came
 from .test_over_the_board import print_sheet
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -73,8 +73,11 @@ def post_and_wait(page, button: str, asks: str | None = None) -> None:
     """Click a console button and wait for the page it posts to; ``asks``: words of the confirmation
     it must ask for first."""
     ASKED.clear()
-    with page.expect_navigation():
-        page.click(button)
+    try:
+        with page.expect_navigation():
+            page.click(button)
+    except PageTimeout as error:
+        raise AssertionError(why_no_page_came(page, button)) from error
     if asks is not None:
         assert any(asks in question for question in ASKED), (asks, ASKED)
 
@@ -356,6 +359,18 @@ def test_the_console_between_rounds_and_what_a_live_update_keeps(browser, server
         assert page.input_value("[data-form=set-rounds] input[name=rounds]") == "4"
         assert page.input_value("[data-form=set-rounds] input[name=reason]") == "half typed"
         assert page.evaluate("document.activeElement.name") == "reason"
+        # A number chosen whole (as a person does before typing over it, and as Playwright's fill does
+        # before it types) is typed over whole even when a swap comes between the choosing and the key:
+        # a number field has no selection a copy could be given, so the field must be the same one.
+        rounds = "[data-form=set-rounds] input[name=rounds]"
+        page.focus(rounds)
+        page.evaluate(f"document.querySelector('{rounds}').select()")
+        page.evaluate("document.getElementById('console').dataset.before = 'swap'")
+        page.evaluate("window.tournamentPage.refresh()")
+        assert page.evaluate("document.getElementById('console').dataset.before") is None  # swapped
+        page.keyboard.type("5")
+        assert page.input_value(rounds) == "5"
+        assert page.input_value("[data-form=set-rounds] input[name=reason]") == "half typed"
         # Round 1 ends: the console offers round 2, live.
         page.wait_for_selector("button[value=start_round]", timeout=LIVE_TIMEOUT)
         assert page.evaluate("window.stillTheSamePage === true")

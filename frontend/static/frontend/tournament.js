@@ -91,6 +91,16 @@ function swap(fresh) {
     if (old.outerHTML === part.outerHTML) continue;
     const state = remember(old);
     const kept = document.importNode(part, true);
+    // The field being typed in moves into the fresh part as it is, not as a copy: its caret, what it
+    // has chosen and what is half typed stay (a number field has no selection a copy could be given,
+    // so a key pressed after a swap landed beside the chosen number instead of over it).
+    const active = document.activeElement;
+    const typing = state.focused && old.contains(active) && active.matches("input, select, textarea");
+    const twin = typing ? kept.querySelector(state.focused) : null;
+    if (twin) {
+      twin.replaceWith(active);
+      state.typed = state.typed.filter(([key]) => key !== state.focused); // it holds what it holds
+    }
     old.replaceWith(kept);
     restore(kept, state);
   }
