@@ -209,7 +209,7 @@ def _page(
         # Who disagreed with this entry: asked again, they could confirm what they sent to the
         # organiser; a new entry clears the disputes and asks everyone again.
         "disputed_by": {d["entrant"] for d in pending.get("disputes", [])} if pending else set(),
-        "waiting_for": [s for s in sides if pending and s["number"] not in pending.get("confirmed", [])],
+        "waiting_for": [s for s in sides if pending and s["number"] not in board.answered(pending)],
         "recorded": [(g, _summary(row, match, config, g.get("recorded_hands") or [])) for g in recorded],
         "correcting": correcting,
         "form_rows": form_rows(row.game, config, sides, hands_in_form, prefill),
@@ -568,7 +568,7 @@ def board_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 "waiting_for": [
                     names.get(e, str(e))
                     for e in match.entrants
-                    if current and e not in current.get("confirmed", [])
+                    if current and e not in board.answered(current)
                 ],
                 "places": [(match.result or {}).get("places", {}).get(str(e)) for e in match.entrants],
             }

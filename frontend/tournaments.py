@@ -23,7 +23,18 @@ from frontend.templatetags.points import points
 from games import bounds, computers, queries, streams
 from games.catalogue import titles
 from games.errors import ServiceError
-from tournaments import board_pace, deals, estimate, formats, log, projection, round_warnings, service, undo
+from tournaments import (
+    board,
+    board_pace,
+    deals,
+    estimate,
+    formats,
+    log,
+    projection,
+    round_warnings,
+    service,
+    undo,
+)
 from tournaments.models import Club, Entry, Match, Round, Tournament
 from tournaments.standings import CRITERIA
 
@@ -485,7 +496,7 @@ def _lines(
         entered = entry is not None and entry.get("hands") is not None
         match.entered_by = names.get((entry or {}).get("entered_by"), "") if entered else ""  # type: ignore[attr-defined]
         match.unconfirmed = [  # type: ignore[attr-defined]
-            s["name"] for s in sides if entered and s["number"] not in (entry or {}).get("confirmed", [])
+            s["name"] for s in sides if entered and s["number"] not in board.answered(entry or {})
         ]
         if match.key in held:
             state = "withheld"

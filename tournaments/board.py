@@ -117,6 +117,12 @@ def is_seat_code_of(t: Tournament, key: str, entrant: int, code: str) -> bool:
     return hmac.compare_digest(normal_code(code).encode(), seat_code_of(t, key, entrant).encode())
 
 
+def answered(pending: dict[str, Any]) -> set[int]:
+    """Who has answered an entry: confirmed it, or disagreed and sent it to the organiser (the entry
+    waits for the others only)."""
+    return set(pending.get("confirmed", [])) | {d["entrant"] for d in pending.get("disputes", [])}
+
+
 def score(game: str, config: dict[str, Any], sides: list[int], hands: Any) -> Sheet:
     """Check a whole game's hands and score them (``IllegalAction`` says what is wrong)."""
     if game not in GAMES:
