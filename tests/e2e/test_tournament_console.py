@@ -98,6 +98,8 @@ def press_across_a_swap(page, button: str) -> None:
             box = None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
+    # The part under the button is made to differ from the server's, so the fetch swaps it.
+    pressed.evaluate("(b) => { b.closest('[data-part]').dataset.outOfDate = 'yes'; }")
     with page.expect_response(lambda r: r.request.headers.get("x-requested-with") == "fetch"):
         page.evaluate("() => { window.tournamentPage.refresh(); }")
     page.evaluate("() => new Promise((done) => setTimeout(done, 0))")  # the fetched page is read
@@ -297,6 +299,13 @@ def test_the_console_between_rounds_and_what_a_live_update_keeps(browser, server
         post_and_wait(page, "button[value=start]")
         page.wait_for_selector("#group-between")
         screenshot(page, "console-between-desktop")
+        # A fetch that finds nothing changed swaps nothing: the reader's page is left alone (the forms'
+        # tokens, new on every page, do not count as a change).
+        page.evaluate("window.partsBefore = [...document.querySelectorAll('[data-part]')]")
+        page.evaluate("window.tournamentPage.refresh()")
+        assert page.evaluate(
+            "[...document.querySelectorAll('[data-part]')].every((p, i) => p === window.partsBefore[i])"
+        )
 
         # Swap two players of different tables, with a reason.
         (t1, t2) = Match.objects.filter(tournament=row, round=1).order_by("key")
@@ -365,9 +374,9 @@ def test_the_console_between_rounds_and_what_a_live_update_keeps(browser, server
         rounds = "[data-form=set-rounds] input[name=rounds]"
         page.focus(rounds)
         page.evaluate(f"document.querySelector('{rounds}').select()")
-        page.evaluate("document.getElementById('console').dataset.before = 'swap'")
+        page.evaluate("document.getElementById('console').dataset.outOfDate = 'yes'")
         page.evaluate("window.tournamentPage.refresh()")
-        assert page.evaluate("document.getElementById('console').dataset.before") is None  # swapped
+        assert page.evaluate("document.getElementById('console').dataset.outOfDate") is None  # swapped
         page.keyboard.type("5")
         assert page.input_value(rounds) == "5"
         assert page.input_value("[data-form=set-rounds] input[name=reason]") == "half typed"

@@ -84,9 +84,16 @@ function restore(part, state) {
 // --- The swap ----------------------------------------------------------------------------------
 
 function swap(fresh) {
+  // Django masks the CSRF token anew on every page, so every part with a form would differ on every
+  // fetch and be swapped under the reader's hands; the token this page holds stays valid, so the
+  // fresh part is given it and is swapped only when what it shows changed.
+  const token = document.querySelector("input[name=csrfmiddlewaretoken]")?.value;
   for (const part of fresh.querySelectorAll("[data-part]")) {
     const old = document.getElementById(part.id);
     if (!old) continue;
+    if (token) {
+      for (const input of part.querySelectorAll("input[name=csrfmiddlewaretoken]")) input.setAttribute("value", token);
+    }
     if (chosenRound !== null && part.id === "rounds-part") selectRound(chosenRound, part, false);
     if (old.outerHTML === part.outerHTML) continue;
     const state = remember(old);
