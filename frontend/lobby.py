@@ -87,7 +87,7 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
     finished, latest first)."""
     cutoff = now - idle_after()
     # Lesson tables are nobody's to watch or join; a secret duplicate deal's table nobody's to find yet.
-    tables = Game.objects.listed().without_secret_deals().exclude(_in_demo_tournament())
+    tables = Game.objects.listed().without_secret_deals().exclude(in_demo_tournament())
     if game is not None:
         tables = tables.filter(engine=game)
     active = _with_last_move(tables.filter(status=Game.Status.ACTIVE))
@@ -123,7 +123,8 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
     return rows
 
 
-def _in_demo_tournament() -> Exists:
+def in_demo_tournament() -> Exists:
+    """A game of the demo club's tournament (``repeat``): listed through the tournament, not one by one."""
     return Exists(MatchGame.objects.filter(game_id=OuterRef("pk"), match__tournament__options__repeat=True))
 
 

@@ -138,6 +138,16 @@ def test_the_board_lists_people_and_the_computers_only_on_request(client):
     assert everyone.index("Computer 1") < everyone.index("ana")
 
 
+def test_the_board_opens_on_a_game_people_are_rated_in_not_one_only_computers_play():
+    """#33: the demo's Swiss rates computers at Kazino; a board of people opens where people are rated."""
+    from django.test import Client
+
+    _rate(computers.rating_key("greedy", 1), "Computer 1 (Easy)", "skyjo", [20.2])
+    _rate("user:1", "ana", "pitch", [3.0])
+    assert 'data-game="pitch"' in Client().get("/ratings/").content.decode()
+    assert 'data-game="skyjo"' in Client().get("/ratings/?computers=1").content.decode()
+
+
 SCALE = {
     "en": "Every player starts at a rating of 0",
     "ht": "Chak jwè kòmanse ak yon nòt 0",
