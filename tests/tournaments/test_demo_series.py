@@ -142,3 +142,16 @@ def test_the_lobby_marks_the_demo_tournament_once_and_lists_none_of_its_tables(e
     assert (
         "a tournament of computer players" not in client.get("/", HTTP_ACCEPT_LANGUAGE="ht").content.decode()
     )
+
+
+def test_the_whole_demo_takes_a_few_rows_of_the_lobby_before_its_games(monkeypatch, client):
+    """#33: "the Games section sits ~2,700 px down the lobby"; now the demo is its four tables (after
+    any table people play) and one line for its tournament."""
+    monkeypatch.setattr(demo_command, "DEMO_TOURNAMENT", ("kazino", "swiss", 8, SMALL[3]))
+    call_command("demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    assert Game.objects.filter(is_demo=True).count() == 4
+    assert MatchGame.objects.count() == 4  # the Swiss's first round: four tables, none listed
+    html = client.get("/").content.decode()
+    before_games = html[: html.index('<ul class="games">')]
+    assert before_games.count('<li class="table-row') == 4
+    assert before_games.count('class="meta demo-tournament"') == 1
