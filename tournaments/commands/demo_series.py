@@ -2,9 +2,10 @@
 
 Started again at once, the demo's Swiss of computer players finished twenty times in 35 minutes and
 its games buried everything a new player came to see (#33, "the demo drowns a new player"). Now the
-end of a repeating tournament only schedules the next one ``DEMO_PAUSE_MINUTES`` later (a job, so
-the pause survives nothing but is never skipped: a server started again starts the series itself
-through ``manage.py demo``); the series so plays at most 60 / pause + 1 tournaments an hour. The
+end of a repeating tournament only schedules the next one ``DEMO_PAUSE_MINUTES`` later (a job: Celery
+keeps it across a restart; in-process it is lost with the process, and ``manage.py demo``, run at
+every start by ``bin/run``, starts the series again at once); while the server runs the series so plays
+at most 60 / pause + 1 tournaments an hour. The
 lists show only the newest of a series (``frontend.tournaments._older_repeats``) and the lobby none
 of its games (``frontend.lobby``), so the older ones stay in the logs and out of sight.
 """
