@@ -6,6 +6,11 @@ says who sits there (people, computers, open seats), whether one of the reader's
 whether it is a demo table, and how many watch it (``games.audience``; no number when that cannot be
 known).
 
+The demo (#33, "the demo drowns a new player") keeps to a few rows: its tables (``is_demo``, one per
+game) come after the tables people play; the games of the demo club's tournament are not listed at
+all — the tournament is, once, with a link to its page (``demo_tournaments``); "Recent" lists games
+people played, never a finished game of computers only nor a demo table left idle.
+
 The time is an argument (``now``): the view passes the clock's, tests pass theirs.
 """
 
@@ -24,6 +29,8 @@ from games import audience, seats
 from games.catalogue import titles
 from games.models import Event, Game, Seat
 from games.tables import load_table
+from tournaments.log import FINISHED
+from tournaments.models import MatchGame, Tournament
 
 LIVE_LENGTH = 30
 RECENT_LENGTH = 20
@@ -80,12 +87,12 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
     finished, latest first)."""
     cutoff = now - idle_after()
     # Lesson tables are nobody's to watch or join; a secret duplicate deal's table nobody's to find yet.
-    tables = Game.objects.listed().without_secret_deals()
+    tables = Game.objects.listed().without_secret_deals().exclude(in_demo_tournament())
     if game is not None:
         tables = tables.filter(engine=game)
     active = _with_last_move(tables.filter(status=Game.Status.ACTIVE))
     live = list(active.filter(last_move__gte=cutoff).order_by("-last_move")[:LIVE_LENGTH])
-    idle = list(active.filter(last_move__lt=cutoff).order_by("-last_move")[:RECENT_LENGTH])
+    idle = list(active.filter(last_move__lt=cutoff, is_demo=False).order_by("-last_move")[:RECENT_LENGTH])
     # Finished games of computers only (the demo club's Swiss plays dozens an hour) are no one's to go
     # back to: Recent tables lists games that people played (#33, "the demo drowns a new player").
     played_by_people = Exists(Seat.objects.filter(game=OuterRef("pk"), bot_level=""))
@@ -101,7 +108,7 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
         seated[seat.game_id].append(seat)
     names = titles()
     watching = audience.counts([g.pk for g in live])
-    rows: dict[str, list[Row]] = {"live": [], "recent": []}
+    rows: dict[str, Any] = {"live": [], "recent": [], "demo_tournaments": demo_tournaments(game)}
     for games, section in ((live, "live"), (recent, "recent")):
         for g in games:
             row = Row(g, names.get(g.engine, g.engine), g.last_move, seated[g.pk], live=section == "live")
@@ -111,9 +118,22 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
             if watching is not None and section == "live":
                 row.watching = watching.get(g.pk, 0)
             rows[section].append(row)
-    # The reader's tables waiting for them come first (sorted stably: latest move first otherwise).
-    rows["live"].sort(key=lambda r: not r.my_turn)
+    # The reader's tables waiting for them come first, the demo's last (stable: latest move first otherwise).
+    rows["live"].sort(key=lambda r: (not r.my_turn, r.game.is_demo))
     return rows
+
+
+def in_demo_tournament() -> Exists:
+    """A game of the demo club's tournament (``repeat``): listed through the tournament, not one by one."""
+    return Exists(MatchGame.objects.filter(game_id=OuterRef("pk"), match__tournament__options__repeat=True))
+
+
+def demo_tournaments(game: str | None = None) -> list[Tournament]:
+    """The demo club's tournaments being played (one per series: ``repeat`` never runs two at once)."""
+    rows = Tournament.objects.filter(options__repeat=True).exclude(status=FINISHED)
+    if game is not None:
+        rows = rows.filter(game=game)
+    return list(rows.order_by("-pk")[:3])
 
 
 def _to_play(game: Game, mine: list[int]) -> bool:

@@ -48,10 +48,13 @@ def _tabs(chosen: str, games: list[str]) -> list[dict[str, Any]]:
 
 
 def _board(request: HttpRequest, club: Club | None, season: Any = None) -> dict[str, Any]:
-    rated = list(Rating.objects.filter(club=club).values_list("game", flat=True).distinct())
-    game = _chosen(request, rated)
     # People first (#33: the demo's eight computers filled the board); the computers on request.
     computers = request.GET.get("computers") == "1"
+    rated_here = Rating.objects.filter(club=club)
+    if not computers:
+        rated_here = rated_here.exclude(player__startswith="bot:")
+    rated = list(rated_here.values_list("game", flat=True).distinct())
+    game = _chosen(request, rated)
     ratings = Rating.objects.filter(game=game, club=club)
     if not computers:
         ratings = ratings.exclude(player__startswith="bot:")

@@ -15,6 +15,7 @@ LOG_FORMAT     json: one JSON object per log line (production); default: plain t
 TURN_WATCHDOG_INTERVAL, TURN_WATCHDOG_IDLE   the computer turns' watchdog (celery beat)
 FOLDS_KEPT     games whose last fold each process keeps (256): at least the live tables a worker serves
 LOBBY_IDLE_MINUTES   minutes without a move before a table leaves the lobby's live list (10)
+DEMO_PAUSE_MINUTES   the pause before the demo club's tournament starts again once it ends (15)
 METRICS_TOKEN  lets /metrics be read from elsewhere than this machine (infra/metrics.py)
 """
 
@@ -239,6 +240,9 @@ TURN_WATCHDOG_IDLE = float(os.environ.get("TURN_WATCHDOG_IDLE", "30"))
 # The lobby's "Live tables" are those someone moved at in the last LOBBY_IDLE_MINUTES; the others are
 # listed under "Recent" (frontend/lobby.py).
 LOBBY_IDLE_MINUTES = float(os.environ.get("LOBBY_IDLE_MINUTES", "10"))
+# The demo club's tournament starts again this long after it ends (tournaments/commands/demo_series.py):
+# at most 60 / pause + 1 of them an hour, not one every two minutes (#33).
+DEMO_PAUSE_MINUTES = float(os.environ.get("DEMO_PAUSE_MINUTES", "15"))
 CELERY_BEAT_SCHEDULE = (
     {
         "turn-watchdog": {

@@ -11,7 +11,7 @@ class TournamentsConfig(AppConfig):
         from games import signals as game_signals
         from games import streams
         from tournaments import log, projection, ratings, signals
-        from tournaments.commands import results, running
+        from tournaments.commands import demo_series, results
 
         streams.register_fold(projection.STREAM, log.fold)
 
@@ -22,6 +22,6 @@ class TournamentsConfig(AppConfig):
         game_signals.game_finished.connect(finished, dispatch_uid="tournaments.finished", weak=False)
 
         def repeat(sender: Any, tournament_id: int, **kwargs: Any) -> None:
-            running.repeat(tournament_id)
+            demo_series.on_finished(tournament_id)
 
         signals.tournament_finished.connect(repeat, dispatch_uid="tournaments.repeat", weak=False)

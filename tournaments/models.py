@@ -52,6 +52,12 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def is_demo(self) -> bool:
+        """The demo club's series (``manage.py demo``): the only tournaments that start again by
+        themselves (``repeat``), marked "Demo" wherever they are listed."""
+        return bool(self.options.get("repeat"))
+
 
 class Entry(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")

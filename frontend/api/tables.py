@@ -15,6 +15,7 @@ from ninja import Query, Router, Status
 
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
+from frontend.lobby import in_demo_tournament
 from games import bounds, engines, invites, publish, ratelimit, resignation, resume, seats, service
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
@@ -54,6 +55,7 @@ def lobby(request: HttpRequest) -> dict[str, Any]:
             Game.objects.tables()
             .without_secret_deals()  # nothing to watch but its opening, and it tells another table's result
             .filter(status=Game.Status.ACTIVE, is_demo=False)
+            .exclude(in_demo_tournament())  # the demo club's Swiss: dozens of games an evening (#33)
             .order_by("-created_at")
             .prefetch_related(Prefetch("seats", queryset=Seat.objects.order_by("number")))[:LOBBY_TABLES]
         )

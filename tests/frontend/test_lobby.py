@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from frontend import lobby
 from games import audience, service
+from games.autoplay import play_bot_turn
 from games.tables import load_table
 from tests.replay.play import new_game
 
@@ -174,3 +175,18 @@ def test_an_open_seat_is_taken_from_the_lobby_once(client, clock):
     client.logout()
     anonymous = client.post(f"/tables/{game.pk}/take/")
     assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
+
+
+def test_demo_tables_come_after_the_tables_people_play_and_never_in_recent(client, clock):
+    """#33: the demo's tables came first in "Live tables" (they move most) and stayed in "Recent"."""
+    demo = new_game("skyjo", 3, options={"target": 40}, seed=11, is_demo=True)
+    people = new_game("kazino", 2, options={"match": "single"}, humans={0: None}, seed=12)
+    # The demo moves last: still after the people's table.
+    table = load_table(demo.pk)
+    assert play_bot_turn(demo.pk, table.seq, table.to_act()[0]) == "played"
+    live = _section(client.get("/").content.decode(), "live-tables")
+    assert live.index(f'data-table="{people.pk}"') < live.index(f'data-table="{demo.pk}"')
+    clock.now = timezone.now() + timedelta(minutes=11)  # the server was down: nobody moved at either
+    html = client.get("/").content.decode()
+    assert f'data-table="{people.pk}"' in _section(html, "recent-tables")
+    assert f'data-table="{demo.pk}"' not in html

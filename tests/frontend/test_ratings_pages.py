@@ -136,3 +136,43 @@ def test_the_board_lists_people_and_the_computers_only_on_request(client):
     assert "Every player starts at a rating of 0" in people
     everyone = _board(client.get("/ratings/?game=kazino&computers=1").content.decode())
     assert everyone.index("Computer 1") < everyone.index("ana")
+
+
+def test_the_board_opens_on_a_game_people_are_rated_in_not_one_only_computers_play():
+    """#33: the demo's Swiss rates computers at Kazino; a board of people opens where people are rated."""
+    from django.test import Client
+
+    _rate(computers.rating_key("greedy", 1), "Computer 1 (Easy)", "skyjo", [20.2])
+    _rate("user:1", "ana", "pitch", [3.0])
+    assert 'data-game="pitch"' in Client().get("/ratings/").content.decode()
+    assert 'data-game="skyjo"' in Client().get("/ratings/?computers=1").content.decode()
+
+
+SCALE = {
+    "en": "Every player starts at a rating of 0",
+    "ht": "Chak jwè kòmanse ak yon nòt 0",
+    "tl": "Nagsisimula ang bawat manlalaro sa rating na 0",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "ht", "tl"])
+def test_every_rating_shown_says_its_scale_in_the_readers_language(client, language):
+    """#33: a rating such as "20,2" came with no hint of its scale."""
+    ana = get_user_model().objects.create_user("ana", password="pw-scale-1")
+    _rate(f"user:{ana.pk}", "ana", "kazino", [10.0, 12.0])
+    client.force_login(ana)
+    pages = {
+        "leaderboard": "/ratings/?game=kazino",
+        "player page": f"/players/user:{ana.pk}/?game=kazino",
+        "profile": "/accounts/profile/",
+    }
+    for where, url in pages.items():
+        html = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        legend = re.search(r'<p class="meta rating-scale" id="rating-scale">(.*?)</p>', html, re.S)
+        assert legend and SCALE[language] in legend.group(1) and "OpenSkill" in legend.group(1), where
+        if language != "en":
+            assert SCALE["en"] not in html, where
+    board = client.get(pages["leaderboard"], HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert re.search(
+        rf'<th scope="col" class="num" title="{SCALE[language]}[^"]*" aria-describedby="rating-scale">', board
+    )

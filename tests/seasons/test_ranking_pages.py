@@ -75,10 +75,14 @@ def test_the_schema_describes_the_ranking(client):
 
 
 def test_the_leaderboard_and_the_player_page_show_the_points(client, played):
-    page = client.get("/ratings/?game=kazino").content.decode()
+    page = client.get("/ratings/?game=kazino&computers=1").content.decode()
     assert 'id="points-table"' in page and "Points ranking" in page
     for value in played:
         assert f'<td class="num">{value}</td>' in page
+    assert 'period=week&amp;computers=1#points"' in page
+    # People only unless asked, as the ratings (#33: the demo's computers filled Kazino's points).
+    people = client.get("/ratings/?game=kazino").content.decode()
+    assert "Points ranking" in people and 'id="points-table"' not in people
     assert client.get("/ratings/?game=kazino&period=forever").status_code == 404
     assert client.get("/ratings/?game=kazino&period=season").status_code == 404  # no club, no season
     skyjo = client.get("/ratings/?game=skyjo").content.decode()

@@ -270,14 +270,6 @@ def test_every_format_of_every_game_completes(game, fmt):
     assert projection.load(row.stream_id).status == "finished"
 
 
-def test_a_repeating_tournament_starts_again_with_the_same_computer_players():
-    row = run("kazino", "round_robin", 3, repeat=True)
-    again = Tournament.objects.exclude(pk=row.pk).get()
-    assert again.status == "running" and again.name == row.name
-    names = sorted(Entry.objects.filter(tournament=again).values_list("name", flat=True))
-    assert names == sorted(Entry.objects.filter(tournament=row).values_list("name", flat=True))
-
-
 def test_a_game_that_ended_unnoticed_is_recorded_by_reconcile(monkeypatch):
     row = simulate.setup("kazino", "swiss", 2, {"game_config": QUICK["kazino"], "rounds": 1}, "random")
     service.start(row)

@@ -1,5 +1,5 @@
 """Running a tournament: the start, its rounds (start, re-pair, length, pairing edits), byes, pause
-and holding one table; and the demo's repeat when it finishes."""
+and holding one table."""
 
 from __future__ import annotations
 
@@ -13,9 +13,8 @@ from django.utils.translation import gettext_noop as _
 from games import service as games
 from games.errors import ServiceError
 from games.tables import load_table
-from tournaments import formats, log, projection, round_warnings
+from tournaments import formats, log, round_warnings
 from tournaments.commands.progress import advance, paired_event, round_started_event
-from tournaments.commands.registration import create, register, seed
 from tournaments.commands.runner import actor, by_id, check_organiser, run
 from tournaments.log import PAUSED, REGISTRATION, RUNNING
 from tournaments.models import MatchGame, Tournament
@@ -281,25 +280,3 @@ def edit_pairing(
 
     run(row.stream_id, f"edit-{secrets.token_hex(8)}", actor(by), build)
     return warnings
-
-
-def repeat(tournament_id: int) -> None:
-    """A tournament with ``repeat`` (the demo club's) starts again with the same computer players when
-    it ends (``signals.tournament_finished``)."""
-    row = Tournament.objects.get(pk=tournament_id)
-    t = projection.load(row.stream_id)
-    if not t.options.get("repeat"):
-        return
-    again = create(t.name, t.game, t.format, t.options, club=row.club)
-    for e in t.entrants.values():
-        if e.bot_level and not e.withdrawn:
-            register(
-                again,
-                "",
-                bot_level=e.bot_level,
-                bot_number=e.bot_number,
-                rating=e.rating,
-                command_id=f"register-{e.id}",
-            )
-    seed(again, "random")
-    start(again)

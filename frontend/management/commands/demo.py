@@ -20,7 +20,8 @@ DEMO_TABLES: list[tuple[str, int, dict[str, Any]]] = [
     ("pitch", 4, {}),
 ]
 LEVELS = ["greedy", "strong", "greedy", "strong"]
-#: The demo club's tournament: a Swiss of computer players that starts again when it ends.
+#: The demo club's tournament: a Swiss of computer players that starts again DEMO_PAUSE_MINUTES after
+#: it ends (tournaments/commands/demo_series.py); a server started again starts it at once if none plays.
 DEMO_TOURNAMENT = ("kazino", "swiss", 8, {"rounds": 3, "game_config": {"match": "single"}, "repeat": True})
 
 
