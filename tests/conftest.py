@@ -128,6 +128,16 @@ def _english_between_tests():  # type: ignore[no-untyped-def]
     translation.activate("en")
 
 
+@pytest.fixture(autouse=True)
+def _pdf_limit_of_its_own(request, monkeypatch):  # type: ignore[no-untyped-def]
+    """New PDFs are limited per address and minute, counted in the shared cache: the tests of one
+    process all come from 127.0.0.1, so their PDFs added up to the limit and a later test got 429 (or
+    not, by the order the tests ran in). Page tests get a limit they cannot reach; a test of the limit
+    sets its own."""
+    if any(part in str(request.node.fspath) for part in ("tests/frontend/", "tests/seasons/")):
+        monkeypatch.setattr("frontend.printables.PDF_RATE", "100000/m")
+
+
 #: The least a test socket waits for a message it expects (s). channels' WebsocketCommunicator waits
 #: 1 s by default, which a busy machine (the suite's other workers, a benchmark beside it) overruns:
 #: the wait only bounds a failing test, so it may be long. ``receive_nothing`` is not affected.
