@@ -117,6 +117,15 @@ def get_game(game_id: Any) -> Game:
         raise NotFound("unknown_game", _("There is no such game.")) from None
 
 
+def get_seen_game(game_id: Any, requester: Any) -> Game:
+    """``get_game`` for a reader (a ``games.seats.Requester``): a table they may not see
+    (``Game.seen_by``: a secret deal's) is NotFound word for word as an id no table has."""
+    game = get_game(game_id)
+    if not game.seen_by(requester):
+        raise NotFound("unknown_game", _("There is no such game."))
+    return game
+
+
 # --- Kept folds ------------------------------------------------------------------------------------
 
 
