@@ -94,7 +94,7 @@ def cup_at_a_third_game() -> Cup:
 _CSRF = re.compile(r'(csrfmiddlewaretoken" value="|"csrf": ?"|csrf-token" content=")[^"]*')
 
 
-def same_text(text: str, game_id: int) -> str:
+def same_text(text: str, game_id: int | str) -> str:
     """An answer with its own id and its per-request CSRF token written the same way for any id."""
     return _CSRF.sub(r"\1CSRF", text).replace(str(game_id), "ID")
 
@@ -113,7 +113,7 @@ async def _stream(game_id: int, headers: dict[str, str]) -> tuple[int, str, str]
     return response.status_code, response["Content-Type"], same_text(response.content.decode(), game_id)
 
 
-async def _socket(path: str, game_id: int, session: str | None) -> list[Any]:
+async def _socket(path: str, game_id: int | str, session: str | None) -> list[Any]:
     """What a socket gets: refused (closed, with what it was told), or its first picture."""
     headers = [(b"cookie", f"sessionid={session}".encode())] if session else []
     ws = WebsocketCommunicator(app, path.format(id=game_id), headers=headers)
@@ -231,6 +231,22 @@ def test_a_table_whose_deal_is_secret_answers_outsiders_as_a_table_that_does_not
     client.force_login(cup.users["organiser"])
     page = client.get(f"/tables/{third}/")
     assert page.context["client"]["socket"] == f"/ws/tables/{third}/"
+    # A replay room its player opens on it: its link leads nowhere for an outsider either.
+    client.force_login(cup.users["player"])
+    room = client.post(f"/games/{second}/replay/rooms/")["Location"].rstrip("/").rsplit("/", 1)[1]
+    assert client.get(f"/replays/rooms/{room}/").status_code == 200
+    for role in OUTSIDERS:
+        visitor = Client()
+        if cup.users[role] is not None:
+            visitor.force_login(cup.users[role])
+        session = async_to_sync(session_of)(cup.users[role]) if cup.users[role] is not None else None
+        for path in ("/replays/rooms/{id}/",):
+            there, nowhere = (
+                same_text(visitor.get(path.format(id=k)).content.decode(), k) for k in (room, "0" * 8)
+            )
+            assert there == nowhere, f"{role}: the room told that the table exists"
+        sockets = [async_to_sync(_socket)("/ws/replays/rooms/{id}/", k, session) for k in (room, "0" * 8)]
+        assert sockets[0] == sockets[1], f"{role}: the room's socket told that the table exists"
 
     # Released (every match decided): public as any table, to everyone, on every path.
     resign_entrant(cup.row, cup.fast, played[2].seats[0])
