@@ -163,6 +163,10 @@ def _held(request: HttpRequest, game: Game) -> dict[int, Seat]:
     return seats.held(seats.Requester.of_request(request, header=False), game)
 
 
+# What get_object_or_404 says of an id no table has (the 404 page shows no reason: the same page).
+NO_GAME = f"No {Game._meta.object_name} matches the given query."
+
+
 def seen_game(request: HttpRequest, game_id: int) -> Game:
     """The table's game, if this browser may see it (``Game.seen_by``: a secret deal's table is its
     players', organiser's and staff's); otherwise the 404 of an id no table has, word for word."""
@@ -170,10 +174,6 @@ def seen_game(request: HttpRequest, game_id: int) -> Game:
     if not game.seen_by(seats.Requester.of_request(request, header=False)):
         raise Http404(NO_GAME)
     return game
-
-
-# What get_object_or_404 says of an id no table has (the 404 page shows no reason: the same page).
-NO_GAME = f"No {Game._meta.object_name} matches the given query."
 
 
 def table(request: HttpRequest, game_id: int) -> HttpResponse:

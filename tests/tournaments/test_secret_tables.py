@@ -99,10 +99,13 @@ def same_text(text: str, game_id: int | str) -> str:
     return _CSRF.sub(r"\1CSRF", text).replace(str(game_id), "ID")
 
 
-def http(client: Client, method: str, path: str, game_id: int, **extra: Any) -> tuple[int, str, str]:
+def http(client: Client, method: str, path: str, game_id: int, **extra: Any) -> tuple[Any, ...]:
+    """Status, headers (a ``Vary: Cookie`` would tell that the session was read) and body."""
     response = getattr(client, method)(path.format(id=game_id), **extra)
     body = response.content.decode() if not response.streaming else ""
-    return response.status_code, response.get("Content-Type", ""), same_text(body, game_id)
+    headers = sorted((k, same_text(v, game_id)) for k, v in response.headers.items() if k != "Content-Length")
+    cookies = sorted(response.cookies)  # which cookies are set, not their fresh values
+    return response.status_code, headers, cookies, same_text(body, game_id)
 
 
 async def _stream(game_id: int, headers: dict[str, str]) -> tuple[int, str, str]:
