@@ -35,7 +35,7 @@ from tournaments.models import Tournament
 pytestmark = pytest.mark.django_db(transaction=True)
 
 OUTSIDERS = ("anonymous", "stranger", "other_table")
-INSIDERS = ("player", "organiser")
+INSIDERS = ("player", "organiser", "staff")
 
 
 @dataclass
@@ -84,6 +84,7 @@ def cup_at_a_third_game() -> Cup:
             "other_table": by_id[entrants[games_of(row, slow)[0].seats[0]]],
             "player": by_id[entrants[first]],
             "organiser": organiser,
+            "staff": users.create_user("staff", is_staff=True),
             "_slow": slow,
         },
     )
@@ -220,8 +221,8 @@ def test_a_table_whose_deal_is_secret_answers_outsiders_as_a_table_that_does_not
             assert answer == nothing[role][path], f"{role}: {path} told that the table exists"
     assert edge_state(third) == edge_state(missing) == "unknown_game"
 
-    # The table's own player and the organiser get the table (the organiser watches through Daphne:
-    # the edge knows nobody).
+    # The table's own player, the organiser and staff get the table (the organiser watches through
+    # Daphne: the edge knows nobody).
     for role in INSIDERS:
         got = answers(cup, role, third, second)
         assert got["table page"][0] == 200 and got["v1 state"][0] == 200 and got["api state"][0] == 200
