@@ -168,10 +168,10 @@ NO_GAME = f"No {Game._meta.object_name} matches the given query."
 
 
 def seen_game(request: HttpRequest, game_id: int) -> Game:
-    """The table's game, if this browser may see it (``Game.seen_by``: a secret deal's table is its
+    """The table's game, if this browser may see it (``games.seats.may_see``: a secret deal's table is its
     players', organiser's and staff's); otherwise the 404 of an id no table has, word for word."""
     game = get_object_or_404(Game.objects.tables(), pk=game_id)
-    if not game.seen_by(seats.Requester.of_request(request, header=False)):
+    if not seats.may_see(seats.Requester.of_request(request, header=False), game):
         raise Http404(NO_GAME)
     return game
 
@@ -196,7 +196,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         "kind": game.kind,
         # Spectators watch through the spectator edge when there is one (infra/edge/).
         # Not a table whose deal is secret: the edge knows nobody, so it shows such a table to no one,
-        # while Daphne's socket lets its organiser watch (Game.seen_by).
+        # while Daphne's socket lets its organiser watch (games.seats.may_see).
         "socket": f"{settings.SPECTATOR_SOCKET}{game.pk}/"
         if settings.SPECTATOR_SOCKET and not mine and not game.deal_is_secret()
         else f"/ws/tables/{game.pk}/",
@@ -249,7 +249,7 @@ def take_seat(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _invite_refused(request: HttpRequest, game_id: int, exc: ServiceError) -> HttpResponse:
     game = Game.objects.tables().filter(pk=game_id).first()
-    if game is not None and not game.seen_by(seats.Requester.of_request(request, header=False)):
+    if game is not None and not seats.may_see(seats.Requester.of_request(request, header=False), game):
         game = None  # no "Watch the table": the page of a table that does not exist
     context = {"message": exc.localized()["message"], "game": game}
     return render(request, "frontend/invite_refused.html", context, status=exc.status)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -142,32 +141,6 @@ class Game(models.Model):
             .exclude(pk=self.pk)
             .exists()
         )
-
-    def seen_by(self, requester: Any) -> bool:
-        """Whether ``requester`` (a ``games.seats.Requester``) may know that this table exists.
-
-        A table dealt a deal not released yet is its seated players', its organiser's (who made the
-        table, or the tournament it is played for: ``ORGANISES``) and staff's only. To anyone else it
-        is not there at all, on every path, with the same answer as an id no table has: that it
-        exists — a best-of-3's third game, say — tells another match's withheld result (#37), and
-        game ids are sequential. Read afresh, as ``deal_is_secret``: a release opens it at once.
-        """
-        if not self.deal_is_secret():
-            return True
-        user = requester.user
-        if user is not None and user.is_authenticated:
-            if user.is_staff or self.created_by_id == user.pk:
-                return True
-            if any(organises(self, user) for organises in ORGANISES):
-                return True
-        from games import seats  # seats reads the models: imported here, not at the top
-
-        return bool(seats.held(requester, self))
-
-
-#: Whether a user organises a game made for them by another app (a tournament's table: the tournament
-#: made it, its organiser runs it). The apps above register here, so games imports none of them.
-ORGANISES: list[Callable[[Game, Any], bool]] = []
 
 
 class Seat(models.Model):

@@ -78,7 +78,7 @@ class ReplayConsumer(GuardedJsonConsumer):
         else:
             game = get_game(int(game_id))
         requester = seats.Requester.of_scope(self.scope)
-        if game.kind == Game.Kind.LOG or not game.seen_by(requester):  # closed as for no such game
+        if game.kind == Game.Kind.LOG or not seats.may_see(requester, game):  # closed as for no such game
             raise ServiceError("unknown_game", _("There is no such game."))
         self.game_id = game.pk
         self.viewer = access.viewer_of(requester, game)

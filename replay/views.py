@@ -30,9 +30,9 @@ from replay.models import Room
 
 
 def _game(request: HttpRequest, game_id: int) -> Game:
-    """The game, if this browser may see it (``Game.seen_by``); else the 404 of an id no table has."""
+    """The game, if this browser may see it (``games.seats.may_see``); else the 404 of an id no table has."""
     game = get_object_or_404(Game.objects.tables(), pk=game_id)
-    if not game.seen_by(seats.Requester.of_request(request, header=False)):
+    if not seats.may_see(seats.Requester.of_request(request, header=False), game):
         raise Http404(f"No {Game._meta.object_name} matches the given query.")
     return game
 
@@ -129,7 +129,7 @@ def room(request: HttpRequest, key: str) -> HttpResponse:
     except ServiceError:
         raise Http404 from None
     game = row.game
-    if not game.seen_by(seats.Requester.of_request(request, header=False)):
+    if not seats.may_see(seats.Requester.of_request(request, header=False), game):
         raise Http404  # as for a room that does not exist
     replay = frames.load(game.pk)
     viewer = _viewer(request, game)
