@@ -1,5 +1,6 @@
-"""Which seats of a game a requester holds: the one answer for the table page, the hint, the table
-socket, the HTTP API and replays (docs/security.md "Seat credentials").
+"""Which seats of a game a requester holds, and whether they may see its table at all (``may_see``:
+a secret duplicate deal's table is not there for outsiders): the one answer for the table page, the
+hint, the table socket, the HTTP API and replays (docs/security.md "Seat credentials").
 
 A seat is held in one of three ways:
 - by its signed-in user (a person's seat, not a computer's);
