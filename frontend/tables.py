@@ -163,8 +163,21 @@ def _held(request: HttpRequest, game: Game) -> dict[int, Seat]:
     return seats.held(seats.Requester.of_request(request, header=False), game)
 
 
-def table(request: HttpRequest, game_id: int) -> HttpResponse:
+# What get_object_or_404 says of an id no table has (the 404 page shows no reason: the same page).
+NO_GAME = f"No {Game._meta.object_name} matches the given query."
+
+
+def seen_game(request: HttpRequest, game_id: int) -> Game:
+    """The table's game, if this browser may see it (``games.seats.may_see``: a secret deal's table is its
+    players', organiser's and staff's); otherwise the 404 of an id no table has, word for word."""
     game = get_object_or_404(Game.objects.tables(), pk=game_id)
+    if not seats.may_see(seats.Requester.of_request(request, header=False), game):
+        raise Http404(NO_GAME)
+    return game
+
+
+def table(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = seen_game(request, game_id)
     mine = _held(request, game)
     links = []
     if mine:  # the players at the table may pass the open seats' invites on
@@ -182,8 +195,10 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         "casual": game.allows_undo,
         "kind": game.kind,
         # Spectators watch through the spectator edge when there is one (infra/edge/).
+        # Not a table whose deal is secret: the edge knows nobody, so it shows such a table to no one,
+        # while Daphne's socket lets its organiser watch (games.seats.may_see).
         "socket": f"{settings.SPECTATOR_SOCKET}{game.pk}/"
-        if settings.SPECTATOR_SOCKET and not mine
+        if settings.SPECTATOR_SOCKET and not mine and not game.deal_is_secret()
         else f"/ws/tables/{game.pk}/",
         "hint": reverse("frontend:hint", args=[game.pk]),
         "rules": reverse("frontend:rules", args=[game.engine]),
@@ -234,6 +249,8 @@ def take_seat(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _invite_refused(request: HttpRequest, game_id: int, exc: ServiceError) -> HttpResponse:
     game = Game.objects.tables().filter(pk=game_id).first()
+    if game is not None and not seats.may_see(seats.Requester.of_request(request, header=False), game):
+        game = None  # no "Watch the table": the page of a table that does not exist
     context = {"message": exc.localized()["message"], "game": game}
     return render(request, "frontend/invite_refused.html", context, status=exc.status)
 
@@ -250,7 +267,7 @@ def old_invite(request: HttpRequest, game_id: int, token: str) -> HttpResponse:
 def hint(request: HttpRequest, game_id: int) -> JsonResponse:
     """The strong computer player's choice for one of my seats, from that seat's view only; casual
     tables only (a rated or tournament game gets ``no_hint``, checked again by the service)."""
-    game = get_object_or_404(Game.objects.tables(), pk=game_id)
+    game = seen_game(request, game_id)
     seat = bounds.SEAT.parse_or(request.GET.get("seat"), -1)
     mine = _held(request, game)
     if seat not in mine:

@@ -27,7 +27,7 @@ from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
 from games.models import Game, Seat
 from games.seats import TOKEN_HEADER
-from games.tables import get_game, load_table
+from games.tables import get_seen_game, load_table
 
 MAX_BODY = 8192
 
@@ -116,7 +116,7 @@ def submit_action(request: HttpRequest, game_id: int) -> JsonResponse:
     """POST {"seat": 0, "action": {...}, "command_id": "...", "expected_seq": 12}."""
     try:
         with database_guard():
-            game = get_game(game_id)
+            game = get_seen_game(game_id, seats.Requester.of_request(request))
             _check_csrf(request)
             body = _body(request)
             seat = seat_for(request, game, body.get("seat"))
@@ -136,7 +136,7 @@ def game_state(request: HttpRequest, game_id: int) -> JsonResponse:
     """GET ?seat=N (with the seat's token or session) for that seat's view; without, the public view."""
     try:
         with database_guard():
-            game = get_game(game_id)
+            game = get_seen_game(game_id, seats.Requester.of_request(request))
             seat: int | None = None
             if "seat" in request.GET:
                 requested = bounds.read_int(request.GET["seat"])

@@ -36,7 +36,7 @@ from games.groups import seat_group
 from games.i18n import scope_language
 from games.ids import fits
 from games.sockets import TRY_AGAIN, GuardedJsonConsumer
-from games.tables import get_game, load_table
+from games.tables import get_seen_game, load_table
 
 MAX_MESSAGE = 8192
 # Close codes (docs/live-tables.md): the seat named, or the credential presented, is not the requester's;
@@ -155,8 +155,8 @@ class TableConsumer(GuardedJsonConsumer):
     @database_sync_to_async
     def _audience(self, wanted: list[str] | None) -> int | None:
         with database_guard():
-            game = get_game(self.game_id)
             requester = seats.Requester.of_scope(self.scope)  # here: reading the session may query
+            game = get_seen_game(self.game_id, requester)
             mine = seats.held(requester, game)
         if wanted is not None:
             number = seats.parse_number(wanted[0]) if len(wanted) == 1 else None
@@ -261,7 +261,8 @@ class SpectatorConsumer(TableConsumer):
     @database_sync_to_async
     def _audience(self, wanted: list[str] | None) -> int | None:
         with database_guard():
-            get_game(self.game_id)
+            # As the edge, which knows nobody: a table whose deal is secret is no table here.
+            get_seen_game(self.game_id, seats.Requester())
         if wanted is not None or any(name.lower() == b"x-seat-token" for name, _v in self.scope["headers"]):
             raise Forbidden("not_your_seat", _("You do not play this seat."))
         return None

@@ -1,5 +1,6 @@
-"""Which seats of a game a requester holds: the one answer for the table page, the hint, the table
-socket, the HTTP API and replays (docs/security.md "Seat credentials").
+"""Which seats of a game a requester holds, and whether they may see its table at all (``may_see``:
+a secret duplicate deal's table is not there for outsiders): the one answer for the table page, the
+hint, the table socket, the HTTP API and replays (docs/security.md "Seat credentials").
 
 A seat is held in one of three ways:
 - by its signed-in user (a person's seat, not a computer's);
@@ -17,7 +18,7 @@ the claim replaces it (games/invites.py). Credentials are compared in constant t
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,6 +100,31 @@ def held_among(requester: Requester, seats: Iterable[Seat]) -> dict[int, Seat]:
         if holds:
             mine[seat.number] = seat
     return mine
+
+
+def may_see(requester: Requester, game: Game) -> bool:
+    """Whether ``requester`` may know that ``game``'s table exists at all.
+
+    A table dealt a duplicate deal not released yet (``Game.deal_is_secret``) is its seated players',
+    its organiser's (who made the table, or the tournament it is played for: ``ORGANISES``) and
+    staff's only. To anyone else it is not there, on every path, with the answer an id no table has
+    gets: that it exists — a best-of-3's third game, say — tells another match's withheld result
+    (#37), and game ids are sequential. Read afresh: a release opens the table at once.
+    """
+    if not game.deal_is_secret():
+        return True
+    user = requester.user
+    if user is not None and user.is_authenticated:
+        if user.is_staff or game.created_by_id == user.pk:
+            return True
+        if any(organises(game, user) for organises in ORGANISES):
+            return True
+    return bool(held(requester, game))
+
+
+#: Whether a user organises a game another app made for them (a tournament's table: the tournament
+#: made it, its organiser runs it). The apps above register here, so games imports none of them.
+ORGANISES: list[Callable[[Game, Any], bool]] = []
 
 
 def holds(requester: Requester, game: Game, number: Any) -> Seat | None:

@@ -23,7 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, models
 
-from games import engines, resigned, store, timeline
+from games import engines, resigned, seats, store, timeline
 from games.engines.base import Engine, _
 from games.errors import NotFound
 from games.models import Event, Game, Seat
@@ -115,6 +115,15 @@ def get_game(game_id: Any) -> Game:
         return Game.objects.tables().get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound("unknown_game", _("There is no such game.")) from None
+
+
+def get_seen_game(game_id: Any, requester: seats.Requester) -> Game:
+    """``get_game`` for a reader: a table they may not see
+    (``games.seats.may_see``: a secret deal's) is NotFound word for word as an id no table has."""
+    game = get_game(game_id)
+    if not seats.may_see(requester, game):
+        raise NotFound("unknown_game", _("There is no such game."))
+    return game
 
 
 # --- Kept folds ------------------------------------------------------------------------------------

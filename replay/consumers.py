@@ -77,10 +77,11 @@ class ReplayConsumer(GuardedJsonConsumer):
             self.room_key = room.key
         else:
             game = get_game(int(game_id))
-        if game.kind == Game.Kind.LOG:
+        requester = seats.Requester.of_scope(self.scope)
+        if game.kind == Game.Kind.LOG or not seats.may_see(requester, game):  # closed as for no such game
             raise ServiceError("unknown_game", _("There is no such game."))
         self.game_id = game.pk
-        self.viewer = access.viewer_of(seats.Requester.of_scope(self.scope), game)
+        self.viewer = access.viewer_of(requester, game)
         self.moderator = self.viewer.moderates(game)
         self.replay = frames.load(game.pk)
         if key is not None:

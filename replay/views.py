@@ -29,8 +29,12 @@ from replay.frames import Replay
 from replay.models import Room
 
 
-def _game(game_id: int) -> Game:
-    return get_object_or_404(Game.objects.tables(), pk=game_id)
+def _game(request: HttpRequest, game_id: int) -> Game:
+    """The game, if this browser may see it (``games.seats.may_see``); else the 404 of an id no table has."""
+    game = get_object_or_404(Game.objects.tables(), pk=game_id)
+    if not seats.may_see(seats.Requester.of_request(request, header=False), game):
+        raise Http404(f"No {Game._meta.object_name} matches the given query.")
+    return game
 
 
 def _viewer(request: HttpRequest, game: Game) -> Viewer:
@@ -99,7 +103,7 @@ def _render(
 
 def page(request: HttpRequest, game_id: int) -> HttpResponse:
     """``/games/ID/replay/[?at=SEQ&as=PERSPECTIVE]``: lands on that moment, or as near as allowed."""
-    game = _game(game_id)
+    game = _game(request, game_id)
     replay = frames.load(game.pk)
     viewer = _viewer(request, game)
     position = access.land(replay, viewer, request.GET.get("at"), request.GET.get("as"))
@@ -108,7 +112,7 @@ def page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_POST
 def open_room(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _game(game_id)
+    game = _game(request, game_id)
     if not request.user.is_authenticated:
         page_url = reverse("replay:page", args=[game.pk])
         return redirect(f"{reverse('login')}?{urlencode({'next': page_url})}")
@@ -125,6 +129,8 @@ def room(request: HttpRequest, key: str) -> HttpResponse:
     except ServiceError:
         raise Http404 from None
     game = row.game
+    if not seats.may_see(seats.Requester.of_request(request, header=False), game):
+        raise Http404  # as for a room that does not exist
     replay = frames.load(game.pk)
     viewer = _viewer(request, game)
     rooms.join(row, viewer)
@@ -139,7 +145,7 @@ def _refused(exc: ServiceError) -> JsonResponse:
 @require_http_methods(["GET", "POST"])
 def comment_list(request: HttpRequest, game_id: int) -> JsonResponse:
     """GET: the comments this viewer may read. POST (seq, text): a new comment."""
-    game = _game(game_id)
+    game = _game(request, game_id)
     replay = frames.load(game.pk)
     viewer = _viewer(request, game)
     if request.method == "GET":
@@ -157,7 +163,7 @@ HIDDEN_VALUES = {"1": True, "true": True, "0": False, "false": False}
 @require_POST
 def comment_hide(request: HttpRequest, game_id: int, note_id: int) -> JsonResponse:
     """POST hidden=1 hides a comment, hidden=0 shows it again (staff, or whoever made the table)."""
-    game = _game(game_id)
+    game = _game(request, game_id)
     viewer = _viewer(request, game)
     hidden = HIDDEN_VALUES.get(str(request.POST.get("hidden", "")).lower())
     try:
@@ -171,7 +177,7 @@ def comment_hide(request: HttpRequest, game_id: int, note_id: int) -> JsonRespon
 def review_state(request: HttpRequest, game_id: int) -> JsonResponse:
     """GET: the engine review of a finished game (state, each player's summary, every decision).
     POST: ask for it (signed-in users); asking again changes nothing while one is queued or done."""
-    game = _game(game_id)
+    game = _game(request, game_id)
     replay = frames.load(game.pk)
     if not replay.finished:
         return _refused(ServiceError("not_finished", _("Only a finished game can be reviewed.")))

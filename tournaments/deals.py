@@ -18,9 +18,10 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+from collections.abc import Iterator
 from typing import Any
 
-from tournaments.log import Round, Tournament
+from tournaments.log import GameRecord, Round, Table, Tournament
 
 #: Bits of a new round's secret (rounds logged before it was widened carry 62).
 SECRET_BITS = 128
@@ -68,10 +69,9 @@ def open_below(rnd: Round) -> int | None:
     return min(waiting) if waiting else None
 
 
-def withheld(t: Tournament) -> tuple[set[int], set[str]]:
-    """The finished games whose results are still secret, and the matches decided on them."""
-    games: set[int] = set()
-    tables: set[str] = set()
+def _holding(t: Tournament) -> Iterator[tuple[Table, list[GameRecord]]]:
+    """Each table of a duplicate round with finished games whose deals are not released yet, and
+    those games: one walk for ``withheld`` and ``held_back``, so the two never disagree."""
     for rnd in t.rounds:
         if not rnd.started or not is_duplicate(rnd):
             continue
@@ -79,10 +79,19 @@ def withheld(t: Tournament) -> tuple[set[int], set[str]]:
         if below is None:
             continue
         for table in rnd.tables:
-            hidden = [g.game_id for g in table.games if g.places is not None and g.number - 1 >= below]
-            games.update(hidden)
-            if hidden and table.result is not None:
-                tables.add(table.key)
+            hidden = [g for g in table.games if g.places is not None and g.number - 1 >= below]
+            if hidden:
+                yield table, hidden
+
+
+def withheld(t: Tournament) -> tuple[set[int], set[str]]:
+    """The finished games whose results are still secret, and the matches decided on them."""
+    games: set[int] = set()
+    tables: set[str] = set()
+    for table, hidden in _holding(t):
+        games.update(g.game_id for g in hidden)
+        if table.result is not None:
+            tables.add(table.key)
     return games, tables
 
 
@@ -94,18 +103,7 @@ def held_back(t: Tournament) -> dict[str, int]:
     decided after two tells who won the second (#37). So nothing of such a table after that game is
     public yet — no later game, no decision — until its deals are released.
     """
-    held: dict[str, int] = {}
-    for rnd in t.rounds:
-        if not rnd.started or not is_duplicate(rnd):
-            continue
-        below = open_below(rnd)
-        if below is None:
-            continue
-        for table in rnd.tables:
-            hidden = [g.number for g in table.games if g.places is not None and g.number - 1 >= below]
-            if hidden:
-                held[table.key] = min(hidden)
-    return held
+    return {table.key: min(g.number for g in hidden) for table, hidden in _holding(t)}
 
 
 def log_cut(events: list[tuple[int, str, dict[str, Any]]], hidden: tuple[set[int], set[str]]) -> int | None:

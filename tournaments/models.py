@@ -6,6 +6,8 @@ writes them but ``tournaments.projection`` (inside the transaction that appends 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -153,6 +155,12 @@ class MatchGame(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} of {self.match_id}"
+
+
+def organises(game: Any, user: Any) -> bool:
+    """Whether ``user`` organises the tournament ``game`` is played for (the tournament made the
+    table, so its ``created_by`` is empty): registered in ``games.seats.ORGANISES``."""
+    return MatchGame.objects.filter(game_id=game.pk, match__tournament__created_by_id=user.pk).exists()
 
 
 class Rating(models.Model):

@@ -29,7 +29,7 @@ from games.models import ApiToken, Game
 from replay import fair, frames, history
 from replay.export import _header, event_json
 from replay.pictures import clean, moment_json
-from tournaments.models import MatchGame
+from tournaments.models import organises
 
 router = Router(tags=["histories"], auth=TokenAuth())
 COMPACT = "tablehall.hand-history.compact"
@@ -80,18 +80,12 @@ def _seqs(text: str | None) -> list[int]:
     return [s for s in seqs if s is not None]
 
 
-def _organises(user: Any, game: Game) -> bool:
-    """Whether ``user`` organises the tournament this game was played in (#37: their own tournament's
-    games were refused ``not_organiser``, since the tournament, not they, made the table)."""
-    return MatchGame.objects.filter(game_id=game.pk, match__tournament__created_by_id=user.pk).exists()
-
-
 def _check(request: HttpRequest, game: Game, replay: frames.Replay, perspective: str | int) -> None:
     if game.status == Game.Status.ACTIVE:
         raise NotOver()
     if perspective == history.ALL:
         user = caller(request).need(ApiToken.Scope.ORGANISE)
-        if not (user.is_staff or game.created_by_id == user.pk or _organises(user, game)):
+        if not (user.is_staff or game.created_by_id == user.pk or organises(game, user)):
             raise Forbidden("not_organiser", _("Only the organiser sees every hand of this game."))
         return
     if isinstance(perspective, int) and not 0 <= perspective < replay.players:
@@ -112,7 +106,7 @@ def hand_history(request: HttpRequest, table: str, query: Query[HistoryQuery]) -
     perspective = _perspective(query.perspective)
     wanted = _seqs(query.at)
     with database_guard():
-        game = game_of(table)
+        game = game_of(table, request)
         replay = frames.load(game.pk)
         _check(request, game, replay, perspective)
         return compact(game, replay, perspective, query.views, wanted)

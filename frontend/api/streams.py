@@ -104,7 +104,7 @@ async def _leave(layer: Any, groups: list[str], channel: str) -> None:
 
 def _who(request: HttpRequest, table: str, seat: int | None) -> tuple[int, int | None]:
     with database_guard():
-        game = game_of(table)
+        game = game_of(table, request)
         return game.pk, audience_of(request, game, seat)
 
 

@@ -21,7 +21,7 @@ from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
 from games.ids import fits
 from games.models import ApiToken, Game, Seat
-from games.tables import get_game, load_table
+from games.tables import get_seen_game, load_table
 from tournaments.models import Tournament
 
 router = Router(tags=["tables"], auth=TokenAuth())
@@ -187,7 +187,7 @@ def join(request: HttpRequest, table: str, body: schemas.JoinIn | None = None) -
     user = caller(request).need(PLAY)
     _count_table(request)
     with database_guard():
-        game = game_of(table)
+        game = game_of(table, request)
         if body.code is not None:
             seat = invites.claim(game.pk, body.code, user=user)
         else:
@@ -240,7 +240,7 @@ def state(request: HttpRequest, table: str, query: Query[StateQuery]) -> dict[st
     """A seat's picture (`?seat=N`, with its credential or a `read`/`play` token of its player), or
     the spectators' (no seat: the public view, with the table's spectator delay)."""
     with database_guard():
-        game = game_of(table)
+        game = game_of(table, request)
         number = audience_of(request, game, query.seat)
         loaded = load_table(game)
         return publish.snapshot(loaded, number)
@@ -259,7 +259,7 @@ def updates(request: HttpRequest, table: str, query: Query[UpdatesQuery]) -> dic
     with their delay) was sent live after it, oldest first; or the whole state when `since` is too old
     (more than 200 commands back, or no update's seq)."""
     with database_guard():
-        game = game_of(table)
+        game = game_of(table, request)
         number = audience_of(request, game, query.seat)
         loaded = load_table(game)
         missed = resume.updates_after(loaded, number, query.since)
@@ -272,7 +272,7 @@ def updates(request: HttpRequest, table: str, query: Query[UpdatesQuery]) -> dic
 def act(request: HttpRequest, table: str, body: schemas.ActionIn) -> dict[str, Any]:
     """Play an action for your seat (its credential, or a `play` token of its player)."""
     with database_guard():
-        game = game_of(table)
+        game = game_of(table, request)
         if body.seat is None:
             seat = _only_seat(request, game, PLAY)
         else:
@@ -292,7 +292,7 @@ def _seat_command(
 ) -> dict[str, Any]:
     body = body if body is not None else schemas.SeatCommandIn.model_validate({})
     with database_guard():
-        game = game_of(table)
+        game = game_of(table, request)
         seat = (
             _only_seat(request, game, PLAY) if body.seat is None else _holder(request, game, body.seat, PLAY)
         )
@@ -318,9 +318,12 @@ def claim(request: HttpRequest, table: str, body: schemas.SeatCommandIn | None =
     return _seat_command(request, table, body, resignation.claim)
 
 
-def game_of(table: str) -> Game:
-    """The table's game; NotFound for an address no table has (not a number, past a 64-bit integer)."""
+def game_of(table: str, request: HttpRequest) -> Game:
+    """The table's game; NotFound for an address no table has (not a number, past a 64-bit integer),
+    and for a table the caller may not see (``games.seats.may_see``: a secret deal's), word for word."""
     number = int(table) if table.isascii() and table.isdigit() and len(table) <= 19 else 0
     if not fits(number, low=1):
         raise NotFound("unknown_game", _("There is no such game."))
-    return get_game(number)
+    who = caller(request)
+    # Whoever the token names, whatever its scopes: seeing that a table exists needs none.
+    return get_seen_game(number, seats.Requester(user=who.user, token=who.seat_token))

@@ -107,9 +107,12 @@ def read_state(game_id: int, language: str) -> dict[str, Any]:
 
     from games import publish
     from games.errors import database_guard
-    from games.tables import get_game, load_table
+    from games.seats import Requester
+    from games.tables import get_seen_game, load_table
 
     close_old_connections()
     with database_guard(), translation.override(language):
-        get_game(game_id)
+        # The edge knows nobody: a table whose deal is secret is no table here (games.seats.may_see). Nothing
+        # of it is kept before this passes, and a release only ever opens a table.
+        get_seen_game(game_id, Requester())
         return publish.snapshot(load_table(game_id), None)

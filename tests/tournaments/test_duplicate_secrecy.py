@@ -23,7 +23,7 @@ from games.tables import load_table
 from replay import frames
 from replay.export import Refused, export_game
 from replay.frames import ALL
-from tests.replay.sockets import connect, load, until
+from tests.replay.sockets import connect, load, session_of, until
 from tournaments import deals, projection, service, simulate
 from tournaments.models import Entry, Match, RatingHistory, Tournament
 
@@ -73,13 +73,14 @@ def _close() -> None:
     connections.close_all()
 
 
-async def _sockets(game_id: int) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
-    """What a stranger gets: the table socket's state, the replay socket's offer and its answers to
-    asking for all cards and for seat 0."""
-    table_ws = await connect(f"/ws/tables/{game_id}/")
+async def _sockets(game_id: int, watcher: Any) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """What someone who may watch the table but holds no seat of it gets: the table socket's state,
+    the replay socket's offer and its answers to asking for all cards and for seat 0."""
+    session = await session_of(watcher)
+    table_ws = await connect(f"/ws/tables/{game_id}/", session)
     state = await until(table_ws, "state")
     await table_ws.disconnect()
-    replay_ws = await connect(f"/ws/replays/{game_id}/")
+    replay_ws = await connect(f"/ws/replays/{game_id}/", session)
     ready = await until(replay_ws, "ready")
     asked = [*(await load(replay_ws, ALL, 1)), *(await load(replay_ws, 0, 1))]
     await replay_ws.disconnect()
@@ -88,15 +89,22 @@ async def _sockets(game_id: int) -> tuple[dict[str, Any], dict[str, Any], list[d
 
 
 def assert_secret(game_id: int, stranger: Client) -> None:
-    """Every path shows nothing of the game past its opening, and no result."""
+    """Every path shows nothing of the game past its opening, and no result: to a stranger not even
+    that it exists (tests/tournaments/test_secret_tables.py has every path); to staff, who may watch
+    it, its opening only."""
+    assert stranger.get(f"/api/games/{game_id}/state").json()["error"]["code"] == "unknown_game"
+    assert stranger.get(f"/games/{game_id}/replay/").status_code == 404
+    staff = get_user_model().objects.get_or_create(username="staff", defaults={"is_staff": True})[0]
+    watcher = Client()
+    watcher.force_login(staff)
     table = load_table(game_id)
     assert table.outcome() is not None, "the game itself is over"
     cut = opening_end(game_id)
     # The table socket (spectators) and the public state API: the opening only.
     assert publish.spectator_cut(table) == cut
-    state, ready, asked = async_to_sync(_sockets)(game_id)
+    state, ready, asked = async_to_sync(_sockets)(game_id, staff)
     assert state["seq"] == cut and not state["finished"]
-    api = stranger.get(f"/api/games/{game_id}/state").json()
+    api = watcher.get(f"/api/games/{game_id}/state").json()
     assert api["seq"] == cut and not api["finished"]
     # The replay socket: neither all cards nor a seat that is not yours.
     assert ready["perspectives"] == ["public"] and not ready["finished"]
@@ -104,14 +112,14 @@ def assert_secret(game_id: int, stranger: Client) -> None:
     # The replay page: spectators' picture only, the fair-deal check still pending.
     replay = frames.load(game_id)
     assert not replay.finished
-    page = stranger.get(f"/games/{game_id}/replay/").content.decode()
+    page = watcher.get(f"/games/{game_id}/replay/").content.decode()
     config = json.loads(
         page.split('id="replay-config" type="application/json">', 1)[1].split("</script>", 1)[0]
     )
     assert config["perspectives"] == ["public"] and not config["finished"] and config["review"] is None
     assert 'data-status="pending"' in page
     # Review, export, comments.
-    review = stranger.get(f"/games/{game_id}/replay/review/")
+    review = watcher.get(f"/games/{game_id}/replay/review/")
     assert review.status_code >= 400 and review.json()["error"]["code"] == "not_finished"
     with pytest.raises(Refused):
         export_game(game_id, "all")
@@ -120,7 +128,7 @@ def assert_secret(game_id: int, stranger: Client) -> None:
     public = export_game(game_id, "public")
     assert max(m["seq"] for m in public["moments"]) <= cut
     assert public["fair"]["status"] == "pending" and public["fair"]["hands"] == 0
-    said = stranger.post(f"/games/{game_id}/replay/comments/", {"seq": cut, "text": "I saw it"})
+    said = watcher.post(f"/games/{game_id}/replay/comments/", {"seq": cut, "text": "I saw it"})
     assert said.status_code == 403
     # No rating moved on it.
     assert not RatingHistory.objects.filter(game_id=game_id).exists()
