@@ -337,12 +337,20 @@ def _dominoes(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]])
                     most=most,
                 )
         _add(sheet, points, {"winners": won})
-    if _sole_leader(sheet.totals, target) is None:
-        raise IllegalAction(
-            "not_over_alone",
-            _("Nobody has reached {target} points alone: the game is not over yet."),
-            target=target,
-        )
+    _won(
+        sheet,
+        _sole_leader(sheet.totals, target),
+        "not_over_alone",
+        _("Nobody has reached {target} points alone: the game is not over yet."),
+        target,
+    )
+
+
+def _won(sheet: Sheet, winner: int | None, code: str, not_over: str, target: int) -> None:
+    """The places, highest total first, of a game someone won; without a winner the sheet is
+    refused (``code``, ``not_over``): the game is not over yet."""
+    if winner is None:
+        raise IllegalAction(code, not_over, target=target)
     sheet.places = _ranked(sheet.totals, lower_wins=False)
 
 
@@ -417,13 +425,13 @@ def _kazino(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]]) -
     if single:
         sheet.places = _ranked(sheet.totals, lower_wins=False)
         return
-    if _kazino_winner(sheet.totals, target) is None:
-        raise IllegalAction(
-            "match_not_over",
-            _("Nobody has won the match yet: the first to {target} points with more than the other wins."),
-            target=target,
-        )
-    sheet.places = _ranked(sheet.totals, lower_wins=False)
+    _won(
+        sheet,
+        _kazino_winner(sheet.totals, target),
+        "match_not_over",
+        _("Nobody has won the match yet: the first to {target} points with more than the other wins."),
+        target,
+    )
 
 
 def _kazino_winner(totals: dict[int, Fraction], target: int) -> int | None:
