@@ -271,12 +271,9 @@ def _dominoes(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]])
         if not isinstance(raw_winners, list):
             raw_winners = [raw_winners]
         winners = [_side(w, sides) for w in raw_winners if w not in (None, "")]
-        if any(w is None for w in winners) or len(set(winners)) != len(winners):
-            raise IllegalAction(
-                "bad_round_winner", _("Round {round}: the round winner is a player at the table."), round=line
-            )
         won = [int(w) for w in winners if w is not None]
-        if len(won) > (2 if fives and three else 1):
+        # One round winner, or two tied for the lowest hand in All Fives at three.
+        if len(won) != len(winners) or len(set(won)) != len(won) or len(won) > (2 if fives and three else 1):
             raise IllegalAction(
                 "bad_round_winner", _("Round {round}: the round winner is a player at the table."), round=line
             )
@@ -309,13 +306,7 @@ def _dominoes(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]])
                     _("Round {round}: two players tied for the lowest hand share the bonus equally."),
                     round=line,
                 )
-            if any(v > 170 for v in bonus.values()):
-                raise IllegalAction(
-                    "too_many_pips",
-                    _("Round {round}: the winner scores the pips left in the other hands, at most {most}."),
-                    round=line,
-                    most=170,
-                )
+            _pips_at_most(bonus, 170, line)
             points = {s: play[s] + bonus[s] for s in sides}
         else:
             points = _per_side(hand, "points", sides, line)
@@ -329,13 +320,7 @@ def _dominoes(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]])
                     _("Round {round}: in Block and Draw only the round winner scores."),
                     round=line,
                 )
-            if any(v > most for v in points.values()):
-                raise IllegalAction(
-                    "too_many_pips",
-                    _("Round {round}: the winner scores the pips left in the other hands, at most {most}."),
-                    round=line,
-                    most=most,
-                )
+            _pips_at_most(points, most, line)
         _add(sheet, points, {"winners": won})
     _won(
         sheet,
@@ -344,6 +329,17 @@ def _dominoes(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]])
         _("Nobody has reached {target} points alone: the game is not over yet."),
         target,
     )
+
+
+def _pips_at_most(points: dict[int, Fraction], most: int, line: int) -> None:
+    """A round winner scores the pips left in the other hands: no more than ``most``."""
+    if any(v > most for v in points.values()):
+        raise IllegalAction(
+            "too_many_pips",
+            _("Round {round}: the winner scores the pips left in the other hands, at most {most}."),
+            round=line,
+            most=most,
+        )
 
 
 def _won(sheet: Sheet, winner: int | None, code: str, not_over: str, target: int) -> None:
