@@ -280,13 +280,13 @@ def _dominoes(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]])
         if fives:
             play = _per_side(hand, "play", sides, line)
             bonus = _per_side(hand, "bonus", sides, line, halves=three)
-            if any(v > MAX_FIVES_PLAY for v in play.values()):
-                raise IllegalAction(
-                    "too_many_points",
-                    _("Round {round}: the points scored in play are at most {most}."),
-                    round=line,
-                    most=MAX_FIVES_PLAY,
-                )
+            _at_most(
+                play,
+                MAX_FIVES_PLAY,
+                line,
+                "too_many_points",
+                _("Round {round}: the points scored in play are at most {most}."),
+            )
             if any(v < 0 or v % 5 for v in play.values()):
                 raise IllegalAction(
                     "not_fives", _("Round {round}: in All Fives every score is a multiple of 5."), round=line
@@ -333,13 +333,14 @@ def _dominoes(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]])
 
 def _pips_at_most(points: dict[int, Fraction], most: int, line: int) -> None:
     """A round winner scores the pips left in the other hands: no more than ``most``."""
+    pips = _("Round {round}: the winner scores the pips left in the other hands, at most {most}.")
+    _at_most(points, most, line, "too_many_pips", pips)
+
+
+def _at_most(points: dict[int, Fraction], most: int, line: int, code: str, sentence: str) -> None:
+    """Round ``line`` refused (``code``, ``sentence``) when a side's points there pass ``most``."""
     if any(v > most for v in points.values()):
-        raise IllegalAction(
-            "too_many_pips",
-            _("Round {round}: the winner scores the pips left in the other hands, at most {most}."),
-            round=line,
-            most=most,
-        )
+        raise IllegalAction(code, sentence, round=line, most=most)
 
 
 def _won(sheet: Sheet, winner: int | None, code: str, not_over: str, target: int) -> None:
