@@ -294,55 +294,52 @@ def _correct_form(row: Tournament, data: Any) -> forms.Form:
     return tf.CorrectForm(data, entrants=list(match.entrants) if match else [])
 
 
+def _plain(form: Callable[[Any], forms.Form]) -> Callable[..., forms.Form]:
+    """An action's form that needs only what was posted (not the tournament)."""
+    return lambda row, data: form(data)
+
+
+def _whole(command: Callable[..., None], text: Callable[[], str]) -> Action:
+    """A command on the whole tournament, no field to fill."""
+    return Action(_plain(tf.Blank), _simple(command, text))
+
+
+def _at_table(command: Callable[..., None], text: Callable[[], str]) -> Action:
+    return Action(_plain(tf.TableForm), _table(command, text))
+
+
+def _bye_action(command: Callable[..., None], text: Callable[[], str]) -> Action:
+    """An entrant's own half-point bye for a round (asked for or cancelled)."""
+    return Action(_plain(tf.ByeForm), _bye(command, text), entrant=True)
+
+
 ACTIONS: dict[str, Action] = {
-    "register": Action(lambda row, data: tf.RegisterForm(data), _register, entrant=True),
-    "add_bot": Action(lambda row, data: tf.AddComputersForm(data), _add_computers),
-    "paste_names": Action(lambda row, data: tf.PasteNamesForm(data), _paste_names),
-    "check_in": Action(lambda row, data: tf.EntrantForm(data), _check_in, entrant=True),
-    "check_out": Action(lambda row, data: tf.EntrantForm(data), _check_out, entrant=True),
-    "set_check_in": Action(lambda row, data: tf.CheckInSettingForm(data), _set_check_in),
-    "withdraw": Action(lambda row, data: tf.EntrantForm(data), _withdraw, entrant=True),
-    "seed": Action(lambda row, data: tf.SeedForm(data), _seed),
-    "start": Action(
-        lambda row, data: tf.Blank(data), _simple(service.start, lambda: _("The tournament has started."))
-    ),
-    "start_round": Action(
-        lambda row, data: tf.Blank(data), _simple(service.start_round, lambda: _("The round has started."))
-    ),
-    "repair": Action(
-        lambda row, data: tf.Blank(data), _simple(service.repair, lambda: _("The round is paired again."))
-    ),
-    "pause": Action(
-        lambda row, data: tf.Blank(data), _simple(service.pause, lambda: _("The tournament is paused."))
-    ),
-    "resume": Action(
-        lambda row, data: tf.Blank(data), _simple(service.resume, lambda: _("The tournament goes on."))
-    ),
-    "pause_table": Action(
-        lambda row, data: tf.TableForm(data), _table(service.pause_table, lambda: _("The table is held."))
-    ),
-    "resume_table": Action(
-        lambda row, data: tf.TableForm(data), _table(service.resume_table, lambda: _("The table plays on."))
-    ),
+    "register": Action(_plain(tf.RegisterForm), _register, entrant=True),
+    "add_bot": Action(_plain(tf.AddComputersForm), _add_computers),
+    "paste_names": Action(_plain(tf.PasteNamesForm), _paste_names),
+    "check_in": Action(_plain(tf.EntrantForm), _check_in, entrant=True),
+    "check_out": Action(_plain(tf.EntrantForm), _check_out, entrant=True),
+    "set_check_in": Action(_plain(tf.CheckInSettingForm), _set_check_in),
+    "withdraw": Action(_plain(tf.EntrantForm), _withdraw, entrant=True),
+    "seed": Action(_plain(tf.SeedForm), _seed),
+    "start": _whole(service.start, lambda: _("The tournament has started.")),
+    "start_round": _whole(service.start_round, lambda: _("The round has started.")),
+    "repair": _whole(service.repair, lambda: _("The round is paired again.")),
+    "pause": _whole(service.pause, lambda: _("The tournament is paused.")),
+    "resume": _whole(service.resume, lambda: _("The tournament goes on.")),
+    "pause_table": _at_table(service.pause_table, lambda: _("The table is held.")),
+    "resume_table": _at_table(service.resume_table, lambda: _("The table plays on.")),
     "override": Action(_correct_form, _correct),
-    "set_rounds": Action(lambda row, data: tf.SetRoundsForm(data), _set_rounds),
-    "request_bye": Action(
-        lambda row, data: tf.ByeForm(data),
-        _bye(service.request_bye, lambda: _("Half-point bye asked for round %(round)s.")),
-        entrant=True,
-    ),
-    "cancel_bye": Action(
-        lambda row, data: tf.ByeForm(data),
-        _bye(service.cancel_bye, lambda: _("Half-point bye in round %(round)s cancelled.")),
-        entrant=True,
-    ),
-    "edit_pairing": Action(lambda row, data: tf.EditPairingForm(data), _edit),
-    "forfeit": Action(lambda row, data: tf.ForfeitForm(data), _forfeit),
-    "undo": Action(lambda row, data: tf.UndoForm(data), _undo),
-    "clock": Action(lambda row, data: tf.RoundClockForm(data), _clock),
-    "clock_rule": Action(lambda row, data: tf.ClockRuleForm(data), _clock_rule),
-    "end_at_time": Action(lambda row, data: tf.Blank(data), _end_at_time),
-    "screen_languages": Action(lambda row, data: tf.ScreenLanguagesForm(data), _screen_languages),
+    "set_rounds": Action(_plain(tf.SetRoundsForm), _set_rounds),
+    "request_bye": _bye_action(service.request_bye, lambda: _("Half-point bye asked for round %(round)s.")),
+    "cancel_bye": _bye_action(service.cancel_bye, lambda: _("Half-point bye in round %(round)s cancelled.")),
+    "edit_pairing": Action(_plain(tf.EditPairingForm), _edit),
+    "forfeit": Action(_plain(tf.ForfeitForm), _forfeit),
+    "undo": Action(_plain(tf.UndoForm), _undo),
+    "clock": Action(_plain(tf.RoundClockForm), _clock),
+    "clock_rule": Action(_plain(tf.ClockRuleForm), _clock_rule),
+    "end_at_time": Action(_plain(tf.Blank), _end_at_time),
+    "screen_languages": Action(_plain(tf.ScreenLanguagesForm), _screen_languages),
 }
 
 # A refusal for lack of rights is 403; others keep the command's own status (400, 409).

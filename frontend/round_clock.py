@@ -23,6 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from tournaments import clock
 from tournaments.commands import clock as clock_commands
 from tournaments.models import MatchGame, Tournament
 
@@ -31,10 +32,12 @@ def _ms(moment: datetime | None) -> int | None:
     return round(moment.timestamp() * 1000) if moment is not None else None
 
 
-def data(row: Tournament, now: datetime) -> dict[str, Any] | None:
-    """The current round's clock for a page's countdown, or None when it is not set."""
+def data(row: Tournament, now: datetime, held: clock.Held | None = None) -> dict[str, Any] | None:
+    """The current round's clock for a page's countdown, or None when it is not set (``held``: the
+    clocks already read, else they are read from the row)."""
     number = row.round or None
-    c = clock_commands.clocks(row).get(number) if number else None
+    clocks = (held or clock_commands.held(row)).clocks
+    c = clocks.get(number) if number else None
     if c is None or c.seconds <= 0:
         return {"round": number, "set": False, "server_now": _ms(now)}
     return {
@@ -82,9 +85,10 @@ def for_table(game_id: int) -> dict[str, Any] | None:
 def console(row: Tournament, playing: list[Any]) -> dict[str, Any]:
     """The console's clock group: the countdown, the rule at the end of the clock, the screen's
     languages, and the tables still playing (shown when the time is up)."""
-    room = clock_commands.room(row)
+    held = clock_commands.held(row)
+    room = held.room
     now = timezone.now()
-    shown = data(row, now)
+    shown = data(row, now, held)
     partial = clock_commands.partial_allowed(row.game)
     return {
         "data": shown,

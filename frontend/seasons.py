@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from frontend import printables
 from games.catalogue import titles
 from games.errors import ServiceError
-from seasons import service
+from seasons import service, standings
 from seasons.forms import TIE_BREAK_NAMES, SeasonForm
 from tournaments.models import Club, Tournament, shown_name
 
@@ -100,6 +100,20 @@ def close_season(request: HttpRequest, season_id: int) -> HttpResponse:
     return redirect("frontend:season", season_id)
 
 
+def _results(line: standings.Standing, by_ref: dict[int, standings.EventResult]) -> list[dict[str, Any]]:
+    """A standings line's events, each with the event it was in (``by_ref``: the season's by ref)."""
+    return [
+        {
+            "event": by_ref[r.event],
+            "place": r.place,
+            "field": r.field,
+            "points": r.points,
+            "counted": r.counted,
+        }
+        for r in line.results
+    ]
+
+
 def _page(request: HttpRequest, loaded: service.Loaded) -> dict[str, Any]:
     s = loaded.season
     events, ranked = service.table(s)
@@ -119,16 +133,7 @@ def _page(request: HttpRequest, loaded: service.Loaded) -> dict[str, Any]:
                 "all_points": line.all_points,
                 "events": line.events,
                 "wins": line.wins,
-                "results": [
-                    {
-                        "event": by_ref[r.event],
-                        "place": r.place,
-                        "field": r.field,
-                        "points": r.points,
-                        "counted": r.counted,
-                    }
-                    for r in line.results
-                ],
+                "results": _results(line, by_ref),
             }
         )
     return {
@@ -187,16 +192,7 @@ def player_seasons(key: str) -> dict[str, Any]:
                 "loaded": loaded,
                 "rank": line.rank,
                 "points": line.points,
-                "results": [
-                    {
-                        "event": by_ref[r.event],
-                        "place": r.place,
-                        "field": r.field,
-                        "points": r.points,
-                        "counted": r.counted,
-                    }
-                    for r in line.results
-                ],
+                "results": _results(line, by_ref),
             }
         )
     return {"player_seasons": found}

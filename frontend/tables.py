@@ -305,4 +305,5 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
     if game not in GAME_OPTIONS:
         raise Http404
     context = {"game": game, "title": titles()[game], "body": rules_body(game, get_language())}
-    return render(request, f"frontend/rules/{game}.html", context)
+    # One page for every game: the game's own text is its body (rules_body).
+    return render(request, "frontend/rules/page.html", context)

@@ -18,7 +18,7 @@ from games import store
 from games.models import Event, Game
 from replay import fair, frames, history
 from replay.frames import Replay
-from replay.pictures import SECRET_CONFIG, clean
+from replay.pictures import SECRET_CONFIG, clean, moment_json, public_events
 
 
 class Refused(Exception):
@@ -116,20 +116,11 @@ def _all(game: Game, replay: Replay) -> dict[str, Any]:
 def _audience(game: Game, replay: Replay, perspective: str | int) -> dict[str, Any]:
     config = {k: v for k, v in game.config.items() if k not in SECRET_CONFIG}
     doc = _header(game, replay, perspective, config)
-    public: frozenset[str] = frozenset(getattr(replay.engine, "PUBLIC_EVENTS", frozenset()))
+    public = public_events(replay)
     last = len(replay.moments) - 1 if replay.finished else replay.public_upto
     moments = []
     for moment in replay.moments[: last + 1]:
-        item: dict[str, Any] = {
-            "index": moment.index,
-            "seq": moment.seq,
-            "type": moment.type,
-            "actor": moment.actor,
-            "hand": moment.hand,
-            "end": moment.command_end,
-        }
-        if moment.type in public:
-            item["data"] = {k: v for k, v in replay.events[moment.index].items() if k != "type"}
+        item = moment_json(replay, moment, public)
         item["picture"] = clean(replay.picture(moment.index, perspective))
         moments.append(item)
     doc["moments"] = moments

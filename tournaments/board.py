@@ -277,25 +277,22 @@ def _dominoes(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]])
         if not isinstance(raw_winners, list):
             raw_winners = [raw_winners]
         winners = [_side(w, sides) for w in raw_winners if w not in (None, "")]
-        if any(w is None for w in winners) or len(set(winners)) != len(winners):
-            raise IllegalAction(
-                "bad_round_winner", _("Round {round}: the round winner is a player at the table."), round=line
-            )
         won = [int(w) for w in winners if w is not None]
-        if len(won) > (2 if fives and three else 1):
+        # One round winner, or two tied for the lowest hand in All Fives at three.
+        if len(won) != len(winners) or len(set(won)) != len(won) or len(won) > (2 if fives and three else 1):
             raise IllegalAction(
                 "bad_round_winner", _("Round {round}: the round winner is a player at the table."), round=line
             )
         if fives:
             play = _per_side(hand, "play", sides, line)
             bonus = _per_side(hand, "bonus", sides, line, halves=three)
-            if any(v > MAX_FIVES_PLAY for v in play.values()):
-                raise IllegalAction(
-                    "too_many_points",
-                    _("Round {round}: the points scored in play are at most {most}."),
-                    round=line,
-                    most=MAX_FIVES_PLAY,
-                )
+            _at_most(
+                play,
+                MAX_FIVES_PLAY,
+                line,
+                "too_many_points",
+                _("Round {round}: the points scored in play are at most {most}."),
+            )
             if any(v < 0 or v % 5 for v in play.values()):
                 raise IllegalAction(
                     "not_fives", _("Round {round}: in All Fives every score is a multiple of 5."), round=line
@@ -315,13 +312,7 @@ def _dominoes(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]])
                     _("Round {round}: two players tied for the lowest hand share the bonus equally."),
                     round=line,
                 )
-            if any(v > 170 for v in bonus.values()):
-                raise IllegalAction(
-                    "too_many_pips",
-                    _("Round {round}: the winner scores the pips left in the other hands, at most {most}."),
-                    round=line,
-                    most=170,
-                )
+            _pips_at_most(bonus, 170, line)
             points = {s: play[s] + bonus[s] for s in sides}
         else:
             points = _per_side(hand, "points", sides, line)
@@ -335,20 +326,34 @@ def _dominoes(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]])
                     _("Round {round}: in Block and Draw only the round winner scores."),
                     round=line,
                 )
-            if any(v > most for v in points.values()):
-                raise IllegalAction(
-                    "too_many_pips",
-                    _("Round {round}: the winner scores the pips left in the other hands, at most {most}."),
-                    round=line,
-                    most=most,
-                )
+            _pips_at_most(points, most, line)
         _add(sheet, points, {"winners": won})
-    if _sole_leader(sheet.totals, target) is None:
-        raise IllegalAction(
-            "not_over_alone",
-            _("Nobody has reached {target} points alone: the game is not over yet."),
-            target=target,
-        )
+    _won(
+        sheet,
+        _sole_leader(sheet.totals, target),
+        "not_over_alone",
+        _("Nobody has reached {target} points alone: the game is not over yet."),
+        target,
+    )
+
+
+def _pips_at_most(points: dict[int, Fraction], most: int, line: int) -> None:
+    """A round winner scores the pips left in the other hands: no more than ``most``."""
+    pips = _("Round {round}: the winner scores the pips left in the other hands, at most {most}.")
+    _at_most(points, most, line, "too_many_pips", pips)
+
+
+def _at_most(points: dict[int, Fraction], most: int, line: int, code: str, sentence: str) -> None:
+    """Round ``line`` refused (``code``, ``sentence``) when a side's points there pass ``most``."""
+    if any(v > most for v in points.values()):
+        raise IllegalAction(code, sentence, round=line, most=most)
+
+
+def _won(sheet: Sheet, winner: int | None, code: str, not_over: str, target: int) -> None:
+    """The places, highest total first, of a game someone won; without a winner the sheet is
+    refused (``code``, ``not_over``): the game is not over yet."""
+    if winner is None:
+        raise IllegalAction(code, not_over, target=target)
     sheet.places = _ranked(sheet.totals, lower_wins=False)
 
 
@@ -423,13 +428,13 @@ def _kazino(config: dict[str, Any], sheet: Sheet, hands: list[dict[str, Any]]) -
     if single:
         sheet.places = _ranked(sheet.totals, lower_wins=False)
         return
-    if _kazino_winner(sheet.totals, target) is None:
-        raise IllegalAction(
-            "match_not_over",
-            _("Nobody has won the match yet: the first to {target} points with more than the other wins."),
-            target=target,
-        )
-    sheet.places = _ranked(sheet.totals, lower_wins=False)
+    _won(
+        sheet,
+        _kazino_winner(sheet.totals, target),
+        "match_not_over",
+        _("Nobody has won the match yet: the first to {target} points with more than the other wins."),
+        target,
+    )
 
 
 def _kazino_winner(totals: dict[int, Fraction], target: int) -> int | None:

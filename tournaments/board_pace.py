@@ -18,9 +18,12 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from tournaments import log, undo
+
+if TYPE_CHECKING:
+    from games.streams import StreamEvent  # the rows ``games.streams.read`` gives
 
 #: Minutes one game takes with real cards at the game's usual target, until this tournament has
 #: finished a real-card round (why each: docs/tournaments.md "The round estimate with real cards").
@@ -42,19 +45,6 @@ MEASURED, DEFAULT = "board-measured", "board-default"
 _ENTRIES = ("result.entered", "result.resolved", "result.recorded")
 
 
-class Timed(Protocol):
-    """A stored event with its time, as ``games.streams.read`` gives it."""
-
-    @property
-    def seq(self) -> int: ...
-    @property
-    def type(self) -> str: ...
-    @property
-    def data(self) -> dict[str, Any]: ...
-    @property
-    def created_at(self) -> datetime: ...
-
-
 @dataclass(frozen=True)
 class BoardRound:
     minutes: int  # rounded up to five
@@ -64,7 +54,7 @@ class BoardRound:
     game_minutes: int  # DEFAULT: the first guess of a game; MEASURED: the median round, unrounded
 
 
-def round_minutes(stored: Sequence[Timed]) -> list[float]:
+def round_minutes(stored: Sequence[StreamEvent]) -> list[float]:
     """Minutes each finished real-card round took, in round order (revoked events left out)."""
     events = [{"type": e.type, **e.data} for e in stored]
     gone = undo.revoked(events)
@@ -90,7 +80,7 @@ def round_minutes(stored: Sequence[Timed]) -> list[float]:
     ]
 
 
-def board_round(game: str, options: dict[str, Any], stored: Sequence[Timed]) -> BoardRound:
+def board_round(game: str, options: dict[str, Any], stored: Sequence[StreamEvent]) -> BoardRound:
     """The estimate of this tournament's next real-card round."""
     best_of = int(options.get("best_of") or 1)
     measured = round_minutes(stored)

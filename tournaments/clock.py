@@ -41,7 +41,6 @@ class Clock:
     running_since: datetime | None = None
     last_hand: bool = False
     time_called: bool = False
-    history: list[dict[str, Any]] = field(default_factory=list)
 
     def remaining(self, now: datetime) -> float:
         ran = self.used + ((now - self.running_since).total_seconds() if self.running_since else 0.0)
@@ -60,40 +59,89 @@ class Room:
     languages: list[str] = field(default_factory=list)
 
 
-def room(events: list[dict[str, Any]]) -> Room:
-    out = Room()
+@dataclass
+class Held:
+    """Every round's clock and the room's choices: folded one event at a time along with the rest of
+    the tournament (tournaments/log.py), and kept on its row (tournaments/projection.py) so that a
+    page reads the clock without reading the log."""
+
+    clocks: dict[int, Clock] = field(default_factory=dict)
+    room: Room = field(default_factory=Room)
+
+    def apply(self, e: dict[str, Any]) -> None:
+        kind = e.get("type")
+        if kind == RULE_SET:
+            self.room.at_time = str(e["at_time"])
+        elif kind == LANGUAGES_SET:
+            self.room.languages = [str(code) for code in e["languages"]]
+        elif kind == TIME_CALLED and int(e["round"]) in self.clocks:
+            self.clocks[int(e["round"])].time_called = True
+        elif kind in EVENTS:
+            _tick(self.clocks.setdefault(int(e["round"]), Clock(int(e["round"]))), kind, e)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "clocks": [
+                {
+                    "round": c.round,
+                    "seconds": c.seconds,
+                    "used": c.used,
+                    "running_since": c.running_since.isoformat() if c.running_since else None,
+                    "last_hand": c.last_hand,
+                    "time_called": c.time_called,
+                }
+                for c in self.clocks.values()
+            ],
+            "room": {"at_time": self.room.at_time, "languages": list(self.room.languages)},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Held:
+        clocks = {
+            int(c["round"]): Clock(
+                round=int(c["round"]),
+                seconds=int(c["seconds"]),
+                used=float(c["used"]),
+                running_since=datetime.fromisoformat(c["running_since"]) if c["running_since"] else None,
+                last_hand=bool(c["last_hand"]),
+                time_called=bool(c["time_called"]),
+            )
+            for c in data.get("clocks", [])
+        }
+        room = data.get("room", {})
+        return cls(clocks, Room(str(room.get("at_time", "director")), list(room.get("languages", []))))
+
+
+def _tick(c: Clock, kind: str, e: dict[str, Any]) -> None:
+    at = datetime.fromisoformat(e["at"]) if e.get("at") else None
+    if kind == SET:
+        c.seconds = int(e["seconds"])
+    elif kind == STARTED and c.running_since is None:
+        c.running_since = at
+    elif kind == PAUSED and c.running_since is not None and at is not None:
+        c.used += (at - c.running_since).total_seconds()
+        c.running_since = None
+    elif kind == EXTENDED:
+        c.seconds += int(e["seconds"])
+    elif kind == LAST_HAND:
+        c.last_hand = True
+
+
+def held(events: list[dict[str, Any]]) -> Held:
+    """The clocks and the room's choices from the tournament's events (the others are passed over)."""
+    out = Held()
     for e in events:
-        if e.get("type") == RULE_SET:
-            out.at_time = str(e["at_time"])
-        elif e.get("type") == LANGUAGES_SET:
-            out.languages = [str(code) for code in e["languages"]]
+        out.apply(e)
     return out
+
+
+def room(events: list[dict[str, Any]]) -> Room:
+    return held(events).room
 
 
 def fold(events: list[dict[str, Any]]) -> dict[int, Clock]:
     """Every round's clock from the tournament's events (the others are passed over)."""
-    clocks: dict[int, Clock] = {}
-    for e in events:
-        kind = e.get("type")
-        if kind == TIME_CALLED and int(e["round"]) in clocks:
-            clocks[int(e["round"])].time_called = True
-        if kind not in EVENTS:
-            continue
-        c = clocks.setdefault(int(e["round"]), Clock(int(e["round"])))
-        at = datetime.fromisoformat(e["at"]) if e.get("at") else None
-        if kind == SET:
-            c.seconds = int(e["seconds"])
-        elif kind == STARTED and c.running_since is None:
-            c.running_since = at
-        elif kind == PAUSED and c.running_since is not None and at is not None:
-            c.used += (at - c.running_since).total_seconds()
-            c.running_since = None
-        elif kind == EXTENDED:
-            c.seconds += int(e["seconds"])
-        elif kind == LAST_HAND:
-            c.last_hand = True
-        c.history.append(dict(e))
-    return clocks
+    return held(events).clocks
 
 
 def check(clocks: dict[int, Clock], kind: str, round_number: int, seconds: int | None) -> str | None:

@@ -170,6 +170,8 @@ class Tournament:
     # Played with real cards ("over the board"): every round not started yet, or these rounds.
     over_the_board: bool = False
     board_rounds: set[int] = field(default_factory=set)
+    # The round clocks and the room's choices: the screens' and the console's, not the standings'.
+    room_clock: clock.Held = field(default_factory=clock.Held)
 
     def board_round(self, number: int) -> bool:
         """Whether round ``number`` is (or will be, if it starts now) played over the board."""
@@ -502,7 +504,8 @@ def _resumed(t: Tournament, e: dict[str, Any]) -> None:
 
 
 def _clock(t: Tournament, e: dict[str, Any]) -> None:
-    """A round clock's action: the screens' and the console's (tournaments/clock.py), not the standings'."""
+    """A round clock's action or a room setting (tournaments/clock.py)."""
+    t.room_clock.apply(e)
 
 
 def _time_called(t: Tournament, e: dict[str, Any]) -> None:
@@ -510,6 +513,7 @@ def _time_called(t: Tournament, e: dict[str, Any]) -> None:
     if rnd is None or rnd.number != e["round"] or not rnd.started:
         raise LogError(f"round {e['round']} cannot end at time now")
     rnd.time_called = True
+    t.room_clock.apply(e)
 
 
 def _finished(t: Tournament, e: dict[str, Any]) -> None:
@@ -550,7 +554,7 @@ _HANDLERS = {
     "tournament.paused": _paused,
     "tournament.resumed": _resumed,
     "tournament.finished": _finished,
-    # The round clock's events (tournaments/clock.py folds them): the tournament takes nothing from them.
+    # The round clock's events (tournaments/clock.py): only ``room_clock`` takes them.
     **dict.fromkeys(clock.EVENTS + clock.SETTINGS, _clock),
     clock.TIME_CALLED: _time_called,
 }

@@ -50,6 +50,9 @@ class Tournament(models.Model):
     # Played with real cards ("over the board"): every round not started yet; or these rounds.
     over_the_board = models.BooleanField(default=False)
     board_rounds = models.JSONField(default=list)
+    # The round clocks and the room's choices as folded (tournaments/clock.py ``Held.as_json``): the
+    # clock every table page fetches, read without the log.
+    clock = models.JSONField(default=dict)
 
     def __str__(self) -> str:
         return self.name

@@ -36,6 +36,7 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
     finished = {
         g.game_id for r in t.rounds for table in r.tables for g in table.games if g.places is not None
     }
+    room_clock = t.room_clock.as_json()
     t = deals.public(t)
     row, _created = Tournament.objects.update_or_create(
         stream_id=stream_id,
@@ -52,6 +53,7 @@ def write(stream_id: int, t: log.Tournament) -> Tournament:
             "seq": t.seq,
             "over_the_board": t.over_the_board,
             "board_rounds": sorted(t.board_rounds),
+            "clock": room_clock,
         },
     )
     row.entries.all().delete()

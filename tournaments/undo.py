@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from tournaments import clock
+
+if TYPE_CHECKING:
+    from games.streams import StreamEvent  # the rows ``games.streams.read`` gives
 
 UNDONE = "console.undone"
 
@@ -35,21 +38,6 @@ NOTHING, PLAYED_ON, ROUND_STARTED, PAIRED_SINCE, NOT_UNDOABLE = (
     "paired_since",
     "not_undoable",
 )
-
-
-class Stored(Protocol):
-    """A stored event as ``games.streams.read`` gives it."""
-
-    @property
-    def seq(self) -> int: ...
-    @property
-    def type(self) -> str: ...
-    @property
-    def data(self) -> dict[str, Any]: ...
-    @property
-    def actor(self) -> str: ...
-    @property
-    def command_id(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -80,7 +68,7 @@ def revoked(events: Sequence[dict[str, Any]]) -> set[int]:
     return out
 
 
-def last_action(stored: Sequence[Stored], played: set[str] | None = None) -> Last | None:
+def last_action(stored: Sequence[StreamEvent], played: set[str] | None = None) -> Last | None:
     """The last action a person took that an undo has not revoked (None: none), with its refusal.
 
     ``played``: the tables where a game was played or entered before the action (a forfeit there
@@ -102,7 +90,7 @@ def last_action(stored: Sequence[Stored], played: set[str] | None = None) -> Las
     return Last(found.seqs, found.events, found.actor, _refusal(found, later, played or set()))
 
 
-def _refusal(found: Last, later: Sequence[Stored], played: set[str]) -> str:
+def _refusal(found: Last, later: Sequence[StreamEvent], played: set[str]) -> str:
     kinds = {e["type"] for e in found.events}
     moved = {e.type for e in later} & _ROUND_MOVED
     if found.kind in PAIRING_KINDS:

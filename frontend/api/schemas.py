@@ -47,13 +47,18 @@ class LobbyTable(Schema):
     state: str = Field(description="GET this for the table as a spectator sees it.")
 
 
-class LobbyTournament(Schema):
+class TournamentBrief(Schema):
+    """What every listing says of a tournament (the lobby's, the API's list and its page)."""
+
     id: int
     name: str
     game: str
     format: str
     status: str
     round: int
+
+
+class LobbyTournament(TournamentBrief):
     url: str
 
 

@@ -12,6 +12,7 @@ from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
 from frontend.api.auth import TokenAuth, caller
+from frontend.api.schemas import TournamentBrief
 from frontend.api.tables import ERRORS
 from games import bounds, ratelimit
 from games.engines.base import _
@@ -34,14 +35,11 @@ class Standing(Schema):
     values: dict[str, Any] = Field(description="Each tie-break's value, as the standings page shows it.")
 
 
-class TournamentOut(Schema):
-    id: int
-    name: str
-    game: str
-    format: str
-    status: str
-    round: int
+class Listed(TournamentBrief):
     planned_rounds: int | None
+
+
+class TournamentOut(Listed):
     standings: list[Standing]
     log: str = Field(description="The address of the tournament's whole public log (log.json), not the log.")
 
@@ -52,16 +50,6 @@ class RegisterIn(Schema):
 
 class Registered(Schema):
     entrant: int
-
-
-class Listed(Schema):
-    id: int
-    name: str
-    game: str
-    format: str
-    status: str
-    round: int
-    planned_rounds: int | None
 
 
 class ListQuery(Schema):

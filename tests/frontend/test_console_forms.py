@@ -17,13 +17,6 @@ from tournaments.models import Entry, Match, MatchGame
 pytestmark = pytest.mark.django_db(transaction=True)  # games end on commit
 
 
-@pytest.fixture
-def organiser(client):
-    user = get_user_model().objects.create_user("org", password="pw-console-1")
-    client.force_login(user)
-    return user
-
-
 def do(client, row, action, **data):
     return client.post(f"/tournaments/{row.pk}/do/{action}", data, follow=True)
 
@@ -171,21 +164,17 @@ def test_a_forfeit_names_the_player_before_and_after(client, organiser):
 
 
 def test_a_dispute_needs_a_reason_and_reaches_the_console_with_the_entry():
-    from tests.frontend.test_over_the_board_pages import as_user, kazino_form, setup
+    from tests.frontend.test_over_the_board_pages import as_user, entered
 
-    row, people = setup()
-    match = Match.objects.filter(tournament=row).first()
-    a, b = match.entrants
-    url = f"/tournaments/{row.pk}/score/{match.key}/"
-    as_user(people[a]).post(url, kazino_form(match, 30, 22))
-    organiser = as_user(people[0])
+    found = entered()
+    row, match, url, a, b = found.row, found.match, found.url, found.a, found.b
+    organiser = as_user(found.people[0])
     console = organiser.get(f"/tournaments/{row.pk}/").content.decode()
     assert "entered, waiting for confirmation" in console and "Not confirmed by:" in console
-    seen = Match.objects.get(tournament=row, key=match.key).board[0]["entered_seq"]
-    refused = as_user(people[b]).post(url, {"action": "dispute", "game": 1, "seen": seen, "reason": "  "})
+    refused = found.dispute("  ")
     assert refused.status_code == 400 and "Give a reason" in refused.content.decode()
     assert not Match.objects.get(tournament=row, key=match.key).board[0].get("disputes")
-    as_user(people[b]).post(url, {"action": "dispute", "game": 1, "seen": seen, "reason": "I had 27"})
+    found.dispute()
     console = organiser.get(f"/tournaments/{row.pk}/").content.decode()
     # The console, not only the real-cards page, says the table is disputed, by whom and why, with
     # who entered what, and the way to settle it.
@@ -306,16 +295,12 @@ def test_no_online_round_estimate_for_an_event_with_real_cards(client, organiser
 def test_the_organisers_correction_starts_from_what_was_entered():
     """#30 defect 5: correcting a recorded real-card game starts from its entry, not a blank form;
     a disputed entry, too, opens filled in for the organiser."""
-    from tests.frontend.test_over_the_board_pages import as_user, kazino_form, setup
+    from tests.frontend.test_over_the_board_pages import as_user, entered
 
-    row, people = setup()
-    match = Match.objects.filter(tournament=row).first()
-    a, b = match.entrants
-    url = f"/tournaments/{row.pk}/score/{match.key}/"
-    as_user(people[a]).post(url, kazino_form(match, 30, 22))
-    organiser = as_user(people[0])
-    seen = Match.objects.get(tournament=row, key=match.key).board[0]["entered_seq"]
-    as_user(people[b]).post(url, {"action": "dispute", "game": 1, "seen": seen, "reason": "I had 27"})
+    found = entered()
+    row, match, url, a, b = found.row, found.match, found.url, found.a, found.b
+    organiser = as_user(found.people[0])
+    found.dispute()
     settle = organiser.get(url).content.decode()
     assert f'name="h0-cards-{a}"' in settle
     assert re.search(rf'name="h0-cards-{a}"[^>]*value="30"', settle), "the dispute opens on the entry"

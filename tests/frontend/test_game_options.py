@@ -9,7 +9,6 @@ import json
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from games.models import Game
@@ -98,13 +97,6 @@ def test_the_demo_all_fives_table_plays_to_200():
 
 
 # --- The tournament form (#20 deliverable 3) ------------------------------------------------------
-
-
-@pytest.fixture
-def organiser(client):
-    user = get_user_model().objects.create_user("org", password="pw-tournament-1")
-    client.force_login(user)
-    return user
 
 
 def create(client, **data):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from frontend.match_names import match_title, winners_rounds
 from tests.frontend.test_printables import NAMES, fetch
@@ -15,13 +14,6 @@ from tournaments import projection, service
 from tournaments.models import Match, MatchGame
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organiser(client):
-    user = get_user_model().objects.create_user("org", password="pw-knockout-1")
-    client.force_login(user)
-    return user
 
 
 KEYS = re.compile(r"(?<![\w-])(?:[WL]\d+-\d+|GF\d|3P)(?![\w-])")

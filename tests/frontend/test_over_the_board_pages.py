@@ -4,6 +4,7 @@ filters."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 
@@ -56,6 +57,42 @@ def as_user(user) -> Client:
 def kazino_form(match: Match, a: int, b: int, game: int = 1) -> dict:
     first, second = match.entrants
     return {"action": "enter", "game": game, "count": 1, f"h0-cards-{first}": a, f"h0-cards-{second}": b}
+
+
+@dataclasses.dataclass
+class Entered:
+    """A real-card Kazino night (``setup``) whose first table's first player entered game 1, 30 cards
+    to 22: its row, people, that match and the table's score page."""
+
+    row: Tournament
+    people: list
+    match: Match
+    url: str
+
+    @property
+    def a(self) -> int:
+        return self.match.entrants[0]
+
+    @property
+    def b(self) -> int:
+        return self.match.entrants[1]
+
+    def seen(self) -> int:
+        """The entry's seq, as the page shows it to those asked to confirm it."""
+        return Match.objects.get(tournament=self.row, key=self.match.key).board[0]["entered_seq"]
+
+    def dispute(self, reason: str = "I had 27", by: Client | None = None):
+        """The second player disputes the entry (``by``: its client, if the test holds one)."""
+        form = {"action": "dispute", "game": 1, "seen": self.seen(), "reason": reason}
+        return (by or as_user(self.people[self.b])).post(self.url, form)
+
+
+def entered() -> Entered:
+    row, people = setup()
+    match = Match.objects.filter(tournament=row).first()
+    found = Entered(row, people, match, f"/tournaments/{row.pk}/score/{match.key}/")
+    as_user(people[found.a]).post(found.url, kazino_form(match, 30, 22))
+    return found
 
 
 def test_a_signed_in_player_goes_straight_to_their_table_and_enters_the_result():
@@ -137,13 +174,9 @@ def test_a_refused_entry_says_why_and_keeps_what_was_typed():
 
 
 def test_a_dispute_shows_on_the_organisers_page_and_the_organiser_decides():
-    row, people = setup()
-    match = Match.objects.filter(tournament=row).first()
-    a, b = match.entrants
-    url = f"/tournaments/{row.pk}/score/{match.key}/"
-    as_user(people[a]).post(url, kazino_form(match, 30, 22))
-    seen = Match.objects.get(tournament=row, key=match.key).board[0]["entered_seq"]
-    as_user(people[b]).post(url, {"action": "dispute", "game": 1, "seen": seen, "reason": "I had 27"})
+    found = entered()
+    row, people, match, url, a, b = found.row, found.people, found.match, found.url, found.a, found.b
+    found.dispute()
     organiser = as_user(people[0])
     page = organiser.get(f"/tournaments/{row.pk}/board/").content.decode()
     assert f'data-table="{match.key}" data-state="disputed"' in page and "I had 27" in page
@@ -157,16 +190,12 @@ def test_a_dispute_shows_on_the_organisers_page_and_the_organiser_decides():
 
 
 def test_who_disputed_an_entry_is_not_asked_to_confirm_or_dispute_it_again():
-    row, people = setup()
-    match = Match.objects.filter(tournament=row).first()
-    a, b = match.entrants
-    url = f"/tournaments/{row.pk}/score/{match.key}/"
-    as_user(people[a]).post(url, kazino_form(match, 30, 22))
-    seen = Match.objects.get(tournament=row, key=match.key).board[0]["entered_seq"]
-    disputer = as_user(people[b])
+    found = entered()
+    people, match, url, a = found.people, found.match, found.url, found.a
+    disputer = as_user(people[found.b])
     page = disputer.get(url).content.decode()
     assert 'id="confirm"' in page and 'id="dispute"' in page
-    disputer.post(url, {"action": "dispute", "game": 1, "seen": seen, "reason": "I had 27"})
+    found.dispute(by=disputer)
     page = disputer.get(url).content.decode()
     assert 'id="disputed"' in page and "I had 27" in page
     assert 'id="confirm"' not in page and 'id="dispute"' not in page

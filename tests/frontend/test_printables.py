@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 
 import pytest
-from django.contrib.auth import get_user_model
 from pypdf import PdfReader
 
 from frontend.printables import render_pdf, table_label
@@ -25,13 +24,6 @@ NAMES = [
     "Dado",
     "Nene",
 ]
-
-
-@pytest.fixture
-def organiser(client):
-    user = get_user_model().objects.create_user("org", password="pw-print-1")
-    client.force_login(user)
-    return user
 
 
 def tournament(organiser, game="kazino", fmt="swiss", players=8, board=True, **options):

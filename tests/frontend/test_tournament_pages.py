@@ -23,13 +23,6 @@ from tournaments.pairing.bracket import Bracket
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def organiser(client):
-    user = get_user_model().objects.create_user("org", password="pw-tournament-1")
-    client.force_login(user)
-    return user
-
-
 def act(client, row, action, **data):
     """A console button: the action's own form, posted to its own address (frontend/console.py)."""
     return client.post(f"/tournaments/{row.pk}/do/{action}", data, follow=True)

@@ -6,20 +6,12 @@ from __future__ import annotations
 import html as html_lib
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games import streams
 from tests.frontend.test_console_forms import do, status_line
 from tournaments import projection, service
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def organiser(client):
-    user = get_user_model().objects.create_user("org", password="pw-console-1")
-    client.force_login(user)
-    return user
 
 
 def test_the_undo_button_names_the_action_asks_then_undoes(client, organiser):

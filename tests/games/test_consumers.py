@@ -29,6 +29,16 @@ async def _close_db_connections():
     await database_sync_to_async(connections.close_all)()
 
 
+def add(command_id: str, expected_seq: int, n: int = 1) -> dict:
+    """A seat's move at the tiny game, as a socket sends it: add ``n`` to the total."""
+    return {
+        "type": "action",
+        "action": {"type": "add", "n": n},
+        "command_id": command_id,
+        "expected_seq": expected_seq,
+    }
+
+
 async def connect(game_id: int, token: str = "") -> WebsocketCommunicator:
     """A script's socket: a seat's credential in the handshake's header (never in the address)."""
     headers = [(b"x-seat-token", token.encode())] if token else []
@@ -72,9 +82,7 @@ async def test_a_move_over_the_socket_is_acked_and_every_audience_gets_one_updat
     for ws in (*players, watcher):
         await ws.receive_json_from()
     seq = await head(game.pk)
-    await players[0].send_json_to(
-        {"type": "action", "action": {"type": "add", "n": 2}, "command_id": "m1", "expected_seq": seq}
-    )
+    await players[0].send_json_to(add("m1", seq, n=2))
     replies = [await players[0].receive_json_from() for _ in range(2)]
     assert {r["type"] for r in replies} == {"ack", "update"}
     for ws in (players[1], watcher):
@@ -92,16 +100,10 @@ async def test_a_refused_move_gets_a_code_and_a_sentence_and_changes_nothing():
     await ws.receive_json_from()
     seq = await head(game.pk)
     for message, code in [
-        (
-            {"type": "action", "action": {"type": "add", "n": 1}, "command_id": "x", "expected_seq": seq},
-            "not_your_turn",
-        ),
+        (add("x", seq), "not_your_turn"),
         ({"type": "action", "action": "add", "command_id": "y", "expected_seq": seq}, "bad_action"),
         ({"type": "fly", "command_id": "z", "expected_seq": seq}, "unknown_message"),
-        (
-            {"type": "action", "action": {"type": "add", "n": 1}, "command_id": "w", "expected_seq": seq - 1},
-            "stale_seq",
-        ),
+        (add("w", seq - 1), "stale_seq"),
     ]:
         await ws.send_json_to(message)
         reply = await ws.receive_json_from()
@@ -148,9 +150,7 @@ async def test_a_spectator_cannot_play():
     game, _, _ = await new_game()
     ws = await connect(game.pk)
     await ws.receive_json_from()
-    await ws.send_json_to(
-        {"type": "action", "action": {"type": "add", "n": 1}, "command_id": "s", "expected_seq": 2}
-    )
+    await ws.send_json_to(add("s", 2))
     reply = await ws.receive_json_from()
     assert reply["code"] == "spectator"
     await ws.disconnect()
@@ -177,14 +177,7 @@ async def test_the_spectator_delay_holds_back_the_public_view():
     totals = []
     for turn, ws in enumerate([player, other, player]):
         seq = await head(game.pk)
-        await ws.send_json_to(
-            {
-                "type": "action",
-                "action": {"type": "add", "n": 1},
-                "command_id": f"m{turn}",
-                "expected_seq": seq,
-            }
-        )
+        await ws.send_json_to(add(f"m{turn}", seq))
         totals.append((await watcher.receive_json_from())["view"]["total"])
     assert totals == [0, 0, 1], "spectators see the table two moves late"
     for ws in (player, other, watcher):
@@ -202,14 +195,7 @@ async def test_a_delayed_table_shows_spectators_its_end_once_it_is_over():
     seen = []
     for turn, ws in enumerate([player, other, player]):
         seq = await head(game.pk)
-        await ws.send_json_to(
-            {
-                "type": "action",
-                "action": {"type": "add", "n": 1},
-                "command_id": f"m{turn}",
-                "expected_seq": seq,
-            }
-        )
+        await ws.send_json_to(add(f"m{turn}", seq))
         update = await watcher.receive_json_from()
         seen.append((update["view"]["total"], update["finished"]))
     assert seen == [(0, False), (0, False), (3, True)], "held two moves back, then the whole end at once"
@@ -255,9 +241,7 @@ async def test_updates_fan_out_through_redis_to_seats_and_spectators(redis_layer
     for ws in (player, other, watcher):
         await ws.receive_json_from()
     seq = await head(game.pk)
-    await player.send_json_to(
-        {"type": "action", "action": {"type": "add", "n": 1}, "command_id": "r1", "expected_seq": seq}
-    )
+    await player.send_json_to(add("r1", seq))
     for ws, secret in ((other, secrets[1]), (watcher, None)):
         update = await ws.receive_json_from(timeout=5)
         assert update["type"] == "update" and update["seq"] == seq + 1

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_noop as _
 
-from games import engines, queries, streams
+from games import engines, queries
 from games import service as games
 from games.errors import ServiceError
 from tournaments import clock, estimate, log, projection
@@ -56,8 +56,16 @@ def default_seconds(row: Tournament) -> int:
     return 60 * (found.minutes if found else 30)
 
 
+def held(row: Tournament) -> clock.Held:
+    """The clocks and the room's choices as the tournament's row holds them now: one query, however
+    long the log (the fold keeps them on the row with every event, tournaments/projection.py). Read
+    afresh, not from ``row``, which its caller may have loaded before the last command."""
+    data = Tournament.objects.filter(pk=row.pk).values_list("clock", flat=True).first()
+    return clock.Held.from_json(data or {})
+
+
 def clocks(row: Tournament) -> dict[int, clock.Clock]:
-    return clock.fold([e.as_dict() for e in streams.read(row.stream_id)])
+    return held(row).clocks
 
 
 def act(
@@ -74,9 +82,7 @@ def act(
         if t.current is None or t.status == log.FINISHED:
             raise ServiceError("no_round", REFUSALS["no_round"])
         number = t.current.number
-        # The clocks as the log holds them (the fold of the tournament passes clock events over).
-        held = clocks(row)
-        refusal = clock.check(held, kind, number, seconds)
+        refusal = clock.check(t.room_clock.clocks, kind, number, seconds)
         if refusal is not None:
             raise ServiceError(refusal, REFUSALS.get(refusal, REFUSALS["no_round"]))
         event: dict[str, Any] = {"type": kind, "round": number, "at": at, "by": by_id(by)}
@@ -93,7 +99,7 @@ def partial_allowed(game: str) -> bool:
 
 
 def room(row: Tournament) -> clock.Room:
-    return clock.room([e.as_dict() for e in streams.read(row.stream_id)])
+    return held(row).room
 
 
 def _setting(row: Tournament, by: Any, event: dict[str, Any]) -> None:
@@ -132,7 +138,8 @@ def end_at_time(row: Tournament, *, by: Any = None, now: datetime | None = None)
     server's clock). Returns the tables so scored."""
     check_organiser(row, by)
     at = now or timezone.now()
-    if room(row).at_time != "score":
+    before = projection.load(row.stream_id)
+    if before.room_clock.room.at_time != "score":
         raise ServiceError("rule_is_director", REFUSALS["rule_is_director"])
     if not partial_allowed(row.game):
         raise ServiceError("no_partial_score", REFUSALS["no_partial_score"])
@@ -143,14 +150,13 @@ def end_at_time(row: Tournament, *, by: Any = None, now: datetime | None = None)
             raise ServiceError("no_round", REFUSALS["no_round"])
         if rnd.over_the_board:
             raise ServiceError("real_cards", REFUSALS["real_cards"])
-        c = clocks(row).get(rnd.number)
+        c = t.room_clock.clocks.get(rnd.number)
         if c is None or c.seconds <= 0:
             raise ServiceError("clock_not_set", REFUSALS["clock_not_set"])
         if c.remaining(at) > 0:
             raise ServiceError("time_not_up", REFUSALS["time_not_up"])
         return rnd
 
-    before = projection.load(row.stream_id)
     rnd = check(before)
     # Each live game's score as it stands, then the game stopped (a game that ended meanwhile keeps
     # its own result, recorded by the games service as usual).

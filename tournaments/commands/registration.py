@@ -18,7 +18,7 @@ from games.errors import ServiceError
 from games.models import NAME_LENGTH
 from tournaments import deals, formats, log, projection, ratings
 from tournaments.commands.progress import advance, withdrawal_events
-from tournaments.commands.runner import actor, after_undos, by_id, check_organiser, run
+from tournaments.commands.runner import acting_entrant, actor, after_undos, by_id, check_organiser, run
 from tournaments.log import FINISHED, PAUSED, REGISTRATION, RUNNING
 from tournaments.models import Rating, Tournament
 from tournaments.options import validate_options
@@ -165,11 +165,7 @@ def _entrant_command(
     row: Tournament, kind: str, entrant: int, by: User | None, states: tuple[str, ...]
 ) -> None:
     def build(t: log.Tournament) -> list[dict[str, Any]]:
-        e = t.entrants.get(entrant)
-        if e is None:
-            raise ServiceError("unknown_entrant", _("There is no such entrant."))
-        if by is not None and e.user_id != by.pk:
-            check_organiser(row, by)
+        e = acting_entrant(row, t, entrant, by)
         if t.status not in states:
             raise ServiceError("wrong_time", _("That cannot be done at this stage of the tournament."))
         if e.withdrawn:

@@ -138,3 +138,13 @@ def check_organiser(row: Tournament, by: User | None) -> None:
         return  # the system itself (management commands, the demo)
     if not (by.is_staff or row.created_by_id == by.pk):
         raise ServiceError("not_organiser", _("Only the organiser can do this."))
+
+
+def acting_entrant(row: Tournament, t: log.Tournament, entrant: int, by: User | None) -> log.Entrant:
+    """The entrant a command is about: one who acts for itself, or the organiser for it."""
+    e = t.entrants.get(entrant)
+    if e is None:
+        raise ServiceError("unknown_entrant", _("There is no such entrant."))
+    if by is not None and e.user_id != by.pk:
+        check_organiser(row, by)
+    return e

@@ -15,7 +15,7 @@ from games.errors import ServiceError
 from games.tables import load_table
 from tournaments import formats, log, round_warnings
 from tournaments.commands.progress import advance, paired_event, round_started_event
-from tournaments.commands.runner import actor, by_id, check_organiser, run
+from tournaments.commands.runner import acting_entrant, actor, by_id, check_organiser, run
 from tournaments.log import PAUSED, REGISTRATION, RUNNING
 from tournaments.models import MatchGame, Tournament
 
@@ -175,11 +175,7 @@ def set_rounds(row: Tournament, rounds: Any, reason: str, *, by: User | None = N
 
 def _bye_command(row: Tournament, entrant: int, round_: Any, by: User | None, kind: str) -> None:
     def build(t: log.Tournament) -> list[dict[str, Any]]:
-        e = t.entrants.get(entrant)
-        if e is None:
-            raise ServiceError("unknown_entrant", _("There is no such entrant."))
-        if by is not None and e.user_id != by.pk:
-            check_organiser(row, by)
+        e = acting_entrant(row, t, entrant, by)
         allowed = int(t.options.get("half_point_byes") or 0)
         if t.format != "swiss" or not allowed:
             raise ServiceError("no_byes", _("This tournament gives no half-point byes."))

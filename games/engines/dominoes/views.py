@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from games.engines import matching
 from games.engines.base import View
 
 from .rules import to_act
@@ -272,21 +273,9 @@ def _match(unknown: list[int], slots: list[int], rng: random.Random) -> list[int
     """Bipartite matching (augmenting paths) for the rare deals the greedy draw cannot fill."""
     tiles = unknown[:]
     rng.shuffle(tiles)
-    owner: dict[int, int] = {}
-
-    def augment(slot: int, seen: set[int]) -> bool:
-        for tile in tiles:
-            if MASK[tile] & slots[slot] or tile in seen:
-                continue
-            seen.add(tile)
-            if tile not in owner or augment(owner[tile], seen):
-                owner[tile] = slot
-                return True
-        return False
-
-    for slot in range(len(slots)):
-        if not augment(slot, set()):
-            return None
+    owner = matching.match(tiles, len(slots), lambda tile, slot: not MASK[tile] & slots[slot])
+    if owner is None:
+        return None
     chosen = [-1] * len(slots)
     for tile, slot in owner.items():
         chosen[slot] = tile

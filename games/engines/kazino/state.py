@@ -135,21 +135,19 @@ def _capture(state: State, event: Event) -> State:
 
 
 def _build(state: State, event: Event) -> State:
-    seat, card, base = event["seat"], event["card"], event["on"]
-    old = next(p for p in state.table if p.cards[0] == base)
-    pile = Pile(old.cards + (card,), "build", event["value"], seat)
-    return replace(
-        state,
-        turn=1 - seat,
-        hands=_set(state.hands, seat, _without(state.hands[seat], card)),
-        table=_replace_pile(state.table, base, pile),
-    )
+    return _onto_pile(state, event, "build", event["value"])
 
 
 def _tripe(state: State, event: Event) -> State:
+    return _onto_pile(state, event, "tripe", VALUE[event["card"]])
+
+
+def _onto_pile(state: State, event: Event, kind: str, value: int) -> State:
+    """The seat's card laid on the table pile ``event["on"]`` names, which becomes a ``kind`` of ``value``
+    held by the seat; the other seat plays next."""
     seat, card, base = event["seat"], event["card"], event["on"]
     old = next(p for p in state.table if p.cards[0] == base)
-    pile = Pile(old.cards + (card,), "tripe", VALUE[card], seat)
+    pile = Pile(old.cards + (card,), kind, value, seat)
     return replace(
         state,
         turn=1 - seat,

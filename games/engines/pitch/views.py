@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from games.engines import matching
 from games.engines.base import IllegalAction, View, _
 from games.engines.pitch.cards import DECK, NAME, SUIT_OF, Trick, sort_cards, voids
 from games.engines.pitch.config import sides, validate_config
@@ -164,21 +165,9 @@ def deal_unseen(
 
 def _match(cards: Sequence[str], wanted: Sequence[int], void_suits: Sequence[set[str]]) -> list[list[str]]:
     slots = [s for s, k in enumerate(wanted) for _ in range(k)]
-    owner: dict[str, int] = {}  # card -> slot index
-
-    def augment(slot: int, seen: set[str]) -> bool:
-        for card in cards:
-            if card in seen or SUIT_OF[card] in void_suits[slots[slot]]:
-                continue
-            seen.add(card)
-            if card not in owner or augment(owner[card], seen):
-                owner[card] = slot
-                return True
-        return False
-
-    for slot in range(len(slots)):
-        if not augment(slot, set()):
-            raise ValueError("no deal agrees with these voids")
+    owner = matching.match(cards, len(slots), lambda card, slot: SUIT_OF[card] not in void_suits[slots[slot]])
+    if owner is None:
+        raise ValueError("no deal agrees with these voids")
     hands: list[list[str]] = [[] for _ in wanted]
     for card, slot in owner.items():
         hands[slots[slot]].append(card)

@@ -88,10 +88,8 @@ def reveal(state: State) -> View:
     return shown
 
 
-def outcome(state: State) -> dict[str, Any] | None:
-    if state.phase != OVER:
-        return None
-    scores = list(state.scores)
+def _standing(scores: list[int], rounds: int) -> dict[str, Any]:
+    """Who leads by ``scores`` (the lowest wins) after ``rounds`` rounds, in the outcome's form."""
     best = min(scores)
     return {
         "winners": [seat for seat, score in enumerate(scores) if score == best],
@@ -99,8 +97,14 @@ def outcome(state: State) -> dict[str, Any] | None:
         "scores": scores,
         "score_scale": 1,
         "teams": None,
-        "rounds": state.hand,
+        "rounds": rounds,
     }
+
+
+def outcome(state: State) -> dict[str, Any] | None:
+    if state.phase != OVER:
+        return None
+    return _standing(list(state.scores), state.hand)
 
 
 def partial_outcome(state: State) -> dict[str, Any]:
@@ -110,16 +114,7 @@ def partial_outcome(state: State) -> dict[str, Any]:
     if done is not None:
         return done
     scores = list(state.scores) or [0] * state.players
-    best = min(scores)
-    return {
-        "winners": [seat for seat, score in enumerate(scores) if score == best],
-        "places": places(scores),
-        "scores": scores,
-        "score_scale": 1,
-        "teams": None,
-        "rounds": max(0, state.hand - 1),
-        "partial": True,
-    }
+    return {**_standing(scores, max(0, state.hand - 1)), "partial": True}
 
 
 def components(state: State) -> list[Any]:
