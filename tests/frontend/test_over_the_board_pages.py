@@ -201,7 +201,7 @@ def test_who_disputed_an_entry_is_not_asked_to_confirm_or_dispute_it_again():
     assert 'id="confirm"' not in page and 'id="dispute"' not in page
     # Nor is the entry said to wait for them: they answered (the organiser decides now).
     assert 'id="waiting"' not in as_user(people[a]).get(url).content.decode()
-    console = as_user(people[0]).get(f"/tournaments/{row.pk}/").content.decode()
+    console = as_user(people[0]).get(f"/tournaments/{found.row.pk}/").content.decode()
     assert "Not confirmed by:" not in console and "state-disputed" in console
     # A new entry of the game asks everyone again.
     as_user(people[a]).post(url, kazino_form(match, 27, 25))
