@@ -273,6 +273,25 @@ class _Order:
         half = self.half[ga]
         return (self.pos[a.id] < half) == (self.pos[b.id] < half)
 
+    def exchange_gains(self, high: _P, low: _P) -> tuple[int, int]:
+        """FIDE D.2 for a pair whose ``high`` ranks higher, as two gains (larger is better): no S1
+        player moved to S2 (two S1 players paired, or an S1 player floating down), then the least
+        difference between the pairing numbers moved up and those moved down: an S2 pair moves its
+        better player into S1, an S1 pair its worse one into S2, a floater from S1 itself."""
+        top = self.biggest
+        g, h = self.group.get(high.id), self.group.get(low.id)
+        if g is None:
+            return 1, top
+        half, i = self.half[g], self.pos[high.id]
+        if g != h:  # ``high`` floats down
+            return (0, top + i) if i < half else (1, top)
+        j = self.pos[low.id]
+        if i < half and j < half:
+            return 0, top + max(i, j)
+        if i >= half and j >= half:
+            return 1, top - min(i, j)
+        return 1, top
+
     def who(self, high: _P, low: _P) -> int:
         """How far a mixed pair is from the lowest of a group floating to the highest of the next."""
         cost = 0
@@ -395,7 +414,21 @@ class _Solver:
         for k in range(steps):
             crossing.append(crossing[-1] + base ** (steps - 1 - k))
         fewest = min(p.p.byes for p in field)
-        maxima = [1, 1, steps, crossing[-1], spread, 1, 1, 1, 1, 1, 1, 1, len(field), 2 * order.biggest, 1]
+        # Seats and floats (C12–C17) bracket by bracket, the top one first, as the Dutch system
+        # settles a bracket before it looks at the next: a pair belongs to the bracket of its lower
+        # player, except that floating down again counts in the bracket the floater leaves (there
+        # it remains unpaired); inside a bracket the seven criteria in order.
+        detail = len(members) // 2 + 1
+        bracket_base = detail**7
+        top_detail = bracket_base - 1
+
+        def bracket_gains(seats: Cost, floats: tuple[int, int, int, int], ga: int, gb: int) -> int:
+            down1, up1, down2, up2 = floats
+            here = _digits((*seats, 0, up1, 0, up2), detail) * bracket_base ** (levels - 1 - gb)
+            return here + _digits((0, 0, 0, down1, 0, down2, 0), detail) * bracket_base ** (levels - 1 - ga)
+
+        maxima = [1, 1, steps, crossing[-1], spread, 2 * top_detail * bracket_base ** (levels - 1)]
+        maxima += [len(field), 2 * order.biggest, 1, 2 * order.biggest]
         gains: dict[tuple[int, int], list[int]] = {}
         for i, a in enumerate(field):
             for j in range(i + 1, len(members)):
@@ -414,11 +447,15 @@ class _Solver:
                     steps - (gb - ga),
                     crossing[-1] - (crossing[gb] - crossing[ga]),
                     spread - (a.s - b.s) ** 2,
-                    *((1, 1, 1) if b is bye else self._seat_gains(a, b)),
-                    *self._float_gains(a, b, mixed),
+                    bracket_gains(
+                        (1, 1, 1) if b is bye else self._seat_gains(a, b),
+                        self._float_gains(a, b, mixed),
+                        ga,
+                        gb,
+                    ),
                     i if b is bye else 0,  # then the bye to the lowest (``field`` is in ranking order)
-                    2 * order.biggest - (order.who(a, b) if mixed else 0),
-                    0 if order.exchange(a, b) else 1,
+                    2 * order.biggest - (order.pos.get(b.id, 0) if mixed else 0),
+                    *order.exchange_gains(a, b),
                     order.digit_weight(a, b),
                 ]
         found = _matching(members, gains, maxima, order.base**order.slots, maxcardinality=True)
@@ -494,10 +531,11 @@ class _Solver:
                 hi, lo = (a, b) if a.key() <= b.key() else (b, a)
                 gains[(i, j)] = [
                     *self._seat_gains(hi, lo),
-                    0 if order.exchange(a, b) else 1,
+                    *order.exchange_gains(hi, lo),
                     order.digit_weight(hi, lo),
                 ]
-        found = _matching(players, gains, [1, 1, 1, 1], order.base**order.slots, maxcardinality=True)
+        maxima = [1, 1, 1, 1, 2 * order.biggest]
+        found = _matching(players, gains, maxima, order.base**order.slots, maxcardinality=True)
         return found if len(found) * 2 == len(players) else pairs
 
     @staticmethod
@@ -759,6 +797,14 @@ class _Solver:
             if cost == target and not repeats:
                 break
         return pairs
+
+
+def _digits(values: Iterable[int], base: int) -> int:
+    """``values`` read as the digits of one number in ``base``, the first the most significant."""
+    out = 0
+    for v in values:
+        out = out * base + v
+    return out
 
 
 def _groups(players: list[_P]) -> list[list[_P]]:
