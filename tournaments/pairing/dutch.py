@@ -429,7 +429,7 @@ class _Solver:
 
         maxima = [1, 1, steps, crossing[-1], spread, 2 * top_detail * bracket_base ** (levels - 1)]
         maxima += [len(field), 2 * order.biggest, 1, 2 * order.biggest]
-        gains: dict[tuple[int, int], list[int]] = {}
+        fixed: dict[tuple[int, int], list[int]] = {}  # the fields before the Dutch order
         for i, a in enumerate(field):
             for j in range(i + 1, len(members)):
                 b = members[j]
@@ -441,7 +441,7 @@ class _Solver:
                     fresh, allowed = int(b.id not in a.met), int(not self.forbidden(a, b))
                 mixed = a.s != b.s
                 ga, gb = group[a.id], group[b.id]
-                gains[(i, j)] = [
+                fixed[(i, j)] = [
                     fresh,
                     allowed,
                     steps - (gb - ga),
@@ -454,11 +454,27 @@ class _Solver:
                         gb,
                     ),
                     i if b is bye else 0,  # then the bye to the lowest (``field`` is in ranking order)
+                    # a moved-down player meets the highest resident it may
                     2 * order.biggest - (order.pos.get(b.id, 0) if mixed else 0),
-                    *order.exchange_gains(a, b),
-                    order.digit_weight(a, b),
                 ]
-        found = _matching(members, gains, maxima, order.base**order.slots, maxcardinality=True)
+
+        def match(order: _Order) -> list[tuple[_P, _P]]:
+            gains = {
+                (i, j): [
+                    *g,
+                    *order.exchange_gains(members[i], members[j]),
+                    order.digit_weight(members[i], members[j]),
+                ]
+                for (i, j), g in fixed.items()
+            }
+            return _matching(members, gains, maxima, order.base**order.slots, maxcardinality=True)
+
+        found = match(order)
+        # FIDE D.2: after an exchange S1 and S2 are sorted again and the transpositions start over;
+        # the first matching fixed the exchange, a second one orders the pairs within it.
+        swapped = [_exchanged(g, found) for g in groups]
+        if any(new is not None for new in swapped):
+            found = match(_Order([new or g for new, g in zip(swapped, groups, strict=True)]))
         pairs = [(a, b) for a, b in found if a is not bye and b is not bye]
         taken = next((a if b is bye else b for a, b in found if bye in (a, b)), None)
         return pairs, taken
@@ -536,7 +552,20 @@ class _Solver:
                 ]
         maxima = [1, 1, 1, 1, 2 * order.biggest]
         found = _matching(players, gains, maxima, order.base**order.slots, maxcardinality=True)
-        return found if len(found) * 2 == len(players) else pairs
+        if len(found) * 2 != len(players):
+            return pairs
+        swapped = _exchanged(members, found)
+        if swapped is None:
+            return found
+        # FIDE D.2: S1 and S2 sorted again after the exchange, the transpositions start over.
+        order = _Order([swapped])
+        for (i, j), g in gains.items():
+            hi, lo = (
+                (players[i], players[j]) if players[i].key() <= players[j].key() else (players[j], players[i])
+            )
+            g[3:] = [*order.exchange_gains(hi, lo), order.digit_weight(hi, lo)]
+        again = _matching(players, gains, maxima, order.base**order.slots, maxcardinality=True)
+        return again if len(again) == len(found) else found
 
     @staticmethod
     def _seat_gains(a: _P, b: _P) -> Cost:
@@ -797,6 +826,32 @@ class _Solver:
             if cost == target and not repeats:
                 break
         return pairs
+
+
+def _exchanged(group: list[_P], pairs: list[tuple[_P, _P]]) -> list[_P] | None:
+    """The score group (by pairing number) reordered as S1 then S2 after the exchange ``pairs`` make
+    in it (FIDE D.2, the least difference: of two S1 players paired together the lower goes to S2, of
+    two S2 players the higher to S1, an S1 player floating down goes to S2); None if no exchange,
+    or if the moves do not balance (players paired with moved-down players leave the halves)."""
+    half = len(group) // 2
+    pos = {p.id: i for i, p in enumerate(group)}
+    down: set[Hashable] = set()
+    up: set[Hashable] = set()
+    for a, b in pairs:
+        i, j = pos.get(a.id), pos.get(b.id)
+        if i is not None and j is not None:
+            if i < half and j < half:
+                down.add(group[max(i, j)].id)
+            elif i >= half and j >= half:
+                up.add(group[min(i, j)].id)
+        elif i is not None and j is None and a.s > b.s and i < half:
+            down.add(a.id)  # ``a`` floats down from S1
+        elif j is not None and i is None and b.s > a.s and j < half:
+            down.add(b.id)
+    if not down or len(down) != len(up):
+        return None
+    s1 = [p for i, p in enumerate(group) if (i < half and p.id not in down) or p.id in up]
+    return s1 + [p for p in group if p not in s1]
 
 
 def _digits(values: Iterable[int], base: int) -> int:
