@@ -329,6 +329,108 @@ def _matching(
     return out
 
 
+class _Brackets:
+    """The bracket-by-bracket fields of the whole-round matching as one penalty (smaller is
+    better), the top bracket's most significant. Every player is in exactly one pair of the
+    matching (the bye's stand-in included), so each is charged once, to the bracket where it is
+    paired or which it leaves:
+
+    1–3. seat preferences denied, absolute, strong, mild (a pair: the bracket of its lower player);
+    4–7. C14–C17: floating down again (the bracket it leaves), up again, and two rounds back;
+    8. a moved-down player meeting a lower resident (its position in the resident's score group);
+    9–10. FIDE D.2 exchanges: S1 players moved to S2, then the pairing numbers moved (up minus down);
+    11. the transposition order: per S1 place (the first the most significant), how far down S2
+        its partner is (an S1 player not paired into S2: the most).
+
+    ``halves``: each score group in the order S1 then S2 (by pairing number unless an exchange
+    sorted them again)."""
+
+    def __init__(self, groups: list[list[_P]], halves: list[list[_P]], levels: int, pairs: int) -> None:
+        self.group: dict[Hashable, int] = {}
+        self.rank: dict[Hashable, int] = {}  # the position by pairing number
+        self.pos: dict[Hashable, int] = {}  # the position in S1 then S2
+        self.half: list[int] = []
+        for g, members in enumerate(groups):
+            for i, p in enumerate(members):
+                self.group[p.id] = g
+                self.rank[p.id] = i
+        for members in halves:
+            self.half.append(len(members) // 2)
+            for i, p in enumerate(members):
+                self.pos[p.id] = i
+        self.biggest = max((len(g) for g in groups), default=1)
+        self.base = self.biggest + 1
+        small, wide = pairs + 1, pairs * self.biggest + 1
+        #: the radices of one bracket's fields, most significant first, but for its transpositions
+        self.radices = [small] * 7 + [wide, small, wide]
+        self.weights: list[int] = [1] * levels
+        total = 1
+        for k in range(levels - 1, -1, -1):
+            self.weights[k] = total
+            total *= math.prod(self.radices) * self.base ** (self.half[k] if k < len(self.half) else 0)
+        self.top = total - 1
+
+    def _bracket(self, k: int, fields: list[int], order: int = 0) -> int:
+        value = 0
+        for f, r in zip(fields, self.radices, strict=False):
+            value = value * r + f
+        value = value * math.prod(self.radices[len(fields) :])
+        half = self.half[k] if k < len(self.half) else 0
+        return (value * self.base**half + order) * self.weights[k]
+
+    def _s1(self, p: _P, partner: _P | None) -> int:
+        """The transposition digit of an S1 player: its partner's place in S2, or the most."""
+        g = self.group[p.id]
+        half = self.half[g]
+        digit = self.base - 1
+        if partner is not None and self.group.get(partner.id) == g and self.pos[partner.id] >= half:
+            digit = self.pos[partner.id] - half
+        return digit * self.base ** (half - 1 - self.pos[p.id])
+
+    def penalty(self, a: _P, b: _P, seats: Cost) -> int:
+        """The penalty of the pair of ``a`` and ``b`` (``a`` ranked higher; ``b`` may be the bye's
+        stand-in, which belongs to no score group)."""
+        ga, gb = self.group[a.id], self.group.get(b.id)
+        mixed = gb != ga
+        lower = gb if gb is not None else len(self.half)
+        up1 = int(mixed and b.float1 == UP)
+        up2 = int(mixed and b.float2 == UP)
+        meets = self.rank[b.id] if mixed and gb is not None else 0
+        out = 0
+        if mixed:
+            # ``a`` leaves its bracket: floating down again, and an S1 player floating is an exchange
+            half, i = self.half[ga], self.pos[a.id]
+            moved = i < half
+            out += self._bracket(
+                ga,
+                [
+                    0,
+                    0,
+                    0,
+                    int(a.float1 == DOWN),
+                    0,
+                    int(a.float2 == DOWN),
+                    0,
+                    0,
+                    int(moved),
+                    self.biggest - i if moved else 0,
+                ],
+                self._s1(a, None) if moved else 0,
+            )
+            out += self._bracket(lower, [*seats, 0, up1, 0, up2, meets])
+            return out
+        half, i, j = self.half[ga], self.pos[a.id], self.pos[b.id]
+        moved, diff, order = 0, 0, 0
+        if i < half and j < half:
+            moved, diff = 1, self.biggest - max(i, j)
+            order = self._s1(a, None) + self._s1(b, None)
+        elif i >= half and j >= half:
+            diff = min(i, j)
+        else:
+            order = self._s1(a, b) if i < half else self._s1(b, a)
+        return self._bracket(ga, [*seats, 0, 0, 0, 0, 0, moved, diff], order)
+
+
 class _Solver:
     def __init__(self, players: Sequence[Player], last_round: bool = False) -> None:
         scores = [Fraction(p.score) for p in players]
@@ -391,11 +493,16 @@ class _Solver:
 
     def exact_round(self, field: list[_P], with_bye: bool) -> tuple[list[tuple[_P, _P]], _P | None]:
         """One matching over the whole field; with ``with_bye`` a stand-in for the bye joins it, met by
-        a player as if floating to a score group below the lowest (only those with the fewest byes)."""
+        a player as if floating to a score group below the lowest (only those with the fewest byes).
+
+        Fields, most important first: no repeat, C3, the fewest boundaries crossed (top boundaries
+        first), the least score differences, then bracket by bracket from the top (as the Dutch
+        system settles a bracket before it looks at the next) that bracket's seats, floats, whom its
+        moved-down players meet, its exchanges and its transpositions (``_Brackets``); the bye last
+        to the lowest."""
         if not field:
             return [], None
         groups = _groups(field)
-        order = _Order(groups)
         members = list(field)
         bye: _P | None = None
         if with_bye:
@@ -414,22 +521,7 @@ class _Solver:
         for k in range(steps):
             crossing.append(crossing[-1] + base ** (steps - 1 - k))
         fewest = min(p.p.byes for p in field)
-        # Seats and floats (C12–C17) bracket by bracket, the top one first, as the Dutch system
-        # settles a bracket before it looks at the next: a pair belongs to the bracket of its lower
-        # player, except that floating down again counts in the bracket the floater leaves (there
-        # it remains unpaired); inside a bracket the seven criteria in order.
-        detail = len(members) // 2 + 1
-        bracket_base = detail**7
-        top_detail = bracket_base - 1
-
-        def bracket_gains(seats: Cost, floats: tuple[int, int, int, int], ga: int, gb: int) -> int:
-            down1, up1, down2, up2 = floats
-            here = _digits((*seats, 0, up1, 0, up2), detail) * bracket_base ** (levels - 1 - gb)
-            return here + _digits((0, 0, 0, down1, 0, down2, 0), detail) * bracket_base ** (levels - 1 - ga)
-
-        maxima = [1, 1, steps, crossing[-1], spread, 2 * top_detail * bracket_base ** (levels - 1)]
-        maxima += [len(field), 2 * order.biggest, 1, 2 * order.biggest]
-        fixed: dict[tuple[int, int], list[int]] = {}  # the fields before the Dutch order
+        fixed: dict[tuple[int, int], list[int]] = {}  # the fields before the brackets' own
         for i, a in enumerate(field):
             for j in range(i + 1, len(members)):
                 b = members[j]
@@ -439,7 +531,6 @@ class _Solver:
                     fresh, allowed = 1, 1
                 else:
                     fresh, allowed = int(b.id not in a.met), int(not self.forbidden(a, b))
-                mixed = a.s != b.s
                 ga, gb = group[a.id], group[b.id]
                 fixed[(i, j)] = [
                     fresh,
@@ -447,34 +538,27 @@ class _Solver:
                     steps - (gb - ga),
                     crossing[-1] - (crossing[gb] - crossing[ga]),
                     spread - (a.s - b.s) ** 2,
-                    bracket_gains(
-                        (1, 1, 1) if b is bye else self._seat_gains(a, b),
-                        self._float_gains(a, b, mixed),
-                        ga,
-                        gb,
-                    ),
-                    i if b is bye else 0,  # then the bye to the lowest (``field`` is in ranking order)
-                    # a moved-down player meets the highest resident it may
-                    2 * order.biggest - (order.pos.get(b.id, 0) if mixed else 0),
                 ]
 
-        def match(order: _Order) -> list[tuple[_P, _P]]:
-            gains = {
-                (i, j): [
-                    *g,
-                    *order.exchange_gains(members[i], members[j]),
-                    order.digit_weight(members[i], members[j]),
-                ]
-                for (i, j), g in fixed.items()
-            }
-            return _matching(members, gains, maxima, order.base**order.slots, maxcardinality=True)
+        def match(halves: list[list[_P]]) -> list[tuple[_P, _P]]:
+            brackets = _Brackets(groups, halves, levels, len(members) // 2 + 1)
+            gains = {}
+            for (i, j), g in fixed.items():
+                a, b = members[i], members[j]
+                seats = _ZERO if b is bye else _denied(allocate(a, b)[2])
+                last = i if b is bye else 0  # the bye to the lowest (``field`` is in ranking order)
+                gains[(i, j)] = [*g, brackets.top - brackets.penalty(a, b, seats), last]
+            maxima = [1, 1, steps, crossing[-1], spread, brackets.top]
+            return _matching(
+                members, gains, maxima, len(field) * (len(members) // 2) + 1, maxcardinality=True
+            )
 
-        found = match(order)
+        found = match(groups)
         # FIDE D.2: after an exchange S1 and S2 are sorted again and the transpositions start over;
         # the first matching fixed the exchange, a second one orders the pairs within it.
         swapped = [_exchanged(g, found) for g in groups]
         if any(new is not None for new in swapped):
-            found = match(_Order([new or g for new, g in zip(swapped, groups, strict=True)]))
+            found = match([new or g for new, g in zip(swapped, groups, strict=True)])
         pairs = [(a, b) for a, b in found if a is not bye and b is not bye]
         taken = next((a if b is bye else b for a, b in found if bye in (a, b)), None)
         return pairs, taken
