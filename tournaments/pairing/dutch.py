@@ -4,8 +4,8 @@ Players keep the pairing number they were given at the start (seeding or rating 
 
 1. **Bye** (odd count): chosen inside the pairing on fields up to ``EXACT_FIELD`` (a stand-in for the
    bye joins the matching as a score group below the lowest, for those with the fewest byes: the
-   fewest floaters, then the lowest); larger fields take the lowest eligible player first, passing
-   over one whose bye would force a repeat elsewhere.
+   fewest floaters, then whoever the lowest bracket's order leaves, then the lowest); larger fields
+   take the lowest eligible player first, passing over one whose bye would force a repeat elsewhere.
 2. **Pairs**, compared criterion by criterion, each one only breaking the ties of those before it:
 
    1. no repeat (FIDE C1; a repeat only when no pairing avoids it); then no two players who both need
@@ -14,16 +14,20 @@ Players keep the pairing number they were given at the start (seeding or rating 
       down counts twice, as the Dutch system counts a downfloater once per bracket), the top bracket
       paired fully first, the next bracket pairing as well as it can (C7); then the smallest score
       differences, the sum of their squares (C6);
-   3. seats (C8–C11, seat 0 moves first and stands for white): the fewest players who get the same
-      seat a third time running or whose |first − second| would reach 3 (an *absolute* preference
-      denied), then the fewest whose |first − second| would reach 2 (a *strong* one), then the fewest
-      who get the same seat twice running (a *mild* one);
-   4. floats (C12–C15): the fewest who float down again after floating down (or having the bye) in
-      the previous round, up again after floating up, then the same for two rounds before;
-   5. who floats: the lowest of a score group down, to meet the highest of the next;
-   6. the Dutch order: inside a score group, S1 (the top half by pairing number) against S2, the
-      pairing the FIDE transposition order reaches first (lexicographically smallest S2 sequence),
-      pairs inside one half (exchanges) only when needed.
+   3. then **bracket by bracket from the top** (a pair belongs to the bracket of its lower player; a
+      downfloater's own float to the bracket it leaves), each bracket settled before the next:
+
+      a. seats (C8–C11, seat 0 moves first and stands for white): the fewest players who get the
+         same seat a third time running or whose |first − second| would reach 3 (an *absolute*
+         preference denied), then the fewest whose |first − second| would reach 2 (a *strong* one),
+         then the fewest who get the same seat twice running (a *mild* one);
+      b. floats (C14–C17): the fewest who float down again after floating down (or having the bye)
+         in the previous round, up again after floating up, then the same for two rounds before;
+      c. its moved-down players meet the highest residents they may;
+      d. exchanges (D.2): the fewest S1 players moved to S2, then the least difference between the
+         pairing numbers moved up and down;
+      e. transpositions (D.1): S1 against S2 in the first order of S2 (the lexicographically
+         smallest sequence), the halves sorted again after an exchange (``dutch_brackets``).
 
 3. **Seats** of each pair by FIDE E.1–E.5: both preferences when they differ, else the stronger one
    (equal absolute ones: the wider imbalance), else alternate from the last round they sat
@@ -51,9 +55,10 @@ again, as are its moved-down players with the residents chosen for them (``respl
 
 Where this differs from FIDE (see docs/tournaments.md): C3 holds only where some pairing without a
 repeat allows it; seat denials are weighed by strength (absolute, strong, mild) rather than C10
-before C11; fields up to 64 weigh the whole round at once (the fewest boundaries crossed, then the
-top brackets first) where FIDE goes bracket by bracket; score differences are summed as squares;
-exchanges are only "as few as possible"; C16–C19 are left out.
+before C11; the fewest boundaries crossed and the score differences are weighed over the whole round
+before any bracket's seats (FIDE: bracket by bracket, C7 looking one bracket down); score differences
+are summed as squares; the halves of a bracket that takes moved-down players are those of its whole
+score group until ``resplit``; C18–C21 are left out.
 """
 
 from __future__ import annotations
@@ -64,6 +69,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import networkx as nx
+
+from tournaments.pairing.dutch_brackets import Brackets, exchanged
 
 FIRST, SECOND = 0, 1
 DOWN, UP = 1, -1
@@ -329,108 +336,6 @@ def _matching(
     return out
 
 
-class _Brackets:
-    """The bracket-by-bracket fields of the whole-round matching as one penalty (smaller is
-    better), the top bracket's most significant. Every player is in exactly one pair of the
-    matching (the bye's stand-in included), so each is charged once, to the bracket where it is
-    paired or which it leaves:
-
-    1–3. seat preferences denied, absolute, strong, mild (a pair: the bracket of its lower player);
-    4–7. C14–C17: floating down again (the bracket it leaves), up again, and two rounds back;
-    8. a moved-down player meeting a lower resident (its position in the resident's score group);
-    9–10. FIDE D.2 exchanges: S1 players moved to S2, then the pairing numbers moved (up minus down);
-    11. the transposition order: per S1 place (the first the most significant), how far down S2
-        its partner is (an S1 player not paired into S2: the most).
-
-    ``halves``: each score group in the order S1 then S2 (by pairing number unless an exchange
-    sorted them again)."""
-
-    def __init__(self, groups: list[list[_P]], halves: list[list[_P]], levels: int, pairs: int) -> None:
-        self.group: dict[Hashable, int] = {}
-        self.rank: dict[Hashable, int] = {}  # the position by pairing number
-        self.pos: dict[Hashable, int] = {}  # the position in S1 then S2
-        self.half: list[int] = []
-        for g, members in enumerate(groups):
-            for i, p in enumerate(members):
-                self.group[p.id] = g
-                self.rank[p.id] = i
-        for members in halves:
-            self.half.append(len(members) // 2)
-            for i, p in enumerate(members):
-                self.pos[p.id] = i
-        self.biggest = max((len(g) for g in groups), default=1)
-        self.base = self.biggest + 1
-        small, wide = pairs + 1, pairs * self.biggest + 1
-        #: the radices of one bracket's fields, most significant first, but for its transpositions
-        self.radices = [small] * 7 + [wide, small, wide]
-        self.weights: list[int] = [1] * levels
-        total = 1
-        for k in range(levels - 1, -1, -1):
-            self.weights[k] = total
-            total *= math.prod(self.radices) * self.base ** (self.half[k] if k < len(self.half) else 0)
-        self.top = total - 1
-
-    def _bracket(self, k: int, fields: list[int], order: int = 0) -> int:
-        value = 0
-        for f, r in zip(fields, self.radices, strict=False):
-            value = value * r + f
-        value = value * math.prod(self.radices[len(fields) :])
-        half = self.half[k] if k < len(self.half) else 0
-        return (value * self.base**half + order) * self.weights[k]
-
-    def _s1(self, p: _P, partner: _P | None) -> int:
-        """The transposition digit of an S1 player: its partner's place in S2, or the most."""
-        g = self.group[p.id]
-        half = self.half[g]
-        digit = self.base - 1
-        if partner is not None and self.group.get(partner.id) == g and self.pos[partner.id] >= half:
-            digit = self.pos[partner.id] - half
-        return digit * self.base ** (half - 1 - self.pos[p.id])
-
-    def penalty(self, a: _P, b: _P, seats: Cost) -> int:
-        """The penalty of the pair of ``a`` and ``b`` (``a`` ranked higher; ``b`` may be the bye's
-        stand-in, which belongs to no score group)."""
-        ga, gb = self.group[a.id], self.group.get(b.id)
-        mixed = gb != ga
-        lower = gb if gb is not None else len(self.half)
-        up1 = int(mixed and b.float1 == UP)
-        up2 = int(mixed and b.float2 == UP)
-        meets = self.rank[b.id] if mixed and gb is not None else 0
-        out = 0
-        if mixed:
-            # ``a`` leaves its bracket: floating down again, and an S1 player floating is an exchange
-            half, i = self.half[ga], self.pos[a.id]
-            moved = i < half
-            out += self._bracket(
-                ga,
-                [
-                    0,
-                    0,
-                    0,
-                    int(a.float1 == DOWN),
-                    0,
-                    int(a.float2 == DOWN),
-                    0,
-                    0,
-                    int(moved),
-                    self.biggest - i if moved else 0,
-                ],
-                self._s1(a, None) if moved else 0,
-            )
-            out += self._bracket(lower, [*seats, 0, up1, 0, up2, meets])
-            return out
-        half, i, j = self.half[ga], self.pos[a.id], self.pos[b.id]
-        moved, diff, order = 0, 0, 0
-        if i < half and j < half:
-            moved, diff = 1, self.biggest - max(i, j)
-            order = self._s1(a, None) + self._s1(b, None)
-        elif i >= half and j >= half:
-            diff = min(i, j)
-        else:
-            order = self._s1(a, b) if i < half else self._s1(b, a)
-        return self._bracket(ga, [*seats, 0, 0, 0, 0, 0, moved, diff], order)
-
-
 class _Solver:
     def __init__(self, players: Sequence[Player], last_round: bool = False) -> None:
         scores = [Fraction(p.score) for p in players]
@@ -541,13 +446,14 @@ class _Solver:
                 ]
 
         def match(halves: list[list[_P]]) -> list[tuple[_P, _P]]:
-            brackets = _Brackets(groups, halves, levels, len(members) // 2 + 1)
+            brackets = Brackets(groups, halves, levels, len(members) // 2 + 1)
             gains = {}
             for (i, j), g in fixed.items():
                 a, b = members[i], members[j]
                 seats = _ZERO if b is bye else _denied(allocate(a, b)[2])
+                floats = self._float_faults(a, b)
                 last = i if b is bye else 0  # the bye to the lowest (``field`` is in ranking order)
-                gains[(i, j)] = [*g, brackets.top - brackets.penalty(a, b, seats), last]
+                gains[(i, j)] = [*g, brackets.top - brackets.penalty(a, b, seats, floats), last]
             maxima = [1, 1, steps, crossing[-1], spread, brackets.top]
             return _matching(
                 members, gains, maxima, len(field) * (len(members) // 2) + 1, maxcardinality=True
@@ -556,7 +462,7 @@ class _Solver:
         found = match(groups)
         # FIDE D.2: after an exchange S1 and S2 are sorted again and the transpositions start over;
         # the first matching fixed the exchange, a second one orders the pairs within it.
-        swapped = [_exchanged(g, found) for g in groups]
+        swapped = [exchanged(g, found) for g in groups]
         if any(new is not None for new in swapped):
             found = match([new or g for new, g in zip(swapped, groups, strict=True)])
         pairs = [(a, b) for a, b in found if a is not bye and b is not bye]
@@ -638,7 +544,7 @@ class _Solver:
         found = _matching(players, gains, maxima, order.base**order.slots, maxcardinality=True)
         if len(found) * 2 != len(players):
             return pairs
-        swapped = _exchanged(members, found)
+        swapped = exchanged(members, found)
         if swapped is None:
             return found
         # FIDE D.2: S1 and S2 sorted again after the exchange, the transpositions start over.
@@ -656,6 +562,14 @@ class _Solver:
         _, _, level = allocate(a, b)
         denied = _denied(level)
         return (1 - denied[0], 1 - denied[1], 1 - denied[2])
+
+    @staticmethod
+    def _float_faults(a: _P, b: _P) -> tuple[bool, bool, bool, bool]:
+        """C14–C17 for a pair whose ``a`` is the higher (``b`` may be the bye's stand-in): ``a``
+        floats down again after the last round, ``b`` up again, the same for two rounds back."""
+        if a.s == b.s:
+            return False, False, False, False
+        return a.float1 == DOWN, b.float1 == UP, a.float2 == DOWN, b.float2 == UP
 
     @staticmethod
     def _float_gains(a: _P, b: _P, mixed: bool) -> tuple[int, int, int, int]:
@@ -910,40 +824,6 @@ class _Solver:
             if cost == target and not repeats:
                 break
         return pairs
-
-
-def _exchanged(group: list[_P], pairs: list[tuple[_P, _P]]) -> list[_P] | None:
-    """The score group (by pairing number) reordered as S1 then S2 after the exchange ``pairs`` make
-    in it (FIDE D.2, the least difference: of two S1 players paired together the lower goes to S2, of
-    two S2 players the higher to S1, an S1 player floating down goes to S2); None if no exchange,
-    or if the moves do not balance (players paired with moved-down players leave the halves)."""
-    half = len(group) // 2
-    pos = {p.id: i for i, p in enumerate(group)}
-    down: set[Hashable] = set()
-    up: set[Hashable] = set()
-    for a, b in pairs:
-        i, j = pos.get(a.id), pos.get(b.id)
-        if i is not None and j is not None:
-            if i < half and j < half:
-                down.add(group[max(i, j)].id)
-            elif i >= half and j >= half:
-                up.add(group[min(i, j)].id)
-        elif i is not None and j is None and a.s > b.s and i < half:
-            down.add(a.id)  # ``a`` floats down from S1
-        elif j is not None and i is None and b.s > a.s and j < half:
-            down.add(b.id)
-    if not down or len(down) != len(up):
-        return None
-    s1 = [p for i, p in enumerate(group) if (i < half and p.id not in down) or p.id in up]
-    return s1 + [p for p in group if p not in s1]
-
-
-def _digits(values: Iterable[int], base: int) -> int:
-    """``values`` read as the digits of one number in ``base``, the first the most significant."""
-    out = 0
-    for v in values:
-        out = out * base + v
-    return out
 
 
 def _groups(players: list[_P]) -> list[list[_P]]:
