@@ -445,8 +445,8 @@ class _Solver:
                     spread - (a.s - b.s) ** 2,
                 ]
 
-        def match(halves: list[list[_P]]) -> list[tuple[_P, _P]]:
-            brackets = Brackets(groups, halves, levels, len(members) // 2 + 1)
+        def match(halves: list[list[_P]], sizes: list[int]) -> list[tuple[_P, _P]]:
+            brackets = Brackets(groups, halves, sizes, levels, len(members) // 2 + 1)
             gains = {}
             for (i, j), g in fixed.items():
                 a, b = members[i], members[j]
@@ -459,12 +459,20 @@ class _Solver:
                 members, gains, maxima, len(field) * (len(members) // 2) + 1, maxcardinality=True
             )
 
-        found = match(groups)
-        # FIDE D.2: after an exchange S1 and S2 are sorted again and the transpositions start over;
-        # the first matching fixed the exchange, a second one orders the pairs within it.
-        swapped = [exchanged(g, found) for g in groups]
-        if any(new is not None for new in swapped):
-            found = match([new or g for new, g in zip(swapped, groups, strict=True)])
+        found = match(groups, [len(g) // 2 for g in groups])
+        # A second matching with each bracket's halves as FIDE has them once the first fixed who meets
+        # the moved-down players: S1 and S2 split over the remainder (B.3), and sorted again after an
+        # exchange so that the transpositions start over (D.2). Residents who meet moved-down players
+        # go last, out of both halves.
+        halves, sizes = [], []
+        for g in groups:
+            ids = {p.id for p in g}
+            meet_mdps = {b.id for a, b in found if b.id in ids and a.id not in ids}
+            remainder = [p for p in g if p.id not in meet_mdps]
+            halves.append((exchanged(remainder, found) or remainder) + [p for p in g if p.id in meet_mdps])
+            sizes.append(len(remainder) // 2)
+        if halves != groups or sizes != [len(g) // 2 for g in groups]:
+            found = match(halves, sizes)
         pairs = [(a, b) for a, b in found if a is not bye and b is not bye]
         taken = next((a if b is bye else b for a, b in found if bye in (a, b)), None)
         return pairs, taken

@@ -39,10 +39,15 @@ class Brackets:
         its partner is (an S1 player not paired into S2: the most).
 
     ``halves``: each score group in the order S1 then S2 (by pairing number unless an exchange
-    sorted them again)."""
+    sorted them again); ``sizes``: how many of each are S1."""
 
     def __init__(
-        self, groups: Sequence[Sequence[Ranked]], halves: Sequence[Sequence[Ranked]], levels: int, pairs: int
+        self,
+        groups: Sequence[Sequence[Ranked]],
+        halves: Sequence[Sequence[Ranked]],
+        sizes: Sequence[int],
+        levels: int,
+        pairs: int,
     ) -> None:
         self.group: dict[Hashable, int] = {}
         self.rank: dict[Hashable, int] = {}  # the position by pairing number
@@ -52,8 +57,8 @@ class Brackets:
             for i, p in enumerate(members):
                 self.group[p.id] = g
                 self.rank[p.id] = i
-        for members in halves:
-            self.half.append(len(members) // 2)
+        for members, size in zip(halves, sizes, strict=True):
+            self.half.append(size)
             for i, p in enumerate(members):
                 self.pos[p.id] = i
         self.biggest = max((len(g) for g in groups), default=1)
