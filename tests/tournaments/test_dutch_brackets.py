@@ -85,3 +85,30 @@ def test_a_brackets_transposition_order_comes_before_whom_its_floater_meets_belo
         player(8, 0),
     ]
     assert pairs(field) == {frozenset({1, 3}), frozenset({2, 5}), frozenset({4, 7}), frozenset({6, 8})}
+
+
+def test_the_remainder_is_split_again_once_the_moved_down_player_is_paired():
+    # 10 comes down alone to score 1 and can meet only 4. The remainder 1 2 3 is split again (B.3):
+    # S1 = 1, S2 = 2 3, so 1-2 and 3 floats down to 5. Before, the halves of the whole score group
+    # (1 2 | 3 4) made 1-3 look like the transposition and 2 float.
+    field = [
+        player(10, 2, met=[1, 2, 3]),
+        player(1, 1, met=[10]),
+        player(2, 1, met=[10]),
+        player(3, 1, met=[10]),
+        player(4, 1),
+        player(5, 0),
+    ]
+    assert pairs(field) == {frozenset({4, 10}), frozenset({1, 2}), frozenset({3, 5})}
+
+
+def test_the_better_moved_down_player_is_paired_first():
+    # 1 and 2 met, so both come down to score 1, where only 3 is; S1 of the moved-down players is
+    # 1 2, so 1 meets 3 and 2 goes on down to 4 (seats and floats equal either way).
+    field = [
+        player(1, 2, WANTS_SECOND, met=[2]),
+        player(2, 2, WANTS_SECOND, met=[1]),
+        player(3, 1, (SECOND, SECOND)),
+        player(4, 0, WANTS_FIRST),
+    ]
+    assert pairs(field) == {frozenset({1, 3}), frozenset({2, 4})}

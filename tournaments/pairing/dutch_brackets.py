@@ -33,9 +33,11 @@ class Brackets:
 
     1–3. seat preferences denied, absolute, strong, mild (a pair: the bracket of its lower player);
     4–7. C14–C17: floating down again (the bracket it leaves), up again, and two rounds back;
-    8. a moved-down player meeting a lower resident (its position in the resident's score group);
-    9–10. FIDE D.2 exchanges: S1 players moved to S2, then the pairing numbers moved (up minus down);
-    11. the transposition order: per S1 place (the first the most significant), how far down S2
+    8. moved-down players passing through unpaired (the better-ranked the more: S1 of a bracket's
+       moved-down players is paired first);
+    9. a moved-down player meeting a lower resident (its position in the resident's score group);
+    10–11. FIDE D.2 exchanges: S1 players moved to S2, then the pairing numbers moved (up minus down);
+    12. the transposition order: per S1 place (the first the most significant), how far down S2
         its partner is (an S1 player not paired into S2: the most).
 
     ``halves``: each score group in the order S1 then S2 (by pairing number unless an exchange
@@ -51,21 +53,24 @@ class Brackets:
     ) -> None:
         self.group: dict[Hashable, int] = {}
         self.rank: dict[Hashable, int] = {}  # the position by pairing number
+        self.standing: dict[Hashable, int] = {}  # from the top of the field, how far
         self.pos: dict[Hashable, int] = {}  # the position in S1 then S2
         self.half: list[int] = []
         for g, members in enumerate(groups):
             for i, p in enumerate(members):
                 self.group[p.id] = g
                 self.rank[p.id] = i
+                self.standing[p.id] = len(self.standing)
+        self.players = len(self.standing)
         for members, size in zip(halves, sizes, strict=True):
             self.half.append(size)
             for i, p in enumerate(members):
                 self.pos[p.id] = i
         self.biggest = max((len(g) for g in groups), default=1)
         self.base = self.biggest + 1
-        small, wide = pairs + 1, pairs * self.biggest + 1
+        small, wide, widest = pairs + 1, pairs * self.biggest + 1, pairs * self.players + 1
         #: the radices of one bracket's fields, most significant first, but for its transpositions
-        self.radices = [small] * 7 + [wide, small, wide]
+        self.radices = [small] * 7 + [widest, wide, small, wide]
         self.weights: list[int] = [1] * levels
         total = 1
         for k in range(levels - 1, -1, -1):
@@ -105,9 +110,12 @@ class Brackets:
             # ``a`` leaves its bracket: floating down again, and an S1 player floating is an exchange
             half, i = self.half[ga], self.pos[a.id]
             s1 = i < half
-            leaving = [0, 0, 0, down1, 0, down2, 0, 0, int(s1), self.biggest - i if s1 else 0]
+            leaving = [0, 0, 0, down1, 0, down2, 0, 0, 0, int(s1), self.biggest - i if s1 else 0]
             out += self._bracket(ga, leaving, self._s1(a, None) if s1 else 0)
-            out += self._bracket(lower, [*seats, 0, up1, 0, up2, meets])
+            passing = [0] * 7 + [self.players - self.standing[a.id]]
+            for k in range(ga + 1, lower):
+                out += self._bracket(k, passing)
+            out += self._bracket(lower, [*seats, 0, up1, 0, up2, 0, meets])
             return out
         half, i, j = self.half[ga], self.pos[a.id], self.pos[b.id]
         moved, diff, order = 0, 0, 0
@@ -118,7 +126,7 @@ class Brackets:
             diff = min(i, j)
         else:
             order = self._s1(a, b) if i < half else self._s1(b, a)
-        return self._bracket(ga, [*seats, 0, 0, 0, 0, 0, moved, diff], order)
+        return self._bracket(ga, [*seats, 0, 0, 0, 0, 0, 0, moved, diff], order)
 
 
 def exchanged(group: Sequence[R], pairs: Iterable[tuple[R, R]]) -> list[R] | None:
