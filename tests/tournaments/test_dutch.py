@@ -73,7 +73,7 @@ def pair_vector(
     score gap; then score group by score group, top first (the bracket a pair is made in is its lower
     player's; floating down again counts in the bracket the floater leaves): seat preferences denied
     (absolute, strong, mild: in a pair wanting the same seat the weaker gives way), repeated floats
-    (C14-C17). ``y`` None: ``x`` has the bye, a float to a score group below the lowest."""
+    (C12-C15). ``y`` None: ``x`` has the bye, a float to a score group below the lowest."""
     levels = levels or sorted({Fraction(p.score) for p in players}, reverse=True)
 
     def by_bracket(ga: int, gb: int, seats: list[int], floats: list[bool]) -> list[int]:

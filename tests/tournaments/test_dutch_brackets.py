@@ -43,7 +43,7 @@ def test_a_bracket_keeps_its_own_seat_preferences_before_the_next_brackets():
 
 def test_floating_down_again_counts_in_the_bracket_the_floater_leaves():
     # 1 comes down alone to score 1 and may meet 2 or 3 (no seat denied either way). Whoever is left
-    # floats down again; 2 floated down last round, so 3 floats (C14 in the score-1 bracket) though
+    # floats down again; 2 floated down last round, so 3 floats (C12 in the score-1 bracket) though
     # 2-4 would keep both seats where 3-4 denies one. Before: 1-3, 2-4.
     field = [
         player(1, 2),

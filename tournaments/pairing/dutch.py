@@ -21,7 +21,7 @@ Players keep the pairing number they were given at the start (seeding or rating 
          same seat a third time running or whose |first − second| would reach 3 (an *absolute*
          preference denied), then the fewest whose |first − second| would reach 2 (a *strong* one),
          then the fewest who get the same seat twice running (a *mild* one);
-      b. floats (C14–C17): the fewest who float down again after floating down (or having the bye)
+      b. floats (C12–C15): the fewest who float down again after floating down (or having the bye)
          in the previous round, up again after floating up, then the same for two rounds before;
       c. its moved-down players meet the highest residents they may;
       d. exchanges (D.2): the fewest S1 players moved to S2, then the least difference between the
@@ -58,7 +58,7 @@ repeat allows it; seat denials are weighed by strength (absolute, strong, mild) 
 before C11; the fewest boundaries crossed and the score differences are weighed over the whole round
 before any bracket's seats (FIDE: bracket by bracket, C7 looking one bracket down); score differences
 are summed as squares; the halves of a bracket that takes moved-down players are those of its whole
-score group until ``resplit``; C18–C21 are left out.
+score group until ``resplit``; C16–C19 are left out.
 """
 
 from __future__ import annotations
@@ -573,7 +573,7 @@ class _Solver:
 
     @staticmethod
     def _float_faults(a: _P, b: _P) -> tuple[bool, bool, bool, bool]:
-        """C14–C17 for a pair whose ``a`` is the higher (``b`` may be the bye's stand-in): ``a``
+        """C12–C15 for a pair whose ``a`` is the higher (``b`` may be the bye's stand-in): ``a``
         floats down again after the last round, ``b`` up again, the same for two rounds back."""
         if a.s == b.s:
             return False, False, False, False

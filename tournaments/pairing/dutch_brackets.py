@@ -32,7 +32,7 @@ class Brackets:
     paired or which it leaves:
 
     1–3. seat preferences denied, absolute, strong, mild (a pair: the bracket of its lower player);
-    4–7. C14–C17: floating down again (the bracket it leaves), up again, and two rounds back;
+    4–7. C12–C15: floating down again (the bracket it leaves), up again, and two rounds back;
     8. moved-down players passing through unpaired (the better-ranked the more: S1 of a bracket's
        moved-down players is paired first);
     9. a moved-down player meeting a lower resident (its position in the resident's score group);
@@ -98,7 +98,7 @@ class Brackets:
     def penalty(self, a: Ranked, b: Ranked, seats: tuple[int, int, int], floats: Floats) -> int:
         """The penalty of the pair of ``a`` and ``b`` (``a`` ranked higher; ``b`` may be the bye's
         stand-in, which belongs to no score group); ``seats``: the preferences the pair denies
-        (absolute, strong, mild); ``floats``: C14–C17 broken (``a`` down again, ``b`` up again, the
+        (absolute, strong, mild); ``floats``: C12–C15 broken (``a`` down again, ``b`` up again, the
         same two rounds back)."""
         down1, up1, down2, up2 = (int(f) for f in floats)
         ga, gb = self.group[a.id], self.group.get(b.id)
