@@ -460,19 +460,25 @@ class _Solver:
             )
 
         found = match(groups, [len(g) // 2 for g in groups])
-        # A second matching with each bracket's halves as FIDE has them once the first fixed who meets
-        # the moved-down players: S1 and S2 split over the remainder (B.3), and sorted again after an
-        # exchange so that the transpositions start over (D.2). Residents who meet moved-down players
-        # go last, out of both halves.
-        halves, sizes = [], []
-        for g in groups:
-            ids = {p.id for p in g}
-            meet_mdps = {b.id for a, b in found if b.id in ids and a.id not in ids}
-            remainder = [p for p in g if p.id not in meet_mdps]
-            halves.append((exchanged(remainder, found) or remainder) + [p for p in g if p.id in meet_mdps])
-            sizes.append(len(remainder) // 2)
-        if halves != groups or sizes != [len(g) // 2 for g in groups]:
-            found = match(halves, sizes)
+        # Further matchings with each bracket's halves as FIDE has them once the one before fixed who
+        # meets the moved-down players: S1 and S2 split over the remainder (B.3; residents who meet
+        # moved-down players go last, out of both halves), then, after an exchange, sorted again so
+        # that the transpositions start over (D.2).
+        for resort in (False, True):
+            halves, sizes = [], []
+            for g in groups:
+                ids = {p.id for p in g}
+                meet_mdps = {b.id for a, b in found if b.id in ids and a.id not in ids}
+                remainder = [p for p in g if p.id not in meet_mdps]
+                inside = {p.id for p in remainder}
+                # S1: as many as the remainder makes pairs (FIDE: MaxPairs), its floaters in S2
+                size = sum(1 for a, b in found if a.id in inside and b.id in inside)
+                if resort:
+                    remainder = exchanged(remainder, found, size) or remainder
+                halves.append(remainder + [p for p in g if p.id in meet_mdps])
+                sizes.append(size)
+            if halves != groups or sizes != [len(g) // 2 for g in groups]:
+                found = match(halves, sizes)
         pairs = [(a, b) for a, b in found if a is not bye and b is not bye]
         taken = next((a if b is bye else b for a, b in found if bye in (a, b)), None)
         return pairs, taken
@@ -552,7 +558,7 @@ class _Solver:
         found = _matching(players, gains, maxima, order.base**order.slots, maxcardinality=True)
         if len(found) * 2 != len(players):
             return pairs
-        swapped = exchanged(members, found)
+        swapped = exchanged(members, found, len(members) // 2)
         if swapped is None:
             return found
         # FIDE D.2: S1 and S2 sorted again after the exchange, the transpositions start over.

@@ -129,12 +129,11 @@ class Brackets:
         return self._bracket(ga, [*seats, 0, 0, 0, 0, 0, 0, moved, diff], order)
 
 
-def exchanged(group: Sequence[R], pairs: Iterable[tuple[R, R]]) -> list[R] | None:
-    """The score group (by pairing number) reordered as S1 then S2 after the exchange ``pairs`` make
-    in it (FIDE D.2, the least difference: of two S1 players paired together the lower goes to S2, of
+def exchanged(group: Sequence[R], pairs: Iterable[tuple[R, R]], half: int) -> list[R] | None:
+    """The score group (by pairing number; its first ``half`` are S1) reordered as S1 then S2 after
+    the exchange ``pairs`` make in it (FIDE D.2, the least difference: of two S1 players paired together the lower goes to S2, of
     two S2 players the higher to S1, an S1 player floating down goes to S2); None if no exchange,
     or if the moves do not balance (players paired with moved-down players leave the halves)."""
-    half = len(group) // 2
     pos = {p.id: i for i, p in enumerate(group)}
     down: set[Hashable] = set()
     up: set[Hashable] = set()
