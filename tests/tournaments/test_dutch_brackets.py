@@ -112,3 +112,19 @@ def test_the_better_moved_down_player_is_paired_first():
         player(4, 0, WANTS_FIRST),
     ]
     assert pairs(field) == {frozenset({1, 3}), frozenset({2, 4})}
+
+
+def test_s1_holds_as_many_players_as_the_bracket_makes_pairs():
+    # 5 and 6 met, so score 1 must send two players down and makes one pair: S1 = 1 (FIDE's
+    # MaxPairs), S2 = 2 3 4. 4, who must sit second, meets 5, who must sit first; 1-2 is the first
+    # transposition (1 wants the second seat, 2 the first) and 3 goes on down to 6. Before, S1 was
+    # half the group (1 2), so 1-3 looked like the transposition and 2 went down.
+    field = [
+        player(1, 1, WANTS_SECOND, met=[6]),
+        player(2, 1, WANTS_FIRST),
+        player(3, 1, WANTS_FIRST),
+        player(4, 1, (FIRST, FIRST)),
+        player(5, 0.5, (SECOND, SECOND), met=[6]),
+        player(6, 0, (SECOND, SECOND), met=[1, 5]),
+    ]
+    assert pairs(field) == {frozenset({1, 2}), frozenset({3, 6}), frozenset({4, 5})}
