@@ -23,11 +23,12 @@ Players keep the pairing number they were given at the start (seeding or rating 
          then the fewest who get the same seat twice running (a *mild* one);
       b. floats (C12–C15): the fewest who float down again after floating down (or having the bye)
          in the previous round, up again after floating up, then the same for two rounds before;
-      c. its moved-down players meet the highest residents they may;
+      c. its moved-down players, the better first, meet the highest residents they may;
       d. exchanges (D.2): the fewest S1 players moved to S2, then the least difference between the
          pairing numbers moved up and down;
-      e. transpositions (D.1): S1 against S2 in the first order of S2 (the lexicographically
-         smallest sequence), the halves sorted again after an exchange (``dutch_brackets``).
+      e. transpositions (D.1): S1 (as many as the bracket makes pairs) against S2 in the first
+         order of S2 (the lexicographically smallest sequence), the halves split over the
+         remainder and sorted again after an exchange by further matchings (``dutch_brackets``).
 
 3. **Seats** of each pair by FIDE E.1–E.5: both preferences when they differ, else the stronger one
    (equal absolute ones: the wider imbalance), else alternate from the last round they sat
@@ -57,8 +58,7 @@ Where this differs from FIDE (see docs/tournaments.md): C3 holds only where some
 repeat allows it; seat denials are weighed by strength (absolute, strong, mild) rather than C10
 before C11; the fewest boundaries crossed and the score differences are weighed over the whole round
 before any bracket's seats (FIDE: bracket by bracket, C7 looking one bracket down); score differences
-are summed as squares; the halves of a bracket that takes moved-down players are those of its whole
-score group until ``resplit``; C16–C19 are left out.
+are summed as squares; C16–C19 are left out.
 """
 
 from __future__ import annotations
