@@ -4,8 +4,8 @@ Players keep the pairing number they were given at the start (seeding or rating 
 
 1. **Bye** (odd count): chosen inside the pairing on fields up to ``EXACT_FIELD`` (a stand-in for the
    bye joins the matching as a score group below the lowest, for those with the fewest byes: the
-   fewest floaters, then the lowest); larger fields take the lowest eligible player first, passing
-   over one whose bye would force a repeat elsewhere.
+   fewest floaters, then whoever the lowest bracket's order leaves, then the lowest); larger fields
+   take the lowest eligible player first, passing over one whose bye would force a repeat elsewhere.
 2. **Pairs**, compared criterion by criterion, each one only breaking the ties of those before it:
 
    1. no repeat (FIDE C1; a repeat only when no pairing avoids it); then no two players who both need
@@ -14,16 +14,21 @@ Players keep the pairing number they were given at the start (seeding or rating 
       down counts twice, as the Dutch system counts a downfloater once per bracket), the top bracket
       paired fully first, the next bracket pairing as well as it can (C7); then the smallest score
       differences, the sum of their squares (C6);
-   3. seats (C8–C11, seat 0 moves first and stands for white): the fewest players who get the same
-      seat a third time running or whose |first − second| would reach 3 (an *absolute* preference
-      denied), then the fewest whose |first − second| would reach 2 (a *strong* one), then the fewest
-      who get the same seat twice running (a *mild* one);
-   4. floats (C12–C15): the fewest who float down again after floating down (or having the bye) in
-      the previous round, up again after floating up, then the same for two rounds before;
-   5. who floats: the lowest of a score group down, to meet the highest of the next;
-   6. the Dutch order: inside a score group, S1 (the top half by pairing number) against S2, the
-      pairing the FIDE transposition order reaches first (lexicographically smallest S2 sequence),
-      pairs inside one half (exchanges) only when needed.
+   3. then **bracket by bracket from the top** (a pair belongs to the bracket of its lower player; a
+      downfloater's own float to the bracket it leaves), each bracket settled before the next:
+
+      a. seats (C8–C11, seat 0 moves first and stands for white): the fewest players who get the
+         same seat a third time running or whose |first − second| would reach 3 (an *absolute*
+         preference denied), then the fewest whose |first − second| would reach 2 (a *strong* one),
+         then the fewest who get the same seat twice running (a *mild* one);
+      b. floats (C12–C15): the fewest who float down again after floating down (or having the bye)
+         in the previous round, up again after floating up, then the same for two rounds before;
+      c. its moved-down players, the better first, meet the highest residents they may;
+      d. exchanges (D.2): the fewest S1 players moved to S2, then the least difference between the
+         pairing numbers moved up and down;
+      e. transpositions (D.1): S1 (as many as the bracket makes pairs) against S2 in the first
+         order of S2 (the lexicographically smallest sequence), the halves split over the
+         remainder and sorted again after an exchange by further matchings (``dutch_brackets``).
 
 3. **Seats** of each pair by FIDE E.1–E.5: both preferences when they differ, else the stronger one
    (equal absolute ones: the wider imbalance), else alternate from the last round they sat
@@ -51,9 +56,9 @@ again, as are its moved-down players with the residents chosen for them (``respl
 
 Where this differs from FIDE (see docs/tournaments.md): C3 holds only where some pairing without a
 repeat allows it; seat denials are weighed by strength (absolute, strong, mild) rather than C10
-before C11; fields up to 64 weigh the whole round at once (the fewest boundaries crossed, then the
-top brackets first) where FIDE goes bracket by bracket; score differences are summed as squares;
-exchanges are only "as few as possible"; C16–C19 are left out.
+before C11; the fewest boundaries crossed and the score differences are weighed over the whole round
+before any bracket's seats (FIDE: bracket by bracket, C7 looking one bracket down); score differences
+are summed as squares; C16–C19 are left out.
 """
 
 from __future__ import annotations
@@ -64,6 +69,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import networkx as nx
+
+from tournaments.pairing.dutch_brackets import Brackets, exchanged
 
 FIRST, SECOND = 0, 1
 DOWN, UP = 1, -1
@@ -273,6 +280,25 @@ class _Order:
         half = self.half[ga]
         return (self.pos[a.id] < half) == (self.pos[b.id] < half)
 
+    def exchange_gains(self, high: _P, low: _P) -> tuple[int, int]:
+        """FIDE D.2 for a pair whose ``high`` ranks higher, as two gains (larger is better): no S1
+        player moved to S2 (two S1 players paired, or an S1 player floating down), then the least
+        difference between the pairing numbers moved up and those moved down: an S2 pair moves its
+        better player into S1, an S1 pair its worse one into S2, a floater from S1 itself."""
+        top = self.biggest
+        g, h = self.group.get(high.id), self.group.get(low.id)
+        if g is None:
+            return 1, top
+        half, i = self.half[g], self.pos[high.id]
+        if g != h:  # ``high`` floats down
+            return (0, top + i) if i < half else (1, top)
+        j = self.pos[low.id]
+        if i < half and j < half:
+            return 0, top + max(i, j)
+        if i >= half and j >= half:
+            return 1, top - min(i, j)
+        return 1, top
+
     def who(self, high: _P, low: _P) -> int:
         """How far a mixed pair is from the lowest of a group floating to the highest of the next."""
         cost = 0
@@ -372,11 +398,16 @@ class _Solver:
 
     def exact_round(self, field: list[_P], with_bye: bool) -> tuple[list[tuple[_P, _P]], _P | None]:
         """One matching over the whole field; with ``with_bye`` a stand-in for the bye joins it, met by
-        a player as if floating to a score group below the lowest (only those with the fewest byes)."""
+        a player as if floating to a score group below the lowest (only those with the fewest byes).
+
+        Fields, most important first: no repeat, C3, the fewest boundaries crossed (top boundaries
+        first), the least score differences, then bracket by bracket from the top (as the Dutch
+        system settles a bracket before it looks at the next) that bracket's seats, floats, whom its
+        moved-down players meet, its exchanges and its transpositions (``_Brackets``); the bye last
+        to the lowest."""
         if not field:
             return [], None
         groups = _groups(field)
-        order = _Order(groups)
         members = list(field)
         bye: _P | None = None
         if with_bye:
@@ -395,8 +426,7 @@ class _Solver:
         for k in range(steps):
             crossing.append(crossing[-1] + base ** (steps - 1 - k))
         fewest = min(p.p.byes for p in field)
-        maxima = [1, 1, steps, crossing[-1], spread, 1, 1, 1, 1, 1, 1, 1, len(field), 2 * order.biggest, 1]
-        gains: dict[tuple[int, int], list[int]] = {}
+        fixed: dict[tuple[int, int], list[int]] = {}  # the fields before the brackets' own
         for i, a in enumerate(field):
             for j in range(i + 1, len(members)):
                 b = members[j]
@@ -406,22 +436,49 @@ class _Solver:
                     fresh, allowed = 1, 1
                 else:
                     fresh, allowed = int(b.id not in a.met), int(not self.forbidden(a, b))
-                mixed = a.s != b.s
                 ga, gb = group[a.id], group[b.id]
-                gains[(i, j)] = [
+                fixed[(i, j)] = [
                     fresh,
                     allowed,
                     steps - (gb - ga),
                     crossing[-1] - (crossing[gb] - crossing[ga]),
                     spread - (a.s - b.s) ** 2,
-                    *((1, 1, 1) if b is bye else self._seat_gains(a, b)),
-                    *self._float_gains(a, b, mixed),
-                    i if b is bye else 0,  # then the bye to the lowest (``field`` is in ranking order)
-                    2 * order.biggest - (order.who(a, b) if mixed else 0),
-                    0 if order.exchange(a, b) else 1,
-                    order.digit_weight(a, b),
                 ]
-        found = _matching(members, gains, maxima, order.base**order.slots, maxcardinality=True)
+
+        def match(halves: list[list[_P]], sizes: list[int]) -> list[tuple[_P, _P]]:
+            brackets = Brackets(groups, halves, sizes, levels, len(members) // 2 + 1)
+            gains = {}
+            for (i, j), g in fixed.items():
+                a, b = members[i], members[j]
+                seats = _ZERO if b is bye else _denied(allocate(a, b)[2])
+                floats = self._float_faults(a, b)
+                last = i if b is bye else 0  # the bye to the lowest (``field`` is in ranking order)
+                gains[(i, j)] = [*g, brackets.top - brackets.penalty(a, b, seats, floats), last]
+            maxima = [1, 1, steps, crossing[-1], spread, brackets.top]
+            return _matching(
+                members, gains, maxima, len(field) * (len(members) // 2) + 1, maxcardinality=True
+            )
+
+        found = match(groups, [len(g) // 2 for g in groups])
+        # Further matchings with each bracket's halves as FIDE has them once the one before fixed who
+        # meets the moved-down players: S1 and S2 split over the remainder (B.3; residents who meet
+        # moved-down players go last, out of both halves), then, after an exchange, sorted again so
+        # that the transpositions start over (D.2).
+        for resort in (False, True):
+            halves, sizes = [], []
+            for g in groups:
+                ids = {p.id for p in g}
+                meet_mdps = {b.id for a, b in found if b.id in ids and a.id not in ids}
+                remainder = [p for p in g if p.id not in meet_mdps]
+                inside = {p.id for p in remainder}
+                # S1: as many as the remainder makes pairs (FIDE: MaxPairs), its floaters in S2
+                size = sum(1 for a, b in found if a.id in inside and b.id in inside)
+                if resort:
+                    remainder = exchanged(remainder, found, size) or remainder
+                halves.append(remainder + [p for p in g if p.id in meet_mdps])
+                sizes.append(size)
+            if halves != groups or sizes != [len(g) // 2 for g in groups]:
+                found = match(halves, sizes)
         pairs = [(a, b) for a, b in found if a is not bye and b is not bye]
         taken = next((a if b is bye else b for a, b in found if bye in (a, b)), None)
         return pairs, taken
@@ -494,17 +551,39 @@ class _Solver:
                 hi, lo = (a, b) if a.key() <= b.key() else (b, a)
                 gains[(i, j)] = [
                     *self._seat_gains(hi, lo),
-                    0 if order.exchange(a, b) else 1,
+                    *order.exchange_gains(hi, lo),
                     order.digit_weight(hi, lo),
                 ]
-        found = _matching(players, gains, [1, 1, 1, 1], order.base**order.slots, maxcardinality=True)
-        return found if len(found) * 2 == len(players) else pairs
+        maxima = [1, 1, 1, 1, 2 * order.biggest]
+        found = _matching(players, gains, maxima, order.base**order.slots, maxcardinality=True)
+        if len(found) * 2 != len(players):
+            return pairs
+        swapped = exchanged(members, found, len(members) // 2)
+        if swapped is None:
+            return found
+        # FIDE D.2: S1 and S2 sorted again after the exchange, the transpositions start over.
+        order = _Order([swapped])
+        for (i, j), g in gains.items():
+            hi, lo = (
+                (players[i], players[j]) if players[i].key() <= players[j].key() else (players[j], players[i])
+            )
+            g[3:] = [*order.exchange_gains(hi, lo), order.digit_weight(hi, lo)]
+        again = _matching(players, gains, maxima, order.base**order.slots, maxcardinality=True)
+        return again if len(again) == len(found) else found
 
     @staticmethod
     def _seat_gains(a: _P, b: _P) -> Cost:
         _, _, level = allocate(a, b)
         denied = _denied(level)
         return (1 - denied[0], 1 - denied[1], 1 - denied[2])
+
+    @staticmethod
+    def _float_faults(a: _P, b: _P) -> tuple[bool, bool, bool, bool]:
+        """C12–C15 for a pair whose ``a`` is the higher (``b`` may be the bye's stand-in): ``a``
+        floats down again after the last round, ``b`` up again, the same for two rounds back."""
+        if a.s == b.s:
+            return False, False, False, False
+        return a.float1 == DOWN, b.float1 == UP, a.float2 == DOWN, b.float2 == UP
 
     @staticmethod
     def _float_gains(a: _P, b: _P, mixed: bool) -> tuple[int, int, int, int]:
