@@ -212,7 +212,7 @@ def test_the_points_ranking_on_a_phone_in_three_languages(browser, server):
         )
         context.add_cookies([{"name": "django_language", "value": language, "url": server}])
         phone = context.new_page()
-        phone.goto("/ratings/?game=kazino&period=week#points")
+        phone.goto("/ratings/?game=kazino&period=week&computers=1#points")  # computers asked for
         phone.wait_for_selector("#points-table")
         cells = phone.locator("#points-table tbody tr td:nth-child(3)").all_inner_texts()
         assert [int(c) for c in cells] == points

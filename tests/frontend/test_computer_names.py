@@ -88,7 +88,7 @@ def test_a_computer_entrant_has_one_name_on_every_page_in_every_language(client)
             ).content.decode()
             config = json.loads(re.search(r'id="replay-config"[^>]*>(.*?)</script>', replay, re.S).group(1))
             assert config["seats"][seat.number]["name"] == strong
-        board = client.get("/ratings/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        board = client.get("/ratings/?computers=1", HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert all(name in board for name in everyone)
         player = client.get("/players/bot:strong:3/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert f"<h1>{strong}</h1>" in player

@@ -190,7 +190,7 @@ def test_an_elimination_page_draws_its_bracket(client):
 def test_leaderboards_and_player_pages_follow_the_rated_games(client):
     row = simulate.setup("kazino", "round_robin", 3, {"game_config": {"match": "single"}}, "greedy")
     simulate.drive(row, timeout=300)
-    board = client.get("/ratings/").content.decode()
+    board = client.get("/ratings/?computers=1").content.decode()  # people only by default
     assert "Computer 1 (Easy)" in board
     player = client.get("/players/bot:greedy:1/")
     assert player.status_code == 200 and b"<polyline" in player.content
