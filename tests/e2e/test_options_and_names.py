@@ -75,8 +75,9 @@ def test_the_tournament_form_shows_the_chosen_games_options_and_how_long_a_round
     )
     screenshot(page, "tournament-form-options")
     # The form's estimate arrives after each change and moves the button: a click while it
-    # moves can miss it (the POST was never sent). Wait, as a person does, for it to settle.
-    page.wait_for_load_state("networkidle")
+    # moves can miss it (the POST was never sent). Wait, as a person does, for it to settle: the
+    # estimate is busy from a change until its answer is shown ("networkidle" had long been reached).
+    page.wait_for_selector("#estimate:not([aria-busy])", state="attached")
     page.click("#new-tournament button[type=submit]")
     page.wait_for_url(re.compile(r".*/tournaments/\d+/$"))
     row = Tournament.objects.get()

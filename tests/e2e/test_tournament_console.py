@@ -132,8 +132,9 @@ def test_an_organiser_runs_a_knockout_from_the_console_while_a_player_follows_on
         page.fill("input[name=no_show_minutes]", "0")
         screenshot(page, "console-new-desktop")
         # The form's estimate arrives after each change and moves the button: a click while it
-        # moves can miss it (the POST was never sent). Wait, as a person does, for it to settle.
-        page.wait_for_load_state("networkidle")
+        # moves can miss it (the POST was never sent). Wait, as a person does, for it to settle: the
+        # estimate is busy from a change until its answer is shown ("networkidle" had long been reached).
+        page.wait_for_selector("#estimate:not([aria-busy])", state="attached")
         page.click("#new-tournament button[type=submit]")
         # The console, or the form again with what it refused (said, so a failure says why).
         try:

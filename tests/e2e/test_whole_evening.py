@@ -232,8 +232,9 @@ def test_a_directors_whole_evening_on_phones(browser, server):
         for box in ("check_in", "late_entry", "manual_rounds"):
             org.check(f"input[name={box}]")
         # The form's estimate arrives after each change and moves the button: a click while it
-        # moves can miss it (the POST was never sent). Wait, as a person does, for it to settle.
-        org.wait_for_load_state("networkidle")
+        # moves can miss it (the POST was never sent). Wait, as a person does, for it to settle: the
+        # estimate is busy from a change until its answer is shown ("networkidle" had long been reached).
+        org.wait_for_selector("#estimate:not([aria-busy])", state="attached")
         org.click("#new-tournament button[type=submit]")
         org.wait_for_selector("#console, p.error")
         assert org.locator("#console").count(), org.inner_text("p.error")

@@ -41,7 +41,14 @@ async function estimate() {
   } catch {
     // Offline or refused: the last estimate stays.
   }
+  if (mine === asked) settled();
 }
+
+// While a new estimate is on its way the estimate (and the Create button below it, which its new
+// text will move) is busy: assistive technology waits to read it, and a test waits to press.
+const output = document.getElementById("estimate");
+function busy() { output.setAttribute("aria-busy", "true"); }
+function settled() { output.removeAttribute("aria-busy"); }
 
 // An option of some formats only (data-formats: a Swiss has no grand final reset, #30 defect 11) is
 // hidden and not sent for the others; the server ignores it there anyway.
@@ -61,6 +68,7 @@ function changed() {
   showGame();
   showFormatOptions();
   clearTimeout(timer);
+  busy();
   timer = setTimeout(estimate, 250);
 }
 
