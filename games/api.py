@@ -22,7 +22,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
-from games import bounds, publish, ratelimit, seats, service
+from games import publish, ratelimit, seats, service
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
 from games.models import Game, Seat
@@ -139,8 +139,8 @@ def game_state(request: HttpRequest, game_id: int) -> JsonResponse:
             game = get_seen_game(game_id, seats.Requester.of_request(request))
             seat: int | None = None
             if "seat" in request.GET:
-                requested = bounds.read_int(request.GET["seat"])
-                if requested is None or not bounds.SEAT.accepts(requested):
+                requested = seats.parse_number(request.GET["seat"])
+                if requested is None:
                     raise Forbidden("not_your_seat", _("Say which seat you play, as a number."))
                 seat = seat_for(request, game, requested).number
             table = load_table(game)

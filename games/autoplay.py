@@ -27,12 +27,7 @@ class _Skip(Exception):
 
 def choose(table: Table, seq: int, seat: int) -> dict[str, Any]:
     """The computer's move for ``seat`` from that seat's view only; _Skip when it has none to make."""
-    if (
-        table.timeline.paused
-        or table.timeline.abandoned
-        or table.outcome() is not None
-        or seat not in table.to_act()
-    ):
+    if table.timeline.paused or table.over() or seat not in table.to_act():
         raise _Skip("idle")
     levels = table.computer_levels()
     if seat >= len(levels) or not levels[seat]:

@@ -28,7 +28,7 @@ def schedule_bot_turn(game_id: int, seq: int, seat: int) -> None:
 
 def computer_turns(table: tables.Table) -> list[int]:
     """The computer seats to act at this table now (none while it is paused, abandoned or over)."""
-    if table.timeline.paused or table.timeline.abandoned or table.outcome() is not None:
+    if table.timeline.paused or table.over():
         return []
     to_act = table.to_act()
     if not to_act:

@@ -50,13 +50,6 @@ class Objective:
             met.get(a, _EMPTY).get(b, 0) or met.get(b, _EMPTY).get(a, 0) for a, b in combinations(table, 2)
         )
 
-    def spread(self, table: Sequence[Hashable]) -> float:
-        values = [self.scores[p] for p in table]
-        return max(values) - min(values)
-
-    def span(self, table: Sequence[Hashable]) -> int:
-        return max(0, max(self.level[p][0] for p in table) - min(self.level[p][1] for p in table))
-
     def excess(self, table: Sequence[Hashable]) -> int:
         """How far past the span allowed (the leader's table in the last round: past 0 from the top)."""
         top = max(self.level[p][0] for p in table)
