@@ -331,7 +331,7 @@ class _Direct:
     """Synchronous Redis clients on the channel layer's servers, one per server and process (redis-py's
     pools hand each thread its own connection)."""
 
-    OPTIONS = frozenset({"address", "socket_timeout", "socket_connect_timeout"})
+    OPTIONS = frozenset({"address", "socket_timeout", "socket_connect_timeout", "max_connections"})
     _clients: dict[tuple[int, int], Any] = {}
     _lock = threading.Lock()
 

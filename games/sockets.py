@@ -29,7 +29,7 @@ from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 from django.db import InterfaceError, OperationalError
 from django.utils import translation
-from redis.exceptions import RedisError
+from redis.exceptions import MaxConnectionsError, RedisError
 
 from games import credentials, ratelimit
 from games.engines.base import _
@@ -60,6 +60,12 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
         except RedisError as exc:
             if self._ended:  # raised while leaving a socket already closed: nothing to close
                 log.info("channel layer error after a socket closed: %r", exc)
+                return
+            if isinstance(exc, MaxConnectionsError):
+                # This process has all the Redis connections it may use busy at once: Redis is there and
+                # every other socket's group is intact. Only this one closes, and its client comes back.
+                log.warning("channel layer busy (%r): closing one socket", exc)
+                await self.end(TRY_AGAIN)
                 return
             # The channel layer lost Redis. Groups live there, and a restarted Redis has none: a socket
             # of this process that kept waiting would never hear of its table again. So each one

@@ -13,6 +13,7 @@ ACTION_RATE_LIMIT, HINT_RATE_LIMIT, API_TABLES_RATE_LIMIT, SOCKET_RATE, SOCKET_B
 DJANGO_HTTPS   1 behind nginx with TLS: secure cookies, HSTS, redirect to https (docs/deploying.md)
 LOG_FORMAT     json: one JSON object per log line (production); default: plain text
 TURN_WATCHDOG_INTERVAL, TURN_WATCHDOG_IDLE   the computer turns' watchdog (celery beat)
+CHANNEL_LAYER_CONNECTIONS   Redis connections a process's channel layer may hold at once (1000)
 FOLDS_KEPT     games whose last fold each process keeps (256): at least the live tables a worker serves
 LOBBY_IDLE_MINUTES   minutes without a move before a table leaves the lobby's live list (10)
 DEMO_PAUSE_MINUTES   the pause before the demo club's tournament starts again once it ends (15)
@@ -159,11 +160,23 @@ if REDIS_URL:
     # channels-redis waits for messages with a blocking pop of 5 s, and redis-py (8 and later) gives up
     # on a read after 5 s by default: an idle process would fail its receive (a TimeoutError every
     # 5 quiet seconds). Reads may take longer than the pop; a dead Redis still fails them.
+    # redis-py (8 and later) allows an asyncio pool 100 connections and fails the 101st command running at
+    # once (MaxConnectionsError): a web process where a few hundred sockets connect within a second (a
+    # round's tables opening) runs more group joins than that at once (issue #36). An idle connection
+    # costs Redis a few kilobytes; CHANNEL_LAYER_CONNECTIONS bounds them per process.
+    _layer_connections = int(os.environ.get("CHANNEL_LAYER_CONNECTIONS", "1000"))
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [{"address": REDIS_URL, "socket_timeout": 30, "socket_connect_timeout": 5}],
+                "hosts": [
+                    {
+                        "address": REDIS_URL,
+                        "socket_timeout": 30,
+                        "socket_connect_timeout": 5,
+                        "max_connections": _layer_connections,
+                    }
+                ],
                 "capacity": 1000,
                 "expiry": 30,
             },

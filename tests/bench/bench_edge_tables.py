@@ -97,21 +97,37 @@ async def _client(urls: list[str], conn: Any) -> None:
     await asyncio.gather(*tasks, return_exceptions=True)
 
 
+RETRIES: list[int] = [0]  # sockets the server refused or closed while they connected, connected again
+
+
+async def seated(url: str, game: int, token: str) -> tuple[Any, dict[str, Any]]:
+    """A player's socket and its first picture of the table, connected again as a browser does when the
+    server refuses the handshake or closes it at once (4503: try again)."""
+    import websockets
+
+    for attempt in range(10):
+        try:
+            ws = await websockets.connect(
+                f"{url}/ws/tables/{game}/",
+                origin=origin_of(url + "/"),
+                additional_headers={"X-Seat-Token": token},
+            )
+            return ws, json.loads(await ws.recv())
+        except (OSError, websockets.exceptions.WebSocketException):
+            if attempt == 9:
+                raise
+            RETRIES[0] += 1
+            await asyncio.sleep(1.0)
+    raise AssertionError("unreachable")
+
+
 async def play(
     url: str, game: int, tokens: list[str], period: float, seconds: float, offset: float
 ) -> dict[int, float]:
     """Two players of one table: a move every ``period`` s for ``seconds`` s; {seq: time sent}."""
-    import websockets
-
     await asyncio.sleep(offset)
-    players = [
-        await websockets.connect(
-            f"{url}/ws/tables/{game}/", origin=origin_of(url + "/"), additional_headers={"X-Seat-Token": t}
-        )
-        for t in tokens
-    ]
-    seq = json.loads(await players[0].recv())["seq"]
-    await players[1].recv()
+    players, states = zip(*[await seated(url, game, t) for t in tokens], strict=True)
+    seq = max(state["seq"] for state in states)
     sent: dict[int, float] = {}
     end = time.monotonic() + seconds
     move = 0
@@ -149,12 +165,18 @@ def stored_at(sent: dict[int, dict[int, float]]) -> dict[tuple[int, int], float]
 
 
 def measure(
-    tables: int, spectators: int, period: float, seconds: float, clients: int, processes: int = 2
+    tables: int,
+    spectators: int,
+    period: float,
+    seconds: float,
+    clients: int,
+    processes: int = 2,
+    webs_count: int = 2,
 ) -> dict[str, Any]:
     if not os.environ.get("REDIS_URL"):
         raise RuntimeError("REDIS_URL is not set: the edge hears the tables through Redis")
     os.environ["SPECTATOR_SOCKET"] = WATCH
-    with fanout_database() as db, web_processes(2, db) as web, edge_process(db, processes) as edge:
+    with fanout_database() as db, web_processes(webs_count, db) as web, edge_process(db, processes) as edge:
         made = [new_table() for _ in range(tables)]
         watch = [f"ws://127.0.0.1:{edge.port}{WATCH}{made[i % tables][0]}/" for i in range(spectators)]  # type: ignore[attr-defined]
         ctx = mp.get_context("spawn")
@@ -203,6 +225,18 @@ def measure(
             if (game, seq) in stored:
                 to_store.append(1000 * (stored[game, seq] - at))
                 from_store += [1000 * (t - stored[game, seq]) for t in times]
+    if os.environ.get("BENCH_WINDOWS"):  # where in the run the slow moves fall (diagnosis)
+        start = min((at for moves in sent.values() for at in moves.values()), default=0.0)
+        by_window: dict[int, list[float]] = {}
+        for game, moves in sent.items():
+            for seq, at in moves.items():
+                if (game, seq) in stored:
+                    by_window.setdefault(int((at - start) // 5), []).append(1000 * (stored[game, seq] - at))
+        for w, values in sorted(by_window.items()):
+            print(
+                f"  {5 * w:3d}-{5 * w + 5:3d} s: {len(values)} moves, stored p50/p99/max ms "
+                f"{percentile(values, 0.5):.1f}/{percentile(values, 0.99):.1f}/{max(values):.1f}"
+            )
     return {
         "tables": tables,
         "spectators": spectators,
@@ -218,6 +252,7 @@ def measure(
         "fanout_p50": percentile(from_store, 0.5),
         "fanout_p99": percentile(from_store, 0.99),
         "edge_processes": processes,
+        "retries": RETRIES[0],
         "load": os.getloadavg(),
     }
 
@@ -231,12 +266,22 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=4)
     # Two edge processes on one port: each process may hold 20,000 open files on this machine.
     parser.add_argument("--edge-processes", type=int, default=2)
+    parser.add_argument("--web-processes", type=int, default=2)
     args = parser.parse_args()
-    f = measure(args.tables, args.spectators, args.period, args.seconds, args.clients, args.edge_processes)
+    f = measure(
+        args.tables,
+        args.spectators,
+        args.period,
+        args.seconds,
+        args.clients,
+        args.edge_processes,
+        args.web_processes,
+    )
     print(
         f"tables={f['tables']} spectators={f['spectators']} moves={f['moves']} messages={f['messages']} "
         f"p50_ms={f['p50']:.1f} p99_ms={f['p99']:.1f} max_ms={f['max']:.1f} lost={f['lost']} "
-        f"edge_cpu_us_per_message={f['edge_cpu_us']:.1f} load={f['load'][0]:.1f}"
+        f"edge_cpu_us_per_message={f['edge_cpu_us']:.1f} load={f['load'][0]:.1f} "
+        f"sockets_connected_again={f['retries']}"
     )
     print(
         f"  send to stored p50/p99 ms {f['stored_p50']:.1f}/{f['stored_p99']:.1f}; "

@@ -248,3 +248,42 @@ async def test_updates_fan_out_through_redis_to_seats_and_spectators(redis_layer
         assert update["view"]["secret"] == secret
     for ws in (player, other, watcher):
         await ws.disconnect()
+
+
+async def test_a_busy_channel_layer_closes_the_socket_it_failed_and_no_other(monkeypatch):
+    """All of a process's Redis connections busy at once (redis-py's MaxConnectionsError) is not Redis
+    lost: the socket that could not join its group is told to try again (4503), and every other socket
+    of the process stays open (they were all closed before, as after a restarted Redis)."""
+    from channels.layers import get_channel_layer
+    from redis.exceptions import MaxConnectionsError
+
+    game, tokens, _secrets = await new_game()
+    player, watcher = await connect(game.pk, tokens[0]), await connect(game.pk)
+    for ws in (player, watcher):
+        await ws.receive_json_from()
+    layer = get_channel_layer()
+
+    async def busy(group: str, channel: str) -> None:
+        raise MaxConnectionsError("Too many connections")
+
+    monkeypatch.setattr(layer, "group_add", busy)
+    other = WebsocketCommunicator(
+        app, f"/ws/tables/{game.pk}/", headers=[(b"x-seat-token", tokens[1].encode())]
+    )
+    connected, code = await other.connect()
+    if connected:
+        assert await other.receive_output() == {"type": "websocket.close", "code": 4503}
+    else:
+        assert code == 4503
+    monkeypatch.undo()
+
+    seq = await head(game.pk)
+    await player.send_json_to(add("busy-1", seq))
+    acked = await player.receive_json_from(timeout=5)
+    while acked["type"] != "ack":
+        acked = await player.receive_json_from(timeout=5)
+    assert acked["seq"] == seq + 1
+    update = await watcher.receive_json_from(timeout=5)
+    assert update["type"] == "update" and update["seq"] == seq + 1
+    for ws in (player, watcher):
+        await ws.disconnect()
