@@ -18,7 +18,12 @@ from .test_kazino import play_one_move, seq
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "pw-finding-a-game-1"
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True, "has_touch": True}
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
@@ -68,7 +73,9 @@ def test_two_people_find_each_other_with_play_now_and_through_an_open_seat(brows
         game_id = _table_opened(laptop)
         # Rose's waiting page learns it by asking, and goes to the same table.
         assert _table_opened(phone) == game_id
-        seated = {s.user.username: s.number for s in Seat.objects.filter(game_id=game_id).select_related("user")}
+        seated = {
+            s.user.username: s.number for s in Seat.objects.filter(game_id=game_id).select_related("user")
+        }
         assert set(seated) == {"rose", "jose"}
         screenshot(phone, "play-now-table-ht-phone")
         screenshot(laptop, "play-now-table-tl-laptop")
