@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from games.models import Game, Seat
 from games.tables import load_table
 
+from .axe import report, run_axe
 from .conftest import COUNT_SENDS, WAIT, screenshot
 from .test_kazino import play_one_move, seq
 
@@ -42,6 +43,11 @@ def _person(browser: Any, server: str, name: str, language: str, device: dict[st
     return page
 
 
+def _no_violations(page: Any, where: str) -> None:
+    found = run_axe(page)["violations"]
+    assert not found, f"{where}:\n{report(found)}"
+
+
 def _choose_kazino(page: Any, seat1: str = "bot:greedy") -> None:
     page.goto("/new/kazino/")
     page.check("input[name=kind][value=casual]")
@@ -62,10 +68,15 @@ def test_two_people_find_each_other_with_play_now_and_through_an_open_seat(brows
     try:
         # Rose, on her phone in Kreyòl, presses Play now: nobody waits yet, so she does.
         _choose_kazino(phone)
+        phone.check("#fallback")  # asked for, with the most minutes: a person comes well before
+        phone.select_option("#fallback-minutes", "5")
+        _no_violations(phone, "the new-table form with Play now [ht phone]")
+        screenshot(phone, "play-now-form-ht-phone")
         phone.locator("#play-now-button").tap()
         phone.wait_for_url("**/play/waits/*/")
         phone.wait_for_selector("#play-now-wait[data-state=waiting]")
         assert "Waiting for an opponent" not in phone.inner_text("main")  # in Kreyòl
+        _no_violations(phone, "the waiting page [ht phone]")
         screenshot(phone, "play-now-waiting-ht-phone")
         # José, on his laptop in Tagalog, asks for the same: a table is made with both of them.
         _choose_kazino(laptop)
