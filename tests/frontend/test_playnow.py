@@ -127,3 +127,14 @@ def test_the_waiting_page_speaks_the_readers_language(language):
     ana.cookies["django_language"] = language
     page = ana.get(f"/play/waits/{seek.pk}/").content.decode()
     assert "Waiting for an opponent" not in page and "Cancel" not in page
+
+
+def test_the_waiting_pages_question_is_cheap(django_assert_max_num_queries):
+    """Asked every few seconds by every waiting page: the session, the user, their language, the wait
+    (locked) and its "seen" mark in one transaction (two statements more), and nothing more."""
+    ana, _ = _client("ana")
+    ana.post("/play/kazino/", FORM)
+    seek = Seek.objects.get()
+    with django_assert_max_num_queries(7):
+        answer = ana.get(f"/play/waits/{seek.pk}/state")
+    assert answer.json()["state"] == "waiting" and len(answer.content) < 100
