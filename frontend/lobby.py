@@ -3,6 +3,7 @@
 A table is live while someone has moved at it in the last ``LOBBY_IDLE_MINUTES`` (its last event's
 time); a table nobody has moved at for longer, and a finished one, is listed under "Recent". Each row
 says who sits there (people, computers, open seats), whether one of the reader's seats is to play,
+whether the reader may take an open seat there (those tables come first: #33, finding a game),
 whether it is a demo table, and how many watch it (``games.audience``; no number when that cannot be
 known).
 
@@ -66,6 +67,11 @@ class Row:
             s.awaiting_player and s.open_to_all for s in self.seats
         )
 
+    @property
+    def open_to_reader(self) -> bool:
+        """A seat the reader may take: open to all, at a table where they play no seat yet."""
+        return self.takeable and not self.mine
+
 
 def clock() -> datetime:
     """Now, for the lobby (tests put their own clock here)."""
@@ -118,8 +124,9 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
             if watching is not None and section == "live":
                 row.watching = watching.get(g.pk, 0)
             rows[section].append(row)
-    # The reader's tables waiting for them come first, the demo's last (stable: latest move first otherwise).
-    rows["live"].sort(key=lambda r: (not r.my_turn, r.game.is_demo))
+    # Tables with a seat the reader may take come first (#33, finding a game), then the reader's tables
+    # waiting for them, the demo's last (stable: latest move first otherwise).
+    rows["live"].sort(key=lambda r: (not r.open_to_reader, not r.my_turn, r.game.is_demo))
     return rows
 
 

@@ -144,6 +144,8 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
             Game._meta.get_field("absent_after").default,
         ),
         "rated_by_default": game in RATED_BY_DEFAULT,
+        # Play now's "if nobody comes, play a computer" (frontend/playnow.py).
+        "fallback_range": range(bounds.FALLBACK_MINUTES.low, bounds.FALLBACK_MINUTES.high + 1),
     }
     return render(request, "frontend/new_table.html", context)
 

@@ -6,6 +6,7 @@ from frontend import (
     console,
     lessons,
     over_the_board,
+    playnow,
     printables,
     profile,
     ratings,
@@ -34,6 +35,11 @@ urlpatterns = [
     path("new/", tables.choose_game, name="choose_game"),
     path("new/<str:game>/", tables.new_table, name="new_table"),
     path("tables/<id:game_id>/", tables.table, name="table"),
+    # Play now (#33): seated with the next player who asks for the same game, options and kind.
+    path("play/<str:game>/", playnow.play_now, name="play_now"),
+    path("play/waits/<id:seek_id>/", playnow.wait, name="play_wait"),
+    path("play/waits/<id:seek_id>/state", playnow.wait_state, name="play_state"),
+    path("play/waits/<id:seek_id>/cancel", playnow.cancel, name="play_cancel"),
     path("tables/<id:game_id>/invite/<str:code>/", tables.invite, name="invite"),
     path("tables/<id:game_id>/take/", tables.take_seat, name="take_seat"),
     # The links of old carried the seat's credential: they say so and grant nothing (tables.old_invite).

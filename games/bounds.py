@@ -154,6 +154,9 @@ MAX_HANDS = Number("max_hands", 1, MAX_MAX_HANDS, "Pitch: stop after this many h
 #: How long a seat may go without a connection to its table before the others may claim the game
 #: (docs/live-tables.md "A player who left"): from a minute (a phone's lost signal must not cost a
 #: game) to an hour.
+FALLBACK_MINUTES = Number(
+    "fallback_minutes", 1, 5, "Play now: minutes without an opponent before a computer takes the seat."
+)
 ABSENT_AFTER = Number("absent_after", 60, 3600, "Seconds without a connection before a seat counts as gone.")
 # Tournaments (tournaments.service.validate_options checks the same numbers)
 TABLE_SIZE = Number("table_size", 2, MAX_PLAYERS, "Players at each table of a tournament.")

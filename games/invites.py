@@ -40,10 +40,17 @@ class UnknownInvite(ServiceError):
     status = 404
 
 
+class AlreadySeated(ServiceError):
+    """A signed-in player who plays a seat of this table asked for another (one person, one seat)."""
+
+    status = 409
+
+
 TAKEN = _("This seat is taken.")
 EXPIRED = _("This invite has expired: ask the players at the table for a new link.")
 GAME_OVER = _("This game is over.")
 UNKNOWN = _("There is no such invite.")
+SEATED = _("You already play a seat at this table.")
 OLD_LINK = _("This invite link no longer works: ask the players at the table for a new one.")
 
 
@@ -101,18 +108,26 @@ def open_seat(game_id: int, code: Any) -> Seat:
     return invite.seat
 
 
-def claim(game_id: int, code: Any, *, user: Any) -> Seat:
+def claim(game_id: int, code: Any, *, user: Any, one_seat: bool = False) -> Seat:
     """Take the seat an invite offers, for ``user`` (signed in, or a guest), and give it a new
     credential; the returned seat carries it, for the claimer's session only.
 
     One transaction, the invite and the seat locked: of two claims at once, the second waits, then
-    finds the invite used and gets ``seat_taken``.
+    finds the invite used and gets ``seat_taken``. ``one_seat`` (the lobby's open seats): a signed-in
+    user who already plays a seat of this table is refused (``already_seated``); the table's row is
+    locked first, so two of their claims at once are decided one after the other.
     """
     with transaction.atomic():
+        signed_in = user is not None and user.is_authenticated
+        if one_seat and signed_in:
+            # Locked before the invite and the seat (every claim locks in this order: no deadlock).
+            Game.objects.select_for_update().filter(pk=game_id).first()
         invite = _find(game_id, code, lock=True)
         seat = Seat.objects.select_for_update(of=("self",)).select_related("game").get(pk=invite.seat_id)
         invite.seat = seat  # read again under the lock
         _check(invite)
+        if one_seat and signed_in and Seat.objects.filter(game_id=game_id, user=user, bot_level="").exists():
+            raise AlreadySeated("already_seated", SEATED)
         now = timezone.now()
         invite.used_at = now
         invite.save(update_fields=["used_at"])
@@ -138,7 +153,8 @@ def claim(game_id: int, code: Any, *, user: Any) -> Seat:
 
 def take_open(game_id: int, *, user: Any, number: int | None = None) -> Seat:
     """Take a seat of this table that is open to all (the lobby's "Take the open seat", the API's
-    join without a code): the first such seat, or seat ``number``. ``seat_taken`` when none is open."""
+    join without a code): the first such seat, or seat ``number``. ``seat_taken`` when none is open,
+    ``already_seated`` when ``user`` plays a seat of this table already."""
     wanted = Seat.objects.filter(game_id=game_id, awaiting_player=True, open_to_all=True).order_by("number")
     if number is not None:
         wanted = wanted.filter(number=number)
@@ -148,4 +164,4 @@ def take_open(game_id: int, *, user: Any, number: int | None = None) -> Seat:
     invite = next((i for i in current(row.game) if i.seat_id == row.pk), None)
     if invite is None:
         raise Gone("game_over", GAME_OVER)
-    return claim(game_id, invite.code, user=user)
+    return claim(game_id, invite.code, user=user, one_seat=True)

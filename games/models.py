@@ -196,6 +196,43 @@ class Invite(models.Model):
         return f"invite to seat {self.seat_id}"
 
 
+class Seek(models.Model):
+    """A player's "Play now" (games/playnow.py): waiting for the next player who wants the same game,
+    options and kind (``key``), then the table they were seated at. At most one is waiting per key: the
+    next to press is seated with its player. A waiting entry lapses at ``expires_at``, or when its
+    player's page stops asking (``seen_at``); ``fallback_at``: when a computer takes the other seat, if
+    the player asked for that."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for an opponent")
+        MATCHED = "matched", _("Seated")
+        CANCELLED = "cancelled", _("Cancelled")
+        EXPIRED = "expired", _("Nobody came")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    engine = models.CharField(max_length=32)
+    config = models.JSONField()
+    kind = models.CharField(max_length=16)
+    key = models.CharField(max_length=64)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.WAITING)
+    created_at = models.DateTimeField(default=timezone.now)
+    seen_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField()
+    fallback_at = models.DateTimeField(null=True, blank=True)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["key"], condition=models.Q(status="waiting"), name="seek_one_waiting_per_key"
+            )
+        ]
+        indexes = [models.Index(fields=["user", "status"])]
+
+    def __str__(self) -> str:
+        return f"play now {self.engine} ({self.status})"
+
+
 class EventQuerySet(models.QuerySet["Event"]):
     def update(self, **kwargs: Any) -> int:
         raise AppendOnlyError("events are append-only: they cannot be updated")

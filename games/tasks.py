@@ -11,7 +11,7 @@ from celery.signals import worker_ready
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import autoplay, dueturns, jobs, worker
+from games import autoplay, dueturns, jobs, playnow, worker
 
 
 @jobs.job(worker.PLAY_BOT_TURN, due=True)
@@ -54,3 +54,9 @@ def _start_chains(**_kwargs: object) -> None:
             dueturns.start_chains()
         except Exception as exc:  # Redis away: the watchdog or the next scheduled turn starts them
             dueturns.log.error("could not start the turn chains: %r", exc)
+
+
+@jobs.job(playnow.FALLBACK, soft_time_limit=20, time_limit=30)
+def play_now_fallback(seek_id: int) -> str:
+    """Play now: a computer takes the other seat if the player still waits (games/playnow.py)."""
+    return playnow.fall_back(seek_id)

@@ -190,3 +190,26 @@ def test_demo_tables_come_after_the_tables_people_play_and_never_in_recent(clien
     html = client.get("/").content.decode()
     assert f'data-table="{people.pk}"' in _section(html, "recent-tables")
     assert f'data-table="{demo.pk}"' not in html
+
+
+def test_tables_with_a_seat_the_reader_may_take_come_first(client, clock):
+    """#33, finding a game: a live table with an open seat is listed above the others (the reader's
+    own open table is theirs, not one to take)."""
+    from games.models import Game
+
+    users = get_user_model().objects
+    ana, ben = (users.create_user(n, password="pw-open-2") for n in ("ana", "ben"))
+    client.force_login(ana)
+    client.post("/new/kazino/", {"players": "2", "seat0": "me", "seat1": "open", "match": "single"})
+    opened = Game.objects.get()
+    # Tables made after it (latest move first would list them above it).
+    for s in (21, 22):
+        new_game("kazino", 2, options={"match": "single"}, humans={0: None}, seed=s)
+    client.force_login(ben)
+    live = _section(client.get("/").content.decode(), "live-tables")
+    first = re.search(r'data-table="(\d+)"', live)
+    assert first and int(first.group(1)) == opened.pk
+    assert "Take the open seat" in _row(live, opened.pk)
+    client.force_login(ana)  # the maker: their table, no seat to take there
+    live = _section(client.get("/").content.decode(), "live-tables")
+    assert "Take the open seat" not in _row(live, opened.pk)

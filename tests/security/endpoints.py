@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
+from django.utils import timezone
+
 from games import queries, store, streams
-from games.models import ApiToken, Game, Seat
+from games.models import ApiToken, Game, Seat, Seek
 from replay.models import Annotation, Room, RoomMember
 from seasons import log as season_log
 from tournaments.models import Entry, Match, Tournament
@@ -95,6 +98,28 @@ def _open_seat(world: World) -> Any:
     return (
         Seat.objects.filter(game=world.invite, number=1).values_list("awaiting_player", "user", "token").get()
     )
+
+
+def _owners_wait(world: World) -> int:
+    """The owner's Play now, waiting (made when a row asks for it; a key of this world's own, so that
+    no other world's player is seated with it)."""
+    seek = getattr(world, "the_wait", None)
+    if seek is None:
+        now = timezone.now()
+        seek = Seek.objects.create(
+            user=world.users["owner"],
+            engine="tiny",
+            config={"players": 2, "goal": 50},
+            kind="casual",
+            key=f"matrix-{world.live.pk}",
+            expires_at=now + timedelta(minutes=10),
+        )
+        world.the_wait = seek  # type: ignore[attr-defined]
+    return seek.pk
+
+
+def _wait_status(world: World) -> Any:
+    return Seek.objects.filter(pk=_owners_wait(world)).values_list("status", flat=True).get()
 
 
 def _claimed_seat(world: World) -> Any:
@@ -632,6 +657,34 @@ ENDPOINTS: list[Endpoint] = [
         cells(GONE, guest=LOGIN, anonymous=LOGIN),
         label="a seat kept for an invited friend",
         effect=_open_seat,
+    ),
+    # Play now (#33, frontend/playnow.py): signed-in players only; a wait is its player's alone.
+    Endpoint(
+        "frontend:play_now",
+        "POST",
+        lambda w: "/play/dominoes/",
+        cells(FOUND, guest=LOGIN, anonymous=LOGIN),
+        data=lambda w: {"players": "2", "kind": "casual"},
+        effect=lambda w: Seek.objects.count(),
+    ),
+    Endpoint(
+        "frontend:play_wait",
+        "GET",
+        lambda w: f"/play/waits/{_owners_wait(w)}/",
+        cells(NOT_FOUND, owner=OK),
+    ),
+    Endpoint(
+        "frontend:play_state",
+        "GET",
+        lambda w: f"/play/waits/{_owners_wait(w)}/state",
+        cells(NOT_FOUND, owner=OK),
+    ),
+    Endpoint(
+        "frontend:play_cancel",
+        "POST",
+        lambda w: f"/play/waits/{_owners_wait(w)}/cancel",
+        cells(NOT_FOUND, owner=FOUND),
+        effect=_wait_status,
     ),
     # The links of old carried the seat's credential: they grant nothing, whoever follows them.
     Endpoint(
