@@ -324,7 +324,7 @@ def test_the_two_player_goals_and_the_agreement_with_the_reference():
     assert len(rows) == 7
     assert rows[0]["measured"] == "4.0 ms (3.0 ms CPU)"
     assert rows[1]["measured"] == "0"
-    assert rows[2]["goal"].endswith("(fields of ≤ 12)") and rows[2]["measured"] == "0"
+    assert rows[2]["goal"].endswith("fields of ≤ 12)") and rows[2]["measured"] == "0"
     assert "seat faults 0" in rows[3]["measured"]
     assert rows[4]["measured"] == "98.8 %" and rows[4]["met"] is True
     assert rows[5]["measured"] == "92.5 %" and rows[5]["met"] is True

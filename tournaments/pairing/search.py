@@ -132,8 +132,9 @@ class Search:
         x_met = self.pair.get(x, _EMPTY)
         x_at: dict[int, int] = {}
         for q, n in x_met.items():
-            k = where[q]
-            x_at[k] = x_at.get(k, 0) + n
+            k = where.get(q)  # None: not seated this round (withdrawn)
+            if k is not None:
+                x_at[k] = x_at.get(k, 0) + n
         objective = self.cost
         w = objective.weights
         w_span, w_over, w_repeat, w_spread, w_even = w.span, w.over, w.repeat, w.spread, w.even
