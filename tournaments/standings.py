@@ -10,7 +10,7 @@ lower value higher. Places already encode who won, so the other criteria never c
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Generic, TypeVar
@@ -31,6 +31,7 @@ CRITERIA: tuple[str, ...] = (
 )
 _SCORE_CRITERIA = frozenset({"game_points", "point_difference"})
 HALF = Fraction(1, 2)
+_ZERO = Fraction(0)
 
 
 @dataclass(frozen=True)
@@ -146,10 +147,9 @@ def standings(
     """
     _check(entrants, meetings, criteria)
     zero = Fraction(0)
-    totals: dict[str, dict[E, Fraction]] = {
-        name: dict.fromkeys(entrants, zero)
-        for name in ("match_points", "placement_points", "game_points", "point_difference", "wins")
-    }
+    # Each entrant's contributions to the sums, added at the end (``_sum``).
+    summed = ("match_points", "placement_points", "game_points", "point_difference", "wins")
+    parts: dict[str, dict[E, list[Fraction | int]]] = {name: {e: [] for e in entrants} for name in summed}
     played: dict[E, list[Meeting[E]]] = {e: [] for e in entrants}
     # Per entrant, per round: what it scored in a round it did not play (for virtual opponents).
     unplayed: dict[E, dict[int, Fraction]] = {e: {} for e in entrants}
@@ -161,21 +161,22 @@ def standings(
         # A score left out of a scored meeting (an organiser's correction, say) counts 0.
         scores = {who: Fraction(m.scores.get(who, 0)) for who in m.places} if m.scores else {}
         for who, s in scores.items():
-            totals["game_points"][who] += s
+            parts["game_points"][who].append(s)
         if m.bye:
             (who,) = m.places
             got = bye_points if m.points is None else Fraction(m.points)
-            totals["match_points"][who] += got
+            parts["match_points"][who].append(got)
             unplayed[who][m.round] = unplayed[who].get(m.round, zero) + got
             by_round[who][m.round] = by_round[who].get(m.round, zero) + got
             if m.points is not None:
                 voluntary[who].add(m.round)
             continue
+        total = _sum(scores.values()) if scores else zero
         first = min(m.places.values())
         alone_first = list(m.places.values()).count(first) == 1
         for who, points in table_points(m.places, table_size).items():
-            totals["match_points"][who] += points
-            totals["placement_points"][who] += points
+            parts["match_points"][who].append(points)
+            parts["placement_points"][who].append(points)
             by_round[who][m.round] = by_round[who].get(m.round, zero) + points
             if m.unplayed:
                 unplayed[who][m.round] = unplayed[who].get(m.round, zero) + points
@@ -184,10 +185,13 @@ def standings(
                 continue
             played[who].append(m)
             if alone_first and m.places[who] == first:
-                totals["wins"][who] += 1
+                parts["wins"][who].append(1)
             if scores:
-                others = sum(s for o, s in scores.items() if o != who)
-                totals["point_difference"][who] += scores[who] - Fraction(others, len(scores) - 1)
+                # Own score minus the mean of the others': (n·own − total) / (n − 1), one division.
+                parts["point_difference"][who].append((len(scores) * scores[who] - total) / (len(scores) - 1))
+    totals: dict[str, dict[E, Fraction]] = {
+        name: {e: _sum(values) for e, values in parts[name].items()} for name in summed
+    }
     final = totals["match_points"]
     # What an opponent adds to Buchholz and Sonneborn-Berger (C.07 16.3): its score, and a "dummy" per
     # unplayed round of one's own (16.4), the same in every tie-break that reads opponents' scores.
@@ -217,21 +221,42 @@ def standings(
         totals[name] = {}
     for e in entrants:
         # (voluntary, opponent's score, Sonneborn-Berger part): real opponents, then dummies.
-        faced = [
-            (False, adds[o], adds[o] * result_against(m, e, o)) for m in played[e] for o in m.places if o != e
-        ]
+        faced = [(False, adds[o], _weighed(adds[o], m, e, o)) for m in played[e] for o in m.places if o != e]
         faced += dummies[e]
-        whole = sum((f[1] for f in faced), zero)
+        whole = _sum(f[1] for f in faced)
         totals["buchholz"][e] = whole
         # 16.5: a cut takes a voluntarily unplayed round's dummy first, then the lowest.
         low = min(faced, key=lambda f: (not f[0], f[1]), default=None)
         totals["buchholz_cut1"][e] = whole - low[1] if low is not None and len(faced) >= 2 else whole
-        high = max(faced, key=lambda f: f[1], default=None)
-        totals["buchholz_median"][e] = (
-            whole - low[1] - high[1] if low is not None and high is not None and len(faced) >= 3 else whole
-        )
-        totals["sonneborn_berger"][e] = sum((f[2] for f in faced), zero)
+        if "buchholz_median" in criteria:  # (only what is asked for: each takes a pass over the opponents)
+            high = max(faced, key=lambda f: f[1], default=None)
+            totals["buchholz_median"][e] = (
+                whole - low[1] - high[1]
+                if low is not None and high is not None and len(faced) >= 3
+                else whole
+            )
+        totals["sonneborn_berger"][e] = _sum(f[2] for f in faced)
     return _rank(list(entrants), criteria, totals, played, lower_score_wins)
+
+
+def _sum(values: Iterable[Fraction | int]) -> Fraction:
+    """The exact sum, numerators added per denominator: the same value as adding the ``Fraction``s
+    one by one, without normalising after every addition (a round of 512 entrants adds some 50,000)."""
+    by: dict[int, int] = {}
+    for v in values:
+        d = v.denominator
+        by[d] = by.get(d, 0) + v.numerator
+    if len(by) == 1:
+        ((d, n),) = by.items()
+        return Fraction(n, d)
+    return sum((Fraction(n, d) for d, n in by.items()), Fraction(0))
+
+
+def _weighed(score: Fraction, meeting: Meeting[E], who: E, against: E) -> Fraction:
+    """``score`` times the result of ``who`` against ``against`` (``result_against``) without
+    multiplying by 1 or 0."""
+    mine, theirs = meeting.places[who], meeting.places[against]
+    return score if mine < theirs else score * HALF if mine == theirs else _ZERO
 
 
 def _head_to_head(group: list[E], played: Mapping[E, list[Meeting[E]]]) -> dict[E, Fraction]:

@@ -95,7 +95,11 @@ def two_player_event(players: int, rounds: int, seed: int, pairer: str) -> dict[
         assert pairing is not None
         formats.standings(t)  # as the projection does after every command
         times.append((time.process_time() - cpu, time.perf_counter() - wall))
-        figures.append(round_figures(before, pairing, brute=players <= BRUTE))
+        brute = players <= BRUTE
+        figures.append(round_figures(before, pairing, brute=brute, last_round=number == rounds))
+        if brute and pairing_dutch.available():  # the reference's floaters on the same state
+            theirs, _bye = pairing_dutch.reference(before, number, rounds)
+            figures[-1]["reference"] = pairing_dutch.floaters(before, theirs)
         tables = []
         for key, (a, b) in pairing.tables:
             roll = rng.random()
@@ -116,12 +120,15 @@ def two_player_event(players: int, rounds: int, seed: int, pairer: str) -> dict[
     return {"times": times, "rounds": figures, "seats": seat_figures(t)}
 
 
-def round_figures(before: list[dutch.Player], pairing: formats.Pairing, brute: bool) -> dict[str, Any]:
+def round_figures(
+    before: list[dutch.Player], pairing: formats.Pairing, brute: bool, last_round: bool = False
+) -> dict[str, Any]:
     """Repeats; floaters (score-group boundaries crossed by the pairs: a player two groups down counts
     twice, as the Dutch system counts a downfloater once per bracket), their lower bound (one per group
-    boundary with an odd count above it) and, on small fields, the brute-force least among pairings
-    with the fewest repeats (same bye); the largest score difference of a pair; second byes; seat
-    preferences denied where the other seat order would have denied less (allocation faults)."""
+    boundary with an odd count above it) and, on small fields, the brute-force least among the
+    pairings FIDE's absolute criteria allow with the fewest repeats (same bye); the largest score
+    difference of a pair; second byes; seat preferences denied where the other seat order would have
+    denied less (allocation faults)."""
     by = {p.id: p for p in before}
     paired = [by[e] for _key, pair in pairing.tables for e in pair]
     levels = sorted({p.score for p in paired}, reverse=True)
@@ -134,7 +141,8 @@ def round_figures(before: list[dutch.Player], pairing: formats.Pairing, brute: b
         "repeats": sum(1 for a, b in pairs if b.id in a.met),
         "floaters": sum(abs(group[a.id] - group[b.id]) for a, b in pairs),
         "bound": bound,
-        "least": _least_floaters(paired, group) if brute else None,
+        "least": _least_floaters(paired, group, last_round) if brute else None,
+        "reference": None,
         "spread": float(max((abs(a.score - b.score) for a, b in pairs), default=0)),
         "second_byes": sum(1 for e in pairing.byes if by[e].byes),
         "faults": faults,
@@ -156,16 +164,26 @@ def _seat_fault(first: dutch.Player, second: dutch.Player) -> bool:
     return denied(first, second) > denied(second, first)
 
 
-def _least_floaters(players: list[dutch.Player], group: dict[Hashable, int]) -> int:
-    """The fewest floaters (boundaries crossed) of any pairing with the fewest repeats: a dynamic
-    programme over subsets (fine up to some 20 players)."""
+def _least_floaters(players: list[dutch.Player], group: dict[Hashable, int], last_round: bool = False) -> int:
+    """The fewest floaters (boundaries crossed) of any pairing with the fewest breaches of FIDE's
+    absolute criteria, in their order: C1, no repeat, and C3, no two players who both need the same seat absolutely
+    (in the last round a topscorer, over half the points possible, may): a dynamic programme over
+    subsets (fine up to some 20 players). Without C3 the least is below what the Dutch system (ours
+    and the reference's alike) may reach: two players who both had seat 1 twice running cannot meet."""
     n = len(players)
     big = 1000
+    prefs = [dutch.seat_preference(p.seats) for p in players]
+    played = max((len(p.seats) for p in players), default=0)
+    top = [last_round and 2 * p.score > played for p in players]
+
+    def breaches(i: int, j: int) -> int:
+        repeat = players[j].id in players[i].met
+        (pi, li, _), (pj, lj, _) = prefs[i], prefs[j]
+        c3 = li == lj == dutch.ABSOLUTE and pi == pj and not (top[i] or top[j])
+        return big * big * repeat + big * c3  # C1 before C3, as the Dutch system weighs them
+
     cost = [
-        [
-            (big if players[j].id in players[i].met else 0) + abs(group[players[i].id] - group[players[j].id])
-            for j in range(n)
-        ]
+        [breaches(i, j) + abs(group[players[i].id] - group[players[j].id]) for j in range(n)]
         for i in range(n)
     ]
     memo: dict[int, int] = {0: 0}
@@ -220,6 +238,10 @@ def two_player_quality(fields: Sequence[tuple[int, int, int]] = FIELDS) -> list[
                 "floaters": sum(f["floaters"] for f in figures),
                 "bound": sum(f["bound"] for f in figures),
                 "above_least": None if None in least else sum(f["floaters"] - f["least"] for f in figures),
+                # Floaters above the reference's, summed over the rounds where ours has more.
+                "above_reference": None
+                if any(f["reference"] is None for f in figures)
+                else sum(max(0, f["floaters"] - f["reference"]) for f in figures),
                 "spread": max(f["spread"] for f in figures),
                 "second_byes": sum(f["second_byes"] for f in figures),
                 "faults": sum(f["faults"] for f in figures),
@@ -237,7 +259,9 @@ def two_player_quality(fields: Sequence[tuple[int, int, int]] = FIELDS) -> list[
 
 def quality_line(row: dict[str, Any]) -> str:
     def one(f: dict[str, Any]) -> str:
-        above = "" if f["above_least"] is None else f" ({f['above_least']} above the brute-force least)"
+        above = "" if f["above_least"] is None else f" ({f['above_least']} above the brute-force least"
+        above += "" if f.get("above_reference") is None else f", {f['above_reference']} above the reference's"
+        above += ")" if above else ""
         return (
             f"repeats {f['repeats']}, floaters {f['floaters']}{above} (bound {f['bound']}), widest score "
             f"gap {f['spread']:g}, second byes {f['second_byes']}, worst |seat0-seat1| {f['worst_seat']}, "

@@ -22,6 +22,7 @@ from tournaments.pairing.tables import (
     levels,
     objective_for,
     seat_order,
+    seat_orders,
     seat_tables,
     table_sizes,
 )
@@ -182,6 +183,55 @@ def test_seat_zero_goes_to_whoever_acted_first_least_then_the_latest_sitter():
     # 2 and 3 never sat first; 3 sat later on average: 3 first. Then the latest sitters: 2 (1) and 4 (1)
     # by pairing number, then 1 who sat earliest.
     assert seat_order([1, 2, 3, 4], history, number) == [3, 2, 4, 1]
+
+
+def test_the_local_search_reads_meetings_with_players_no_longer_seated():
+    # Above the exact search's reach: 0 and 1 met (a repeat to mend), and 0 once met 99, who withdrew.
+    ranked = list(range(30))
+    met = {0: {1: 1, 99: 1}, 1: {0: 1}, 99: {0: 1}}
+    seated = seat_tables(ranked, 3, dict.fromkeys(ranked, 0.0), met)
+    assert sorted(p for t in seated for p in t) == ranked
+    assert repeats(seated, met) == 0
+
+
+def test_a_first_seat_that_caps_a_player_goes_where_players_under_the_cap_remain():
+    # Cap 2. At the second table 4 and 6 both had one first seat, so either reaches the cap. Near 4 in
+    # the ranking sit 1, 2 and 3, all at the cap already: a later table of that part of the standings
+    # would have nobody left to sit first. 6 is nearer the players under the cap, so 6 sits first.
+    ranked = list(range(1, 13))
+    seated = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
+    history = History(round=4, first={1: 2, 2: 2, 3: 2, 4: 1, 6: 1}, rounds=5)
+    number = {p: p for p in ranked}
+    orders = seat_orders(seated, ranked, history, number, cap=2, size=3)
+    assert [t[0] for t in orders] == [1, 5, 7, 10]
+    history = History(round=4, first={1: 2, 2: 2, 3: 2, 4: 1, 5: 1, 6: 1}, rounds=5)
+    orders = seat_orders(seated, ranked, history, number, cap=2, size=3)
+    assert orders[1][0] == 6, "4 and 6 tie on first seats; 6 leaves more room under the cap nearby"
+    assert seat_order([4, 5, 6], history, number)[0] == 4, "one table alone would have taken 4"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(4, 40), st.integers(3, 5), st.integers(1, 3), st.randoms(use_true_random=False))
+def test_nobody_passes_the_first_seat_cap_where_a_table_mate_is_under_it(players, size, cap, rng):
+    """Random tables and first-seat histories: a round's first seats keep everyone within the cap
+    wherever that is possible (a table with a player under the cap gives seat 0 to such a player), and
+    each table keeps its players."""
+    ranked = list(range(players))
+    sizes = table_sizes(players, size)
+    order = rng.sample(ranked, players)
+    seated, start = [], 0
+    for n in sizes:
+        seated.append(sorted(order[start : start + n]))
+        start += n
+    seated.sort(key=min)
+    first = {p: rng.randint(0, cap) for p in ranked}
+    history = History(round=3, first=first, rounds=5)
+    orders = seat_orders(seated, ranked, history, {p: p for p in ranked}, cap=cap, size=size)
+    assert [sorted(t) for t in orders] == seated
+    for table in orders:
+        if any(first[p] < cap for p in table):
+            assert first[table[0]] < cap
+        assert first[table[0]] == min(first[p] for p in table)
 
 
 # --- whole tournaments -----------------------------------------------------------------------------

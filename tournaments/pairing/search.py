@@ -48,6 +48,18 @@ class Search:
         self.costs = [objective(t) for t in tables]
         self.repeats = [objective.repeats(t) for t in tables]
         self.without: dict[Any, tuple[list[Any], float, float, int, int, int, int, bool]] = {}
+        # Who met whom, read as ``Objective.repeats`` reads a pair (either way round): pair[p][q].
+        self.pair: dict[Any, dict[Any, int]] = {}
+        for p, row in objective.met.items():
+            for q, n in row.items():
+                if n:
+                    self.pair.setdefault(p, {})[q] = n
+                    self.pair.setdefault(q, {}).setdefault(p, n)
+        # The same by the second player: met_by[q][p] = pair[p][q].
+        self.met_by: dict[Any, dict[Any, int]] = {}
+        for p, row in self.pair.items():
+            for q, n in row.items():
+                self.met_by.setdefault(q, {})[p] = n
         for table in tables:
             self._index(table)
         self.moves = MOVES
@@ -101,49 +113,85 @@ class Search:
                         queued.add(k)
                 break  # table a changed: look at it again from the queue
 
-    def _after(
-        self, joining: Any, figures: tuple[list[Any], float, float, int, int, int, int, bool]
-    ) -> float:
-        """The cost of a table made of the rest in ``figures`` and ``joining``."""
-        rest, lo, hi, top, bottom, fewest, repeats, leader = figures
-        s = self.score[joining]
-        jl = self.level[joining]
-        return self.cost.parts(
-            min(lo, s),
-            max(hi, s),
-            max(top, jl[0]),
-            min(bottom, jl[1]),
-            min(fewest, self.first.get(joining, 0)),
-            repeats + _share(joining, rest, self.met),
-            leader or joining == self.cost.leader and self.cost.leader is not None,
-        )
-
     def _best_swap(self, a: int, x: Any) -> tuple[Any, int] | None:
+        """The partner within ``WINDOW`` places whose swap with ``x`` lowers the cost most, and its
+        table. Each candidate is priced from the figures of both tables without the two players
+        (``_index``) and two counts worked out once per call: how often each player met the rest of
+        table a, and how often ``x`` met the players of each table. The arithmetic is
+        ``Objective.parts``', term for term, so the costs are the same floats."""
         i = self.place[x]
         lo, hi = max(0, i - WINDOW), min(len(self.ranked), i + WINDOW + 1)
-        fig_a = self.without[x]
-        base_a = (*fig_a[:6], self.repeats[a] - fig_a[6], fig_a[7])
-        w = self.cost.weights
-        limit = self.cost.limit
-        level = self.level
+        rest_a, lo_a, hi_a, top_a, bottom_a, fewest_a, x_there, leader_a = self.without[x]
+        repeats_a = self.repeats[a] - x_there
+        where, without = self.where, self.without
+        # Repeats a player would have at table a (with its rest); repeats x has at each table.
+        with_a: dict[Any, int] = {}
+        for q in rest_a:
+            for y, n in self.met_by.get(q, _EMPTY).items():
+                with_a[y] = with_a.get(y, 0) + n
+        x_met = self.pair.get(x, _EMPTY)
+        x_at: dict[int, int] = {}
+        for q, n in x_met.items():
+            k = where.get(q)  # None: not seated this round (withdrawn)
+            if k is not None:
+                x_at[k] = x_at.get(k, 0) + n
+        objective = self.cost
+        w = objective.weights
+        w_span, w_over, w_repeat, w_spread, w_even = w.span, w.over, w.repeat, w.spread, w.even
+        limit, cap, lead = objective.limit, objective.cap, objective.leader
+        level, score, first, costs = self.level, self.score, self.first, self.costs
+        cost_a = costs[a]
+        a_within = cost_a < w_span
+        lx0, lx1 = level[x]
+        sx = score[x]
+        fx = first.get(x, 0)
+        x_leads = lead is not None and x == lead
         best: tuple[Any, int] | None = None
         gain = 1e-9
-        a_within = self.costs[a] < w.span
-        lx = level[x]
         for y in self.ranked[lo:hi]:
-            b = self.where[y]
+            b = where[y]
             if b == a:
                 continue
             # A swap that takes a table within the span past it is never better (the span outweighs
             # everything else): most candidates stop here.
-            ly = level[y]
-            if a_within and max(base_a[3], ly[0]) - min(base_a[4], ly[1]) > limit:
+            ly0, ly1 = level[y]
+            top = top_a if top_a >= ly0 else ly0
+            bottom = bottom_a if bottom_a <= ly1 else ly1
+            if a_within and top - bottom > limit:
                 continue
-            fig_b = self.without[y]
-            if max(fig_b[3], lx[0]) - min(fig_b[4], lx[1]) > limit and self.costs[b] < w.span:
+            _rest_b, lo_b, hi_b, top_b, bottom_b, fewest_b, y_there, leader_b = without[y]
+            top2 = top_b if top_b >= lx0 else lx0
+            bottom2 = bottom_b if bottom_b <= lx1 else lx1
+            cost_b = costs[b]
+            if top2 - bottom2 > limit and cost_b < w_span:
                 continue
-            base_b = (*fig_b[:6], self.repeats[b] - fig_b[6], fig_b[7])
-            delta = self.costs[a] + self.costs[b] - self._after(y, base_a) - self._after(x, base_b)
+            # Table a with y for x.
+            sy = score[y]
+            fy = first.get(y, 0)
+            fewest = fewest_a if fewest_a <= fy else fy
+            wide = top - bottom - limit
+            excess = (wide if wide > 0 else 0) + (top if leader_a or (lead is not None and y == lead) else 0)
+            over = fewest + 1 - cap
+            after_a = (
+                w_span * excess
+                + w_over * (over if over > 0 else 0)
+                + w_repeat * (repeats_a + with_a.get(y, 0))
+                + w_spread * ((hi_a if hi_a >= sy else sy) - (lo_a if lo_a <= sy else sy))
+                + w_even * fewest
+            )
+            # Table b with x for y.
+            fewest2 = fewest_b if fewest_b <= fx else fx
+            wide = top2 - bottom2 - limit
+            excess = (wide if wide > 0 else 0) + (top2 if leader_b or x_leads else 0)
+            over = fewest2 + 1 - cap
+            after_b = (
+                w_span * excess
+                + w_over * (over if over > 0 else 0)
+                + w_repeat * (self.repeats[b] - y_there + x_at.get(b, 0) - x_met.get(y, 0))
+                + w_spread * ((hi_b if hi_b >= sx else sx) - (lo_b if lo_b <= sx else sx))
+                + w_even * fewest2
+            )
+            delta = cost_a + cost_b - after_a - after_b
             if delta > gain:
                 gain, best = delta, (y, b)
         return best

@@ -65,6 +65,9 @@ P = TypeVar("P", bound=Hashable)
 SPANS = {"standings": 1, "wider": 2}
 #: Fields up to this many players are then regrouped (two or three nearby tables cut again).
 REGROUP_UP_TO = 64
+#: How far (in tables' worth of ranking places, each side) a first seat that caps a player looks for
+#: players still under the cap (``seat_orders``).
+FIRST_SEAT_REACH = 2
 #: Fields up to this many players are seated at the exact optimum.
 EXACT_UP_TO = 24
 #: Candidate tables the exact search may price in one round (a guard, far above the fields measured:
@@ -210,7 +213,7 @@ def seat(
     place = {p: i for i, p in enumerate(ranked)}
     tables.sort(key=lambda t: min(place[p] for p in t))
     number = {p: history.number.get(p, i) for i, p in enumerate(ranked)}
-    return Seating([seat_order(t, history, number) for t in tables], exact)
+    return Seating(seat_orders(tables, ranked, history, number, objective.cap, size), exact)
 
 
 def objective_for(
@@ -237,6 +240,54 @@ def objective_for(
         weights=Weights.of(len(ranked), len(sizes), size, max(values) - min(values), most, rounds),
         leader=ranked[0] if last and ranked else None,
     )
+
+
+def seat_orders(
+    tables: Sequence[Sequence[P]],
+    ranked: Sequence[P],
+    history: History,
+    number: Mapping[Any, int],
+    cap: int,
+    size: int,
+) -> list[list[P]]:
+    """The round's tables (in ranking order) each in seat order, seat 0 chosen for them together.
+
+    At each table seat 0 goes to whoever acted first least often, so nobody passes the cap where a
+    table-mate is under it. When that first seat takes a player to the cap and several are equal, it
+    goes to the one with the most players still under the cap near it in the ranking (within
+    ``FIRST_SEAT_REACH`` tables' worth of places): later rounds seat players of near standings
+    together, and a table whose players are all at the cap must give someone one more. Then as
+    ``seat_order``."""
+    firsts = {p: history.first.get(p, 0) for p in ranked}
+    for table in tables:
+        for p in table:
+            firsts.setdefault(p, history.first.get(p, 0))
+    place = {p: i for i, p in enumerate(ranked)}
+    reach = FIRST_SEAT_REACH * size
+    zero = Fraction(0)
+
+    def lateness(p: P) -> tuple[Fraction, int]:
+        return history.early.get(p, zero), number[p]
+
+    def room(p: P, table: Sequence[P]) -> int:
+        """Players under the cap within ``reach`` places of ``p``, its table-mates left out."""
+        i = place.get(p)
+        if i is None:
+            return 0
+        near = ranked[max(0, i - reach) : i + reach + 1]
+        return sum(1 for q in near if firsts[q] < cap and q not in table)
+
+    out = []
+    for table in tables:
+        fewest = min(firsts[p] for p in table)
+        equal = [p for p in table if firsts[p] == fewest]
+        if len(equal) > 1 and fewest + 1 == cap:
+            first = min(equal, key=lambda p: (-room(p, table), *lateness(p)))
+        else:
+            first = min(equal, key=lateness)
+        firsts[first] += 1
+        out.append([first, *sorted((p for p in table if p != first), key=lateness)])
+    return out
 
 
 def seat_order(table: Sequence[P], history: History, number: Mapping[Any, int]) -> list[P]:
