@@ -13,6 +13,8 @@ from chat.models import Message, Report
 from games import service
 from games.models import Invite
 
+from .axe import report as axe_report
+from .axe import run_axe
 from .conftest import SHOTS
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -67,6 +69,17 @@ def test_two_players_chat_each_in_their_own_language(browser: Any, server: str) 
         assert kreyol.locator("#chat-list img, #chat-list b").count() == 0
         assert kreyol.evaluate("window.__pwned") is None
         assert tagalog.input_value("#chat-text") == ""
+        report_button = kreyol.locator("#chat-list li[data-seat='1'] .chat-report")
+        assert report_button.is_visible() and report_button.inner_text() == "Siyale"
+        for page in (kreyol, tagalog):
+            # The chat panel's own elements (the tiny engine's debug board and the invite link are not
+            # the chat's, and are not what this test is about).
+            rules = [
+                {**r, "nodes": [n for n in r["nodes"] if "chat" in n["target"]]}
+                for r in run_axe(page)["violations"]
+            ]
+            found = [r for r in rules if r["nodes"]]
+            assert not found, axe_report(found)
         SHOTS.mkdir(parents=True, exist_ok=True)
         kreyol.screenshot(path=str(SHOTS / "chat-ht-phone.png"), full_page=True)
         tagalog.screenshot(path=str(SHOTS / "chat-tl-laptop.png"), full_page=True)

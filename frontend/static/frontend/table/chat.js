@@ -176,7 +176,7 @@ export class Chat {
         const done = this.reported.has(m.id);
         const button = Object.assign(document.createElement("button"), {
           type: "button",
-          className: "link chat-report",
+          className: "chat-report",
           textContent: done ? gettext("Reported") : gettext("Report"),
           disabled: done,
         });
