@@ -81,8 +81,8 @@ def allowed(game: Game) -> bool:
     return False  # a lesson's table, a log
 
 
-def _table(speaker: Speaker) -> Game:
-    """The speaker's table, if they hold a seat there and its players may talk."""
+def _table(speaker: Speaker) -> tuple[Game, int]:
+    """The speaker's table and seat, if they hold a seat there and its players may talk."""
     if speaker.seat is None:
         raise Forbidden("chat_players_only", _("Only the players at the table can read and write its chat."))
     game = Game.objects.tables().filter(pk=speaker.game_id).first()
@@ -90,7 +90,7 @@ def _table(speaker: Speaker) -> Game:
         raise NotFound("unknown_game", _("There is no such table."))
     if not allowed(game):
         raise Forbidden("chat_off", _("Chat is off at this table."))
-    return game
+    return game, speaker.seat
 
 
 def say(speaker: Speaker, content: dict[str, Any]) -> Message:
@@ -102,17 +102,17 @@ def say(speaker: Speaker, content: dict[str, Any]) -> Message:
     form = SayForm(raw)
     if not form.is_valid():
         raise ServiceError("bad_chat", _("Send a phrase or a text."))
-    game = _table(speaker)
+    game, number = _table(speaker)
     try:
         ratelimit.check_seat(speaker.seat_token, group=CHAT_GROUP, rate=settings.CHAT_RATE_LIMIT)
     except ratelimit.RateLimited:
         raise ChatRateLimited() from None
-    seat = Seat.objects.filter(game=game, number=speaker.seat).first()
+    seat = Seat.objects.filter(game=game, number=number).first()
     user = speaker.user if speaker.user is not None and speaker.user.is_authenticated else None
     with transaction.atomic():
         message = Message.objects.create(
             game=game,
-            seat=speaker.seat,
+            seat=number,
             author=user,
             name=names.seat_name(seat)[:NAME_LENGTH] if seat else "",
             phrase=form.cleaned_data["phrase"],
@@ -141,7 +141,7 @@ def tell_seats(game: Game, messages: list[Message], *, history: bool) -> None:
 
 def history(speaker: Speaker) -> list[Message]:
     """The table's last ``HISTORY`` messages, oldest first."""
-    game = _table(speaker)
+    game, _seat = _table(speaker)
     newest = list(Message.objects.filter(game=game).order_by("-id")[:HISTORY])
     return newest[::-1]
 
@@ -149,17 +149,17 @@ def history(speaker: Speaker) -> list[Message]:
 def report(speaker: Speaker, content: dict[str, Any]) -> int:
     """A reader reports a message of another seat of their table (once per seat; again is no error)."""
     message_id = bounds.ID.parse(content.get("id"), "id")
-    game = _table(speaker)
+    game, number = _table(speaker)
     message = Message.objects.filter(pk=message_id, game=game).first()
     if message is None:
         raise NotFound("no_message", _("There is no such message at this table."))
-    if message.seat == speaker.seat:
+    if message.seat == number:
         raise ServiceError("own_message", _("You cannot report your own message."))
     user = speaker.user if speaker.user is not None and speaker.user.is_authenticated else None
     try:
         with transaction.atomic():
-            Report.objects.get_or_create(message=message, seat=speaker.seat, defaults={"reporter": user})
+            Report.objects.get_or_create(message=message, seat=number, defaults={"reporter": user})
     except IntegrityError:  # reported at the same moment by another page of the same seat
         pass
-    log.info("chat message %s of game %s reported by seat %s", message.pk, game.pk, speaker.seat)
+    log.info("chat message %s of game %s reported by seat %s", message.pk, game.pk, number)
     return message.pk
