@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from chat import service as chat
 from frontend import lessons, round_clock
 from frontend.options import (
     GAME_OPTIONS,
@@ -204,8 +205,11 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         else f"/ws/tables/{game.pk}/",
         "hint": reverse("frontend:hint", args=[game.pk]),
         "rules": reverse("frontend:rules", args=[game.engine]),
+        # The players' chat, where the table allows it (chat/service.py: spectators have none).
+        "chat": bool(mine) and chat.allowed(game),
     }
     context = {
+        "chat_length": bounds.CHAT_TEXT.most,
         "game": game,
         "title": titles().get(game.engine, game.engine),
         "client": client,

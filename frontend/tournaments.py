@@ -162,7 +162,7 @@ def _posted(post: Any) -> tuple[str, str, dict[str, Any]]:
         options["absent_after"] = 60 * _int(post.get("absent_minutes"), 0)
     if post.get("rounds"):
         options["rounds"] = _int(post.get("rounds"), 0)
-    for flag in ("third_place", "duplicate", "partnerships", "check_in", "late_entry"):
+    for flag in ("third_place", "duplicate", "partnerships", "check_in", "late_entry", "chat"):
         if post.get(flag):
             options[flag] = True
     for choice, usual in (

@@ -192,6 +192,7 @@ TOURNAMENT_NAME = Text("name", 120, "A tournament's name.")
 TOKEN_NAME = Text("name", 64, "An API token's name.")
 REASON = Text("reason", 500, "An organiser's reason for a correction, a forfeit or a change.")
 COMMENT = Text("text", 1000, "A comment on a replay.")
+CHAT_TEXT = Text("text", 200, "A free text said at a table's chat (chat/service.py).")
 
 # --- Seasons (seasons/forms.py) -------------------------------------------------------------------
 

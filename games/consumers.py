@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -56,6 +58,27 @@ TABLE_COMMANDS = {
 }
 
 
+@dataclass(frozen=True)
+class Speaker:
+    """Who sent a message of another app (``SEAT_MESSAGES``): the table, the socket's seat (None: a
+    spectator), that seat's credential (the key of its rate limits) and the handshake's user."""
+
+    game_id: int
+    seat: int | None
+    seat_token: str
+    user: Any
+
+
+# Message kinds that apps above games answer on the table's socket (the table's chat: chat/sockets.py
+# registers "chat", "chat_history" and "chat_report"), so that games never knows them. Each is called in
+# a worker thread, in the socket's language, with the Speaker and the message; it answers this socket
+# with the frame it returns (None: nothing) and refuses with a ServiceError (an ``error``). Frames for
+# other sockets are sent to their seats' groups as ``table.frame`` (forwarded as they are).
+SEAT_MESSAGES: dict[str, Callable[[Speaker, dict[str, Any]], dict[str, Any] | None]] = {}
+# Channel-layer messages whose pre-encoded ``text`` a socket forwards untouched.
+FORWARDED = frozenset({"table.update", "table.frame"})
+
+
 class TableConsumer(GuardedJsonConsumer):
     """Messages are checked first by GuardedJsonConsumer (rate, size, JSON: games/sockets.py)."""
 
@@ -70,7 +93,7 @@ class TableConsumer(GuardedJsonConsumer):
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Forwarding a pre-computed update touches no database: skip Channels' per-message
         # connection clean-up thread hop, which is most of the cost of a large fan-out.
-        if message.get("type") == "table.update":
+        if message.get("type") in FORWARDED:
             await self.table_update(message)
             return
         await super().dispatch(message)
@@ -217,6 +240,17 @@ class TableConsumer(GuardedJsonConsumer):
             except DatabaseUnavailable as exc:
                 await self.send_json(self.error_message(exc))  # the client keeps its picture
             return
+        if isinstance(kind, str) and kind in SEAT_MESSAGES:
+            try:
+                answer = await self._seat_message(kind, content)
+            except ServiceError as exc:
+                await self.send_json(
+                    {**self.error_message(exc), "command_id": _safe_id(content.get("command_id"))}
+                )
+                return
+            if answer is not None:
+                await self.send_json(answer)
+            return
         try:
             result = await self._command(kind, content)
         except ServiceError as exc:
@@ -225,6 +259,12 @@ class TableConsumer(GuardedJsonConsumer):
             )
             return
         await self.send_json({"type": "ack", **result})
+
+    @database_sync_to_async
+    def _seat_message(self, kind: str, content: dict[str, Any]) -> dict[str, Any] | None:
+        speaker = Speaker(self.game_id, self.seat, self.seat_token, self.scope.get("user"))
+        with database_guard(), translation.override(self.language):
+            return SEAT_MESSAGES[kind](speaker, content)
 
     @database_sync_to_async
     def _command(self, kind: Any, content: dict[str, Any]) -> dict[str, Any]:

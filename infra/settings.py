@@ -9,7 +9,7 @@ TURN_CHAINS, TURN_SLICE, TURN_BATCH, TURN_LEASE, TURN_TIME_LIMIT   the Celery ch
                computer turns (games/dueturns.py)
 SPECTATOR_SOCKET  with Redis: spectators watch through the spectator edge at this path (infra/edge/)
 DJANGO_SECRET_KEY, DJANGO_DEBUG, ALLOWED_HOSTS
-ACTION_RATE_LIMIT, HINT_RATE_LIMIT, API_TABLES_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY   limits (docs/security.md)
+ACTION_RATE_LIMIT, HINT_RATE_LIMIT, CHAT_RATE_LIMIT, API_TABLES_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY   limits (docs/security.md)
 DJANGO_HTTPS   1 behind nginx with TLS: secure cookies, HSTS, redirect to https (docs/deploying.md)
 LOG_FORMAT     json: one JSON object per log line (production); default: plain text
 TURN_WATCHDOG_INTERVAL, TURN_WATCHDOG_IDLE   the computer turns' watchdog (celery beat)
@@ -88,6 +88,7 @@ INSTALLED_APPS = [
     "tournaments",
     "replay",
     "seasons",
+    "chat",
     "frontend",
     "infra.apps.InfraConfig",
 ]
@@ -209,11 +210,14 @@ if REDIS_URL:
 ACTION_RATE_LIMIT = os.environ.get("ACTION_RATE_LIMIT", "30/5s").strip()
 # Hints per seat (each one is a search by the strong computer player), same syntax.
 HINT_RATE_LIMIT = os.environ.get("HINT_RATE_LIMIT", "5/10s").strip()
+# Chat messages per seat (chat/service.py), same syntax.
+CHAT_RATE_LIMIT = os.environ.get("CHAT_RATE_LIMIT", "5/10s").strip()
 # Tables made or joined through the public API, per personal token, same syntax.
 API_TABLES_RATE_LIMIT = os.environ.get("API_TABLES_RATE_LIMIT", "20/m").strip()
 for _name, _rate in (
     ("ACTION_RATE_LIMIT", ACTION_RATE_LIMIT),
     ("HINT_RATE_LIMIT", HINT_RATE_LIMIT),
+    ("CHAT_RATE_LIMIT", CHAT_RATE_LIMIT),
     ("API_TABLES_RATE_LIMIT", API_TABLES_RATE_LIMIT),
 ):
     if _rate and not re.fullmatch(r"[1-9]\d*/([1-9]\d*)?[smhd]", _rate):

@@ -14,7 +14,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "tournaments", "replay", "seasons", "frontend", "infra")
+PACKAGES = ("games", "tournaments", "replay", "seasons", "chat", "frontend", "infra")
 
 KNOWN = {
     # The package's __init__ lists the lessons (an import inside _registry) that its modules define

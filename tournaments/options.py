@@ -23,7 +23,7 @@ KNOWN = frozenset(
         "table_size", "best_of", "rounds", "tiebreaks", "third_place", "reset", "advance", "duplicate",
         "partnerships", "game_config", "spectator_delay", "check_in", "late_entry", "auto_start",
         "registration_closes", "repeat", "no_show_after", "half_point_byes", "no_byes_last_rounds",
-        "seating", "short_tables", "bye_value", "absence_before_round", "absent_after",
+        "seating", "short_tables", "bye_value", "absence_before_round", "absent_after", "chat",
     }
 )  # fmt: skip
 #: (name, lowest, highest) of the whole-number options.
@@ -50,6 +50,8 @@ FLAGS = (
     "late_entry",
     "auto_start",
     "repeat",
+    # The players of its tables may talk (chat/service.py); off unless the organiser allows it.
+    "chat",
 )
 
 

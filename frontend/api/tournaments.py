@@ -94,7 +94,7 @@ class CreateIn(Schema):
         description=(
             "The options the tournament form sets, by their stored names (docs/api.md): table_size, "
             "best_of, rounds, spectator_delay, no_show_after and absent_after (seconds), tiebreaks, "
-            "duplicate, partnerships, check_in, late_entry, auto_start, game_config…; each checked as "
+            "duplicate, partnerships, check_in, late_entry, chat, auto_start, game_config…; each checked as "
             "the form's are (tournaments/options.py: whole numbers within their bounds)."
         ),
     )

@@ -7,10 +7,10 @@
 const FINAL_CLOSES = new Set([4400, 4401, 4403]);
 
 export class TableConnection {
-  constructor(path, seat, { onState, onAck, onError, onStatus }) {
+  constructor(path, seat, { onState, onAck, onError, onStatus, onOther }) {
     this.path = path;
     this.seat = seat;
-    this.handlers = { onState, onAck, onError, onStatus };
+    this.handlers = { onState, onAck, onError, onStatus, onOther };
     this.snap = null;
     this.retry = 0;
     this.closed = false;
@@ -61,6 +61,8 @@ export class TableConnection {
     } else if (message.type === "error") {
       if (message.code === "stale_seq") this.resync();
       this.handlers.onError(message);
+    } else if (this.handlers.onOther) {
+      this.handlers.onOther(message); // the table's chat (chat.js)
     }
   }
 

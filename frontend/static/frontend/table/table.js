@@ -1,4 +1,5 @@
 // The table page: one connection (per seat shown), a renderer per game, preview then confirm.
+import { Chat } from "./chat.js";
 import { TableConnection } from "./connection.js";
 import { points } from "./numbers.js";
 import { setupButton, signal } from "./turnsignal.js";
@@ -13,6 +14,7 @@ const passAndPlay = localSeats.length > 1;
 
 let renderer = null;
 let connection = null;
+let chat = null; // the table's chat, for the players of a table that allows it (chat.js)
 let shownSeat = localSeats.length ? localSeats[0] : null;
 let snap = null;
 let pending = null; // the previewed action: nothing is played until it is confirmed
@@ -82,6 +84,7 @@ function connect(seat) {
       if (previous) addToLog(next);
       if (retrying && !previous) retry();
       else update();
+      if (chat && !previous) chat.draw(); // the seats' names come with a full picture
       if (sendWhenOpen && !previous) {
         sendWhenOpen = false;
         showError("");
@@ -95,6 +98,7 @@ function connect(seat) {
       if (ack.command_id === sentCommand) { pending = null; sentCommand = null; sentAction = null; update(); }
     },
     onError: (error) => {
+      if (chat && chat.error(error)) return;
       const mine = error.command_id && error.command_id === sentCommand;
       const tableCommand = sentTableCommands.get(error.command_id);
       sentTableCommands.delete(error.command_id);
@@ -113,8 +117,10 @@ function connect(seat) {
       if (document.dispatchEvent(told)) showError(error.message);
       update();
     },
+    onOther: (message) => { if (chat) chat.receive(message); },
     onStatus: (status) => {
       $("status").dataset.status = status;
+      if (status === "open" && chat) chat.opened();
       // Refused: this browser does not hold the seat (any more); reloading shows the table as it may see it.
       if (status === "refused") $("status").textContent = gettext("Not connected: reload the page.");
       else $("status").textContent = status === "open" ? gettext("Connected") : gettext("Reconnecting…");
@@ -575,9 +581,12 @@ async function main() {
     document.addEventListener(type, () => { userEvent = true; setTimeout(() => { userEvent = false; }, 0); }, true);
   }
   if ($("skip-link")) $("skip-link").addEventListener("click", skipToHand);
+  if (config.chat && $("chat")) {
+    chat = new Chat({ game: config.game, send: (message) => connection.send(message), seatName, table: () => snap });
+  }
   connect(shownSeat);
   // For tests and the curious: the live connection and the picture it holds.
-  window.tableClient = { get connection() { return connection; }, get snap() { return snap; }, get pending() { return pending; }, get renderer() { return renderer; } };
+  window.tableClient = { get connection() { return connection; }, get snap() { return snap; }, get pending() { return pending; }, get renderer() { return renderer; }, get chat() { return chat; } };
 }
 
 main();
