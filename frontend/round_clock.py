@@ -70,7 +70,7 @@ def for_table(game_id: int) -> dict[str, Any] | None:
     if found is None:
         return None
     row = found.match.tournament
-    shown = data(row, timezone.now())
+    shown = data(row, timezone.now(), clock_commands.held(row, reload=False))
     return {
         "tournament": row.pk,
         "url": reverse("frontend:tournament_clock_json", args=[row.pk]),
@@ -109,4 +109,4 @@ def clock_json(request: HttpRequest, tournament_id: int) -> JsonResponse:
     row = Tournament.objects.filter(pk=tournament_id).first()
     if row is None:
         return JsonResponse({"error": _("There is no such tournament.")}, status=404)
-    return JsonResponse({"clock": data(row, timezone.now())})
+    return JsonResponse({"clock": data(row, timezone.now(), clock_commands.held(row, reload=False))})
