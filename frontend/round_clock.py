@@ -65,7 +65,8 @@ def words() -> dict[str, str]:
 
 
 def for_table(game_id: int) -> dict[str, Any] | None:
-    """A tournament game's table page: its tournament's clock, where to fetch it again, its socket."""
+    """A tournament game's table page: its tournament's clock, where to fetch it again, its number (for
+    its socket, tournament_socket.js)."""
     found = MatchGame.objects.filter(game_id=game_id).select_related("match__tournament").first()
     if found is None:
         return None
@@ -74,7 +75,6 @@ def for_table(game_id: int) -> dict[str, Any] | None:
     return {
         "tournament": row.pk,
         "url": reverse("frontend:tournament_clock_json", args=[row.pk]),
-        "socket": f"/ws/tournaments/{row.pk}/",
         "data": shown,
         "data_json": json.dumps(shown),
         "words": words(),
