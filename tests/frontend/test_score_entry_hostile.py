@@ -70,7 +70,7 @@ def test_a_score_written_with_an_exponent_is_no_number_and_costs_nothing():
 
 def test_only_wrong_codes_count_and_only_in_their_tournament():
     row, _people = setup(accounts=False)
-    other, _others = setup_second()
+    other, _others = setup(accounts=False, organiser="org2")
     tries = int(CODE_RATE.split("/")[0])
     match = Match.objects.filter(tournament=row).first()
     right = board.code_of(projection.load(row.stream_id), match.key)
@@ -85,24 +85,6 @@ def test_only_wrong_codes_count_and_only_in_their_tournament():
     # The other tournament of the same address is not locked by those mistakes.
     answer = Client().post(f"/tournaments/{row.pk}/score/", {"code": right})
     assert answer["Location"] == f"/tournaments/{row.pk}/score/{match.key}/"
-
-
-def setup_second():  # type: ignore[no-untyped-def]
-    from django.contrib.auth import get_user_model
-
-    from tournaments import service
-
-    organiser = get_user_model().objects.create_user("org2", password="pw-board-2")
-    row = service.create(
-        "Second night", "kazino", "swiss", {"game_config": {"match": "single"}}, by=organiser
-    )
-    for name in ["Eli", "Fan", "Gus", "Hal"]:
-        service.register(row, name, by=organiser)
-    service.set_over_the_board(row, True, by=organiser)
-    service.seed(row, "manual", [1, 2, 3, 4], by=organiser)
-    service.start(row, by=organiser)
-    row.refresh_from_db()
-    return row, []
 
 
 def coded_phone(row, match, entrant: int) -> Client:  # type: ignore[no-untyped-def]
@@ -146,7 +128,7 @@ def test_a_right_seat_code_never_counts_towards_the_limit():
 
 def test_wrong_seat_codes_in_one_tournament_leave_another_open():
     row, _people = setup(accounts=False)
-    other, _others = setup_second()
+    other, _others = setup(accounts=False, organiser="org2")
     tries = int(CODE_RATE.split("/")[0])
     theirs = Match.objects.filter(tournament=other).first()
     phone, form = entered_by_code(other, theirs)
