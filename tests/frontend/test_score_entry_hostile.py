@@ -101,7 +101,7 @@ def entered_by_code(row, match):  # type: ignore[no-untyped-def]
     """The first player enters game 1 by the table's code; (the second player's phone, its answer form)."""
     a, b = match.entrants
     coded_phone(row, match, a).post(f"/tournaments/{row.pk}/score/{match.key}/", kazino_form(match, 30, 22))
-    seen = Match.objects.get(pk=match.pk).board[0]["entered_seq"]
+    seen = Match.objects.get(tournament=row, key=match.key).board[0]["entered_seq"]
     return coded_phone(row, match, b), {"action": "confirm", "game": 1, "seen": seen}
 
 
