@@ -253,11 +253,9 @@ def _undo(c: Call) -> Done | Ask:
 
 
 def _clock(c: Call) -> Done:
-    action, minutes = c.data["clock"], c.data.get("minutes")
-    seconds = minutes * 60 if minutes else None
-    if action == "set" and seconds is None:
-        seconds = clock_commands.default_seconds(c.row)
-    clock_commands.act(c.row, action, seconds, by=c.by)
+    assert isinstance(c.form, tf.RoundClockForm)
+    action = c.data["clock"]
+    clock_commands.act(c.row, action, c.form.seconds(c.row), by=c.by)
     return Done(
         {
             "set": _("The round's time is set."),

@@ -29,6 +29,8 @@ from tournaments.models import Entry, Match, Tournament
 
 SESSION_KEY = "board_tables"  # {tournament id: {table key: {"code": code, "entrant": n}}}
 CODE_RATE = "10/m"  # wrong codes typed per address, tournament and minute
+#: The refusals of a typed code that count towards ``CODE_RATE`` (other refusals are no guess).
+CODE_REFUSALS = ("seat_code", "bad_code")
 #: Rows the entry form starts with (a button adds more).
 FORM_ROWS = {"skyjo": 5, "dominoes": 6, "kazino": 1, "pitch": 8}
 
@@ -103,19 +105,32 @@ def _typed_code(request: HttpRequest, row: Tournament) -> HttpResponse:
 
     Only wrong codes count, per tournament and address (#37: right codes counted too, and across
     tournaments, so ten mistakes on a club's shared Wi-Fi locked every phone of every event out)."""
-    group = f"tournaments.table_code.{row.pk}"
-    usage = get_usage(request, group=group, key="ip", rate=CODE_RATE, increment=False)
-    if usage is not None and usage["count"] >= usage["limit"]:
+    if _codes_spent(request, row):
         messages.error(request, _("Too many codes tried: wait a minute, then try again."))
         return redirect("frontend:score_home", row.pk)
     typed = board.normal_code(request.POST.get("code", ""))
     key = board.code_table(projection.load(row.stream_id), typed) if typed else None
     if key is None:
-        get_usage(request, group=group, key="ip", rate=CODE_RATE, increment=True)
+        _code_refused(request, row)
         messages.error(request, _("That is not the code of a table of this round."))
         return redirect("frontend:score_home", row.pk)
     _hold(request, row, key, code=typed)
     return redirect("frontend:score_table", row.pk, key)
+
+
+def _code_group(row: Tournament) -> str:
+    return f"tournaments.table_code.{row.pk}"
+
+
+def _codes_spent(request: HttpRequest, row: Tournament) -> bool:
+    """Whether this address has typed ``CODE_RATE`` refused codes (table or seat codes) in this
+    tournament this minute: right codes and other tournaments' codes never count (#37)."""
+    usage = get_usage(request, group=_code_group(row), key="ip", rate=CODE_RATE, increment=False)
+    return usage is not None and usage["count"] >= usage["limit"]
+
+
+def _code_refused(request: HttpRequest, row: Tournament) -> None:
+    get_usage(request, group=_code_group(row), key="ip", rate=CODE_RATE, increment=True)
 
 
 # --- One table's score entry ---------------------------------------------------------------------
@@ -263,18 +278,27 @@ def _act(
             if code is not None:
                 # By the table's code a phone proves a seat at the table, not which: a confirmation
                 # takes the code of the confirming player's own seat (#37 item 4), tried as codes are.
-                usage = get_usage(
-                    request, group="tournaments.table_code", key="ip", rate=CODE_RATE, increment=True
-                )
-                if usage is not None and usage["should_limit"]:
+                if _codes_spent(request, row):
                     raise ServiceError("too_many", _("Too many codes tried: wait a minute, then try again."))
                 code = board.normal_code(post.get("seat_code", "")) or code
-            if action == "confirm":
-                service.confirm_result(row, match.key, game, seen, entrant=entrant, user=user, code=code)
-            else:
-                service.dispute_result(
-                    row, match.key, game, seen, post.get("reason", ""), entrant=entrant, user=user, code=code
-                )
+            try:
+                if action == "confirm":
+                    service.confirm_result(row, match.key, game, seen, entrant=entrant, user=user, code=code)
+                else:
+                    service.dispute_result(
+                        row,
+                        match.key,
+                        game,
+                        seen,
+                        post.get("reason", ""),
+                        entrant=entrant,
+                        user=user,
+                        code=code,
+                    )
+            except ServiceError as refused:
+                if code is not None and refused.code in CODE_REFUSALS:
+                    _code_refused(request, row)
+                raise
         else:
             raise ServiceError("unknown_action", _("Unknown action."))
     except ServiceError as exc:

@@ -1,4 +1,4 @@
-"""QR codes for the printed sheets (segno): a phone's camera opens the address printed beside it.
+"""QR codes for the printed sheets and the room screen (segno): a phone's camera opens the address printed beside it.
 
 A code carries only a public address — a table's result entry page, the tournament's page — never
 a table's code or any other secret: who may enter a result is still decided by the code typed from
@@ -15,10 +15,16 @@ from django.utils.safestring import SafeString, mark_safe
 MODULE_MM = 0.8
 
 
-def qr_svg(url: str, label: str) -> SafeString:
+def qr_svg(url: str, label: str, *, scalable: bool = False) -> SafeString:
     """``url`` as an inline SVG QR code (medium error correction: a crease or a stain still reads),
-    named ``label`` for screen readers."""
+    named ``label`` for screen readers. Printed (the default): ``MODULE_MM`` millimetres a module.
+    ``scalable`` (the room screen): a viewBox only, white behind, a narrower margin — the stylesheet
+    sizes the code, which must scale, never be cropped (with a fixed width and height, the code drawn
+    in a smaller box lost its right-hand corner)."""
     code = segno.make(url, error="m")
-    svg = code.svg_inline(scale=MODULE_MM, unit="mm", omitsize=False, svgclass="qr", title=label)
+    if scalable:  # the class is the link's (screen.css: ``.qr svg``)
+        svg = code.svg_inline(scale=6, dark="#000", light="#fff", border=2, omitsize=True, title=label)
+    else:
+        svg = code.svg_inline(scale=MODULE_MM, unit="mm", omitsize=False, svgclass="qr", title=label)
     # segno writes the title as a <title> child; the role makes the picture an image with that name.
     return mark_safe(svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1))  # noqa: S308 - segno's SVG, the label escaped

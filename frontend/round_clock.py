@@ -65,16 +65,16 @@ def words() -> dict[str, str]:
 
 
 def for_table(game_id: int) -> dict[str, Any] | None:
-    """A tournament game's table page: its tournament's clock, where to fetch it again, its socket."""
+    """A tournament game's table page: its tournament's clock, where to fetch it again, its number (for
+    its socket, tournament_socket.js)."""
     found = MatchGame.objects.filter(game_id=game_id).select_related("match__tournament").first()
     if found is None:
         return None
     row = found.match.tournament
-    shown = data(row, timezone.now())
+    shown = data(row, timezone.now(), clock_commands.held(row, reload=False))
     return {
         "tournament": row.pk,
         "url": reverse("frontend:tournament_clock_json", args=[row.pk]),
-        "socket": f"/ws/tournaments/{row.pk}/",
         "data": shown,
         "data_json": json.dumps(shown),
         "words": words(),
@@ -109,4 +109,4 @@ def clock_json(request: HttpRequest, tournament_id: int) -> JsonResponse:
     row = Tournament.objects.filter(pk=tournament_id).first()
     if row is None:
         return JsonResponse({"error": _("There is no such tournament.")}, status=404)
-    return JsonResponse({"clock": data(row, timezone.now())})
+    return JsonResponse({"clock": data(row, timezone.now(), clock_commands.held(row, reload=False))})

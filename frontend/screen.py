@@ -15,18 +15,20 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import segno
-from django import forms
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import pgettext
 
-from games import bounds
+from frontend.match_names import table_label
+from frontend.qr import qr_svg
+from frontend.tournament_forms import RoundClockForm
+from frontend.tournaments import _get
 from games.errors import ServiceError
+from tournaments import clock
 from tournaments.commands import clock as clock_commands
 from tournaments.models import Club, Entry, Match, Round, Tournament
 
@@ -72,21 +74,9 @@ def words(langs: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def _label(key: str) -> str:
-    """A table's number on the screen: "R2-T3" is table 3; a bracket match keeps its key."""
-    return key.rsplit("-T", 1)[1] if "-T" in key else key
-
-
-def qr_svg(url: str) -> str:
-    # A viewBox, not a fixed size: the stylesheet sizes the code, which must scale, never be cropped
-    # (with width and height only, the 174 px code drawn in a smaller box lost its right-hand corner).
-    return segno.make(url, error="m").svg_inline(scale=6, dark="#000", light="#fff", border=2, omitsize=True)
-
-
-def clock_state(row: Tournament, number: int | None, now: datetime) -> dict[str, Any] | None:
-    if number is None:
-        return None
-    c = clock_commands.clocks(row).get(number)
+def clock_state(held: clock.Held, number: int | None, now: datetime) -> dict[str, Any] | None:
+    """Round ``number``'s clock for the screen's countdown, from the clocks already read."""
+    c = held.clocks.get(number) if number is not None else None
     if c is None or c.seconds <= 0:
         return None
     return {
@@ -97,7 +87,7 @@ def clock_state(row: Tournament, number: int | None, now: datetime) -> dict[str,
     }
 
 
-def panels(row: Tournament, now: datetime) -> dict[str, Any]:
+def panels(row: Tournament, now: datetime, held: clock.Held) -> dict[str, Any]:
     entries = {e.number: e for e in Entry.objects.filter(tournament=row)}
     number = row.round or None
     rnd = Round.objects.filter(tournament=row, number=number).first() if number else None
@@ -109,11 +99,13 @@ def panels(row: Tournament, now: datetime) -> dict[str, Any]:
         for seat, e in enumerate(m.entrants, start=1):
             entry = entries.get(int(e))
             name = entry.shown_name if entry else str(e)
-            by_name.append({"name": name, "table": _label(m.key), "seat": seat})
+            by_name.append({"name": name, "table": table_label(m.key), "seat": seat})
             score = (m.result or {}).get("scores", {}).get(str(e)) if m.result else None
             place = (m.result or {}).get("places", {}).get(str(e)) if m.result else None
             seated.append({"name": name, "score": score, "place": place})
-        tables.append({"label": _label(m.key), "key": m.key, "seats": seated, "done": m.result is not None})
+        tables.append(
+            {"label": table_label(m.key), "key": m.key, "seats": seated, "done": m.result is not None}
+        )
     for e in rnd.byes if rnd else []:
         entry = entries.get(int(e))
         by_name.append({"name": entry.shown_name if entry else str(e), "table": None, "seat": None})
@@ -137,30 +129,19 @@ def panels(row: Tournament, now: datetime) -> dict[str, Any]:
             }
             for e in standings[:STANDINGS_SHOWN]
         ],
-        "clock": clock_state(row, number, now),
+        "clock": clock_state(held, number, now),
     }
-
-
-def _tournament(tournament_id: int) -> Tournament:
-    row = Tournament.objects.filter(pk=tournament_id).first()
-    if row is None:
-        raise Http404(_("There is no such tournament."))
-    return row
 
 
 def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    row = _tournament(tournament_id)
-    langs = languages(request, clock_commands.room(row).languages)
-    page_url = request.build_absolute_uri(reverse("frontend:tournament", args=[row.pk]))
-    context = {
-        **panels(row, timezone.now()),
-        "w": words(langs),
-        "langs": ",".join(langs),
-        "qr": qr_svg(page_url),
-        "page_url": page_url,
-    }
-    if request.GET.get("part") == "panels":
+    row = _get(tournament_id)
+    held = clock_commands.held(row, reload=False)  # the row is this request's: read once
+    langs = languages(request, held.room.languages)
+    context = {**panels(row, timezone.now(), held), "w": words(langs), "langs": ",".join(langs)}
+    if request.GET.get("part") == "panels":  # the refresh on each nudge: the QR code is the page's
         return render(request, "frontend/screen/panels.html", context)
+    page_url = request.build_absolute_uri(reverse("frontend:tournament", args=[row.pk]))
+    context.update(qr=qr_svg(page_url, " · ".join(context["w"]["scan"]), scalable=True), page_url=page_url)
     return render(request, "frontend/screen/screen.html", context)
 
 
@@ -175,39 +156,38 @@ def club_screen(request: HttpRequest, slug: str) -> HttpResponse:
         Tournament.objects.filter(club=club).exclude(status=Tournament.Status.FINISHED).order_by("-pk")[:6]
     )
     shown = []
+    w = words(langs)
+    scan = " · ".join(w["scan"])
     for row in rows:
         url = request.build_absolute_uri(reverse("frontend:tournament", args=[row.pk]))
+        held = clock_commands.held(row, reload=False)
         shown.append(
-            {"row": row, "clock": clock_state(row, row.round or None, now), "qr": qr_svg(url), "url": url}
+            {
+                "row": row,
+                "clock": clock_state(held, row.round or None, now),
+                "qr": qr_svg(url, scan, scalable=True),
+                "url": url,
+            }
         )
-    context = {"club": club, "tonight": shown, "w": words(langs), "langs": ",".join(langs)}
+    context = {"club": club, "tonight": shown, "w": w, "langs": ",".join(langs)}
     if request.GET.get("part") == "panels":
         return render(request, "frontend/screen/club_panels.html", context)
     return render(request, "frontend/screen/club.html", context)
 
 
-class ClockForm(forms.Form):
-    action = forms.ChoiceField(choices=[(a, a) for a in clock_commands.ACTIONS])
-    minutes = bounds.CLOCK_MINUTES.form_field(required=False, label=gettext_lazy("Minutes"))
-
-
 def clock_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The organiser's round clock: set, start, pause, extend, last hand; the tables still playing."""
-    row = _tournament(tournament_id)
+    row = _get(tournament_id)
     user: Any = request.user
     if not (user.is_authenticated and (user.is_staff or row.created_by_id == user.pk)):
         return HttpResponseForbidden(_("Only the organiser can do this."))
     error = ""
     status = 200
     if request.method == "POST":
-        form = ClockForm(request.POST)
+        form = RoundClockForm(request.POST)
         if form.is_valid():
-            minutes = form.cleaned_data.get("minutes")
-            seconds = minutes * 60 if minutes else None
-            if form.cleaned_data["action"] == "set" and seconds is None:
-                seconds = clock_commands.default_seconds(row)
             try:
-                clock_commands.act(row, form.cleaned_data["action"], seconds, by=user)
+                clock_commands.act(row, form.cleaned_data["clock"], form.seconds(row), by=user)
             except ServiceError as refusal:
                 error, status = refusal.localized()["message"], 400
             else:
@@ -216,7 +196,7 @@ def clock_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
             error, status = " ".join(str(m) for errs in form.errors.values() for m in errs), 400
     row.refresh_from_db()
     context = {
-        **panels(row, timezone.now()),
+        **panels(row, timezone.now(), clock_commands.held(row, reload=False)),
         "w": words([translation.get_language() or "en"]),
         "error": error,
         "default_minutes": clock_commands.default_seconds(row) // 60,

@@ -15,6 +15,8 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from games import bounds, computers
+from tournaments.commands import clock as clock_commands
+from tournaments.models import Tournament
 
 #: Entrants an organiser may add at once from a pasted list, one name a line.
 MOST_PASTED = 200
@@ -178,19 +180,10 @@ class UndoForm(forms.Form):
 
 
 class RoundClockForm(forms.Form):
-    """The console's round clock: set (the minutes given, else the round estimate), start, pause,
-    extend (by the minutes given), call last hand."""
+    """The round clock's buttons (the console's and the clock page's): set (the minutes given, else
+    the round estimate), start, pause, extend (by the minutes given), call last hand."""
 
-    clock = forms.ChoiceField(
-        label=_("Clock"),
-        choices=[
-            ("set", "set"),
-            ("start", "start"),
-            ("pause", "pause"),
-            ("extend", "extend"),
-            ("last_hand", "last_hand"),
-        ],
-    )
+    clock = forms.ChoiceField(label=_("Clock"), choices=[(a, a) for a in clock_commands.ACTIONS])
     minutes = bounds.CLOCK_MINUTES.form_field(required=False, label=_("Minutes"))
 
     def clean(self) -> dict[str, Any]:
@@ -198,6 +191,13 @@ class RoundClockForm(forms.Form):
         if data.get("clock") == "extend" and not data.get("minutes"):
             self.add_error("minutes", _("Say by how many minutes."))
         return data
+
+    def seconds(self, row: Tournament) -> int | None:
+        """The seconds the action gives: the minutes typed, else the round estimate to set."""
+        minutes = self.cleaned_data.get("minutes")
+        if minutes:
+            return int(minutes) * 60
+        return clock_commands.default_seconds(row) if self.cleaned_data["clock"] == "set" else None
 
 
 class ClockRuleForm(forms.Form):

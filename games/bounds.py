@@ -158,7 +158,7 @@ FALLBACK_MINUTES = Number(
     "fallback_minutes", 1, 5, "Play now: minutes without an opponent before a computer takes the seat."
 )
 ABSENT_AFTER = Number("absent_after", 60, 3600, "Seconds without a connection before a seat counts as gone.")
-# Tournaments (tournaments.service.validate_options checks the same numbers)
+# Tournaments (tournaments.options.validate_options checks its options with these)
 TABLE_SIZE = Number("table_size", 2, MAX_PLAYERS, "Players at each table of a tournament.")
 BEST_OF = Number("best_of", 1, 9, "Games of a match: the first to win more than half takes it.")
 ROUNDS = Number("rounds", 1, 30, "Rounds of a Swiss tournament.")
@@ -166,8 +166,12 @@ SPECTATOR_DELAY = Number("spectator_delay", 0, 50, "Moves spectators see a tourn
 NO_SHOW_MINUTES = Number(
     "no_show_minutes", 0, 120, "Minutes before a player who never moved forfeits (0: never)."
 )
+NO_SHOW_AFTER = Number(
+    "no_show_after", 0, NO_SHOW_MINUTES.high * 60, "The tournament option NO_SHOW_MINUTES sets, in seconds."
+)
 HALF_POINT_BYES = Number("half_point_byes", 0, 30, "Rounds an entrant may miss for half a point.")
 NO_BYES_LAST_ROUNDS = Number("no_byes_last_rounds", 0, 30, "Last rounds without half-point byes.")
+ADVANCE = Number("advance", 1, MAX_PLAYERS - 1, "Table elimination: who goes on from each table.")
 ENTRANT = Number("entrant", 1, 100_000, "An entrant's number in a tournament.")
 ROUND = Number("round", 1, 30, "A round's number.")
 PLACE = Number("place", 1, MAX_PLAYERS, "A finishing place at a table (an organiser's correction).")

@@ -28,7 +28,7 @@ from games.engines.base import _
 from games.errors import Forbidden, ServiceError
 from games.models import Game
 from games.resigned import sides
-from games.tables import Table, load_table
+from games.tables import Table
 
 RESIGNED = "resigned"
 LEFT = "left"
@@ -49,16 +49,8 @@ def _still_played(table: Table) -> None:
 
 
 def _command(game_id: int, command_id: Any, by: str, build: Callable[[Table], list[dict[str, Any]]]) -> Any:
-    table = load_table(game_id)
-    return service._table_command(
-        game_id,
-        command_id,
-        table.seq,
-        "system",
-        build,
-        positional=False,
-        same=service._same_table_command(timeline.RESIGN, by),
-        table=table,
+    return service.system_command(
+        game_id, command_id, build, same=service._same_table_command(timeline.RESIGN, by)
     )
 
 

@@ -655,8 +655,16 @@ def abandon(game_id: int, command_id: Any, *, reason: str, by: str) -> Result:
             raise ServiceError("game_over", _("This game is over."))
         return [{"type": timeline.ABANDON, "reason": reason, "by": by}]
 
+    return system_command(game_id, command_id, build)
+
+
+def system_command(game_id: int, command_id: Any, build: Decide, *, same: Same | None = None) -> Result:
+    """A command the system gives on the table as it is now (abandon, resign): not positional, so
+    retried if a move slips in between the load and the append."""
     table = load_table(game_id)
-    return _table_command(game_id, command_id, table.seq, "system", build, positional=False, table=table)
+    return _table_command(
+        game_id, command_id, table.seq, "system", build, positional=False, same=same, table=table
+    )
 
 
 def resume(game_id: int, command_id: Any, expected_seq: Any, *, by: str) -> Result:

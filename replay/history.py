@@ -7,7 +7,7 @@ name and version, and the checks the shape of an "all" file must pass before any
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
@@ -19,17 +19,6 @@ VERSION = 1
 ALL, PUBLIC = "all", "public"
 MAX_TEXT = 64  # the longest type, actor or command id the store keeps (a seat's name: NAME_LENGTH)
 _HASH = re.compile(r"^[0-9a-f]{64}$")
-_EVENT_KEYS = {
-    "seq",
-    "type",
-    "data",
-    "actor",
-    "command_id",
-    "cmd_index",
-    "created_at",
-    "schema_version",
-    "hash",
-}
 
 
 class BadFile(Exception):
@@ -51,6 +40,10 @@ class FileEvent:
     created_at: datetime
     schema_version: int
     hash: str
+
+
+#: The keys an event of a file has: its fields, no more, no fewer.
+_EVENT_KEYS = {f.name for f in fields(FileEvent)}
 
 
 @dataclass(frozen=True)

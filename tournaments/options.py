@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils.translation import gettext_noop as _
 
-from games import engines
+from games import bounds, engines
 from games.engines.base import IllegalAction
 from games.errors import ServiceError
 from tournaments import log
@@ -26,20 +26,19 @@ KNOWN = frozenset(
         "seating", "short_tables", "bye_value", "absence_before_round", "absent_after", "chat",
     }
 )  # fmt: skip
-#: (name, lowest, highest) of the whole-number options.
+#: The whole-number options and their bounds (one source: games/bounds.py).
 LIMITS = (
-    ("table_size", 2, 8),
-    ("best_of", 1, 9),
-    ("spectator_delay", 0, 50),
-    ("no_show_after", 0, 7200),
-    ("half_point_byes", 0, 30),
-    ("no_byes_last_rounds", 0, 30),
-    # A seat with no connection this long may be claimed against (games/resignation.py; bounds.ABSENT_AFTER).
-    ("absent_after", 60, 3600),
+    bounds.TABLE_SIZE,
+    bounds.BEST_OF,
+    bounds.SPECTATOR_DELAY,
+    bounds.NO_SHOW_AFTER,
+    bounds.HALF_POINT_BYES,
+    bounds.NO_BYES_LAST_ROUNDS,
+    # A seat with no connection this long may be claimed against (games/resignation.py).
+    bounds.ABSENT_AFTER,
     # Who goes on from each table of a table elimination (read as a number when a round is paired).
-    ("advance", 1, 7),
+    bounds.ADVANCE,
 )
-MAX_ROUNDS = 30
 #: The options that are yes or no: anything else is refused, never stored (the API sends JSON, #37).
 FLAGS = (
     "third_place",
@@ -70,15 +69,15 @@ def validate_options(game: str, fmt: str, options: dict[str, Any]) -> dict[str, 
     out.setdefault("table_size", 2)
     out.setdefault("best_of", 1)
     out.setdefault("auto_start", True)
-    for name, low, high in LIMITS:
-        value = out.get(name, low)
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    rounds = () if out.get("rounds") is None else (bounds.ROUNDS,)  # None: the usual number
+    for bound in (*LIMITS, *rounds):
+        if not bound.accepts(out.get(bound.name, bound.low)):
             raise ServiceError(
                 "bad_options",
                 _("{name} must be a whole number from {low} to {high}."),
-                name=name,
-                low=low,
-                high=high,
+                name=bound.name,
+                low=bound.low,
+                high=bound.high,
             )
     if fmt in ("single_elimination", "double_elimination", "round_robin") and out["table_size"] != 2:
         raise ServiceError("bad_options", _("This format is for two-player matches."))
@@ -103,13 +102,6 @@ def validate_options(game: str, fmt: str, options: dict[str, Any]) -> dict[str, 
             raise ServiceError("bad_options", _("There is no tie-break called {name}."), name=str(name)[:40])
     if tiebreaks and len(set(tiebreaks)) != len(tiebreaks):
         raise ServiceError("bad_options", _("A tie-break is named twice."))
-    rounds = out.get("rounds")
-    if rounds is not None and (
-        isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS
-    ):
-        raise ServiceError(
-            "bad_options", _("rounds must be a whole number from {low} to {high}."), low=1, high=MAX_ROUNDS
-        )
     if out.get("registration_closes") is not None:
         try:
             closes = datetime.fromisoformat(str(out["registration_closes"]))

@@ -267,18 +267,26 @@ def page(browser, server):  # type: ignore[no-untyped-def]
     context.close()
 
 
-@pytest.fixture
-def phone(browser, server):  # type: ignore[no-untyped-def]
-    """A phone held upright, by touch."""
+def phone_context(browser, server, language: str | None = None, scale: int = 3):  # type: ignore[no-untyped-def]
+    """A browser context of a phone held upright, by touch (``language``: its language cookie)."""
     context = browser.new_context(
         viewport={"width": 390, "height": 844},
-        device_scale_factor=3,
+        device_scale_factor=scale,
         is_mobile=True,
         has_touch=True,
         base_url=server,
     )
     context.set_default_timeout(WAIT)
     context.add_init_script(COUNT_SENDS)
+    if language:
+        context.add_cookies([{"name": "django_language", "value": language, "url": server}])
+    return context
+
+
+@pytest.fixture
+def phone(browser, server):  # type: ignore[no-untyped-def]
+    """A phone held upright, by touch."""
+    context = phone_context(browser, server)
     yield context.new_page()
     context.close()
 

@@ -19,7 +19,7 @@ from tournaments import service, simulate
 from tournaments.models import Club, Entry, MatchGame
 
 from .axe import report, run_axe
-from .conftest import WAIT, screenshot
+from .conftest import WAIT, phone_context, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -168,14 +168,7 @@ def test_the_season_page_fits_a_phone_in_three_languages(browser, server):
         staff,
     )
     for language in ("en", "ht", "tl"):
-        context = browser.new_context(
-            viewport={"width": 390, "height": 844},
-            device_scale_factor=2,
-            is_mobile=True,
-            has_touch=True,
-            base_url=server,
-        )
-        context.add_cookies([{"name": "django_language", "value": language, "url": server}])
+        context = phone_context(browser, server, language, scale=2)
         phone = context.new_page()
         phone.goto(f"/seasons/{season_id}/")
         phone.wait_for_selector("#season-table")
@@ -203,14 +196,7 @@ def test_the_points_ranking_on_a_phone_in_three_languages(browser, server):
         play_bot_turn(game.pk, table.seq, table.to_act()[0])
     points = sorted(outcome["games"][0]["points"], reverse=True)
     for language in ("en", "ht", "tl"):
-        context = browser.new_context(
-            viewport={"width": 390, "height": 844},
-            device_scale_factor=2,
-            is_mobile=True,
-            has_touch=True,
-            base_url=server,
-        )
-        context.add_cookies([{"name": "django_language", "value": language, "url": server}])
+        context = phone_context(browser, server, language, scale=2)
         phone = context.new_page()
         phone.goto("/ratings/?game=kazino&period=week&computers=1#points")  # computers asked for
         phone.wait_for_selector("#points-table")

@@ -32,8 +32,9 @@ def _fresh_rate_limits():
     cache.clear()
 
 
-def setup(game="kazino", players=4, accounts=True, **options):
-    organiser = User.objects.create_user("org", password="pw-board-1")
+def setup(game="kazino", players=4, accounts=True, organiser="org", **options):
+    """A real-card night started (``organiser``: a new account's name, one per tournament)."""
+    organiser = User.objects.create_user(organiser, password="pw-board-1")
     options.setdefault("game_config", {"match": "single"} if game == "kazino" else {})
     row = service.create("Real cards night", game, "swiss", options, by=organiser)
     people = [organiser]

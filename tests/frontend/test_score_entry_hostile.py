@@ -70,7 +70,7 @@ def test_a_score_written_with_an_exponent_is_no_number_and_costs_nothing():
 
 def test_only_wrong_codes_count_and_only_in_their_tournament():
     row, _people = setup(accounts=False)
-    other, _others = setup_second()
+    other, _others = setup(accounts=False, organiser="org2")
     tries = int(CODE_RATE.split("/")[0])
     match = Match.objects.filter(tournament=row).first()
     right = board.code_of(projection.load(row.stream_id), match.key)
@@ -87,19 +87,59 @@ def test_only_wrong_codes_count_and_only_in_their_tournament():
     assert answer["Location"] == f"/tournaments/{row.pk}/score/{match.key}/"
 
 
-def setup_second():  # type: ignore[no-untyped-def]
-    from django.contrib.auth import get_user_model
-
-    from tournaments import service
-
-    organiser = get_user_model().objects.create_user("org2", password="pw-board-2")
-    row = service.create(
-        "Second night", "kazino", "swiss", {"game_config": {"match": "single"}}, by=organiser
+def coded_phone(row, match, entrant: int) -> Client:  # type: ignore[no-untyped-def]
+    """A phone that typed ``match``'s table code and says it is ``entrant``."""
+    phone = Client()
+    phone.post(
+        f"/tournaments/{row.pk}/score/", {"code": board.code_of(projection.load(row.stream_id), match.key)}
     )
-    for name in ["Eli", "Fan", "Gus", "Hal"]:
-        service.register(row, name, by=organiser)
-    service.set_over_the_board(row, True, by=organiser)
-    service.seed(row, "manual", [1, 2, 3, 4], by=organiser)
-    service.start(row, by=organiser)
-    row.refresh_from_db()
-    return row, []
+    phone.post(f"/tournaments/{row.pk}/score/{match.key}/", {"action": "who", "entrant": entrant})
+    return phone
+
+
+def entered_by_code(row, match):  # type: ignore[no-untyped-def]
+    """The first player enters game 1 by the table's code; (the second player's phone, its answer form)."""
+    a, b = match.entrants
+    coded_phone(row, match, a).post(f"/tournaments/{row.pk}/score/{match.key}/", kazino_form(match, 30, 22))
+    seen = Match.objects.get(tournament=row, key=match.key).board[0]["entered_seq"]
+    return coded_phone(row, match, b), {"action": "confirm", "game": 1, "seen": seen}
+
+
+def test_a_right_seat_code_never_counts_towards_the_limit():
+    row, _people = setup(accounts=False)
+    tries = int(CODE_RATE.split("/")[0])
+    first, second = Match.objects.filter(tournament=row)
+    url = f"/tournaments/{row.pk}/score/{first.key}/"
+    phone, form = entered_by_code(row, first)
+    for _n in range(tries - 1):
+        wrong = phone.post(url, {**form, "seat_code": "ZZZZZZ"}, follow=True).content.decode()
+        assert "type the code of your own seat" in wrong
+    t = projection.load(row.stream_id)
+    right = board.seat_code_of(t, first.key, first.entrants[1])
+    assert 'id="match-decided"' in phone.post(url, {**form, "seat_code": right}, follow=True).content.decode()
+    # The right code did not eat the budget: one wrong try is left, then the limit.
+    other, form = entered_by_code(row, second)
+    url = f"/tournaments/{row.pk}/score/{second.key}/"
+    last = other.post(url, {**form, "seat_code": "ZZZZZZ"}, follow=True).content.decode()
+    assert "type the code of your own seat" in last and "Too many codes tried" not in last
+    locked = other.post(url, {**form, "seat_code": "ZZZZZZ"}, follow=True).content.decode()
+    assert "Too many codes tried" in locked
+
+
+def test_wrong_seat_codes_in_one_tournament_leave_another_open():
+    row, _people = setup(accounts=False)
+    other, _others = setup(accounts=False, organiser="org2")
+    tries = int(CODE_RATE.split("/")[0])
+    theirs = Match.objects.filter(tournament=other).first()
+    phone, form = entered_by_code(other, theirs)
+    for _n in range(tries):
+        phone.post(f"/tournaments/{other.pk}/score/{theirs.key}/", {**form, "seat_code": "ZZZZZZ"})
+    locked = phone.post(
+        f"/tournaments/{other.pk}/score/{theirs.key}/", {**form, "seat_code": "ZZZZZZ"}, follow=True
+    )
+    assert "Too many codes tried" in locked.content.decode()
+    match = Match.objects.filter(tournament=row).first()
+    mine, form = entered_by_code(row, match)
+    right = board.seat_code_of(projection.load(row.stream_id), match.key, match.entrants[1])
+    done = mine.post(f"/tournaments/{row.pk}/score/{match.key}/", {**form, "seat_code": right}, follow=True)
+    assert 'id="match-decided"' in done.content.decode()

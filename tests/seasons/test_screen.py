@@ -62,24 +62,24 @@ def test_the_clock_is_the_organiser_s_events_in_the_tournament_s_log(client, run
     url = f"/tournaments/{row.pk}/clock/"
     assert client.get(url).status_code == 403
     client.force_login(user)
-    assert client.post(url, {"action": "start"}).status_code == 400  # not set yet
+    assert client.post(url, {"clock": "start"}).status_code == 400  # not set yet
     for bad in (
-        {"action": "set", "minutes": "0"},
-        {"action": "set", "minutes": "361"},
-        {"action": "set", "minutes": "²"},
-        {"action": "explode"},
+        {"clock": "set", "minutes": "0"},
+        {"clock": "set", "minutes": "361"},
+        {"clock": "set", "minutes": "²"},
+        {"clock": "explode"},
     ):
         assert client.post(url, bad).status_code == 400
     before = [e.type for e in streams.read(row.stream_id)]
     assert not any(t.startswith("clock.") for t in before)
     for data in (
-        {"action": "set", "minutes": "20"},
-        {"action": "start"},
-        {"action": "extend", "minutes": "5"},
-        {"action": "last_hand"},
+        {"clock": "set", "minutes": "20"},
+        {"clock": "start"},
+        {"clock": "extend", "minutes": "5"},
+        {"clock": "last_hand"},
     ):
         assert client.post(url, data).status_code == 302, data
-    assert client.post(url, {"action": "start"}).status_code == 400  # running already
+    assert client.post(url, {"clock": "start"}).status_code == 400  # running already
     types = [e.type for e in streams.read(row.stream_id)][len(before) :]
     assert types == [clock.SET, clock.STARTED, clock.EXTENDED, clock.LAST_HAND]
     page = client.get(url).content.decode()
@@ -102,10 +102,36 @@ def test_the_clock_is_the_organiser_s_events_in_the_tournament_s_log(client, run
     # other people may look, but not act
     other = get_user_model().objects.create_user("player")
     client.force_login(other)
-    assert client.post(url, {"action": "pause"}).status_code == 403
+    assert client.post(url, {"clock": "pause"}).status_code == 403
     assert client.get(f"/tournaments/{row.pk}/screen/?part=panels").status_code == 200
     assert client.get(f"/tournaments/{row.pk}/screen/?lang=" + "x" * 5000).status_code == 200
     club = client.get("/clubs/friday/screen/").content.decode()
     assert row.name in club and 'id="clock"' in club
     assert client.get("/clubs/nowhere/screen/").status_code == 404
     assert client.get("/tournaments/99999999999999999999/screen/").status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_clock_page_and_the_console_read_one_form_and_the_screen_one_clock(client, running, monkeypatch):
+    """One form for the clock's buttons (the clock page's and the console's): "extend" needs its
+    minutes on both. The screen reads its tournament's clock from the row it loaded, and draws its QR
+    code only for the whole page, never for the refresh of its panels on each nudge."""
+    from frontend import screen as room_screen
+
+    row, user = running
+    client.force_login(user)
+    for url, field in (
+        (f"/tournaments/{row.pk}/clock/", "clock"),
+        (f"/tournaments/{row.pk}/do/clock", "clock"),
+    ):
+        client.post(url, {field: "set", "minutes": "20"})
+        refused = client.post(url, {field: "extend"})
+        assert refused.status_code == 400 and "Say by how many minutes." in refused.content.decode()
+    assert not any(e.type == clock.EXTENDED for e in streams.read(row.stream_id))
+    drawn: list[str] = []
+    real = room_screen.qr_svg
+    monkeypatch.setattr(room_screen, "qr_svg", lambda url, *a, **k: drawn.append(url) or real(url, *a, **k))
+    panels = client.get(f"/tournaments/{row.pk}/screen/?part=panels").content.decode()
+    assert 'id="clock"' in panels and drawn == []
+    page = client.get(f"/tournaments/{row.pk}/screen/").content.decode()
+    assert drawn == [f"http://testserver/tournaments/{row.pk}/"] and '<svg role="img"' in page

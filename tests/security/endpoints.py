@@ -854,7 +854,7 @@ ENDPOINTS: list[Endpoint] = [
         # Its players (owner, opponent) may not set the clock of their own round.
         cells(FORBIDDEN, organiser=FOUND, staff=FOUND),
         label="set the round's time",
-        data=lambda w: {"action": "set", "minutes": "30"},
+        data=lambda w: {"clock": "set", "minutes": "30"},
         effect=_cup_head,
     ),
     Endpoint(
@@ -863,7 +863,7 @@ ENDPOINTS: list[Endpoint] = [
         lambda w: f"/tournaments/{w.held_cup().pk}/clock/",
         cells(FORBIDDEN, organiser=Expect(400, changes=False), staff=Expect(400, changes=False)),
         label="start a clock never set",
-        data=lambda w: {"action": "start"},
+        data=lambda w: {"clock": "start"},
         effect=_cup_head,
     ),
     # The round's clock for a table page's countdown (frontend/round_clock.py): public, as on the screen.

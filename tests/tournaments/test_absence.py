@@ -329,6 +329,25 @@ def test_a_no_show_at_a_table_of_three_is_played_out_by_a_computer() -> None:
     assert (result.places[a] == result.places[b]) == (in_game[a] == in_game[b])
 
 
+def test_no_computer_stands_in_at_a_table_of_three_playing_with_real_cards() -> None:
+    """A computer cannot sit at real cards: at a real-card table of three, an absentee loses by
+    forfeit, whichever command asks (stands_in answered yes there, and each caller checked again)."""
+    from tournaments.commands.progress import stands_in
+
+    (td,) = people("td")
+    row = service.create("Cards of three", "skyjo", "swiss", {**SKYJO, "table_size": 3, "rounds": 1}, by=td)
+    entrants = [service.register(row, name, by=td) for name in ("Ana", "Ben", "Cy")]
+    service.set_over_the_board(row, True, by=td)
+    service.start(row, by=td)
+    t = state(row)
+    table = t.current.tables[0]
+    assert len(table.entrants) == 3 and t.current.over_the_board
+    assert not stands_in(t, table, [entrants[0]])
+    service.forfeit(row, table.key, [entrants[0]], "left", by=td)
+    after = state(row).table(table.key)
+    assert after.stand_ins == [] and after.result is not None and after.result.places[entrants[0]] == 3
+
+
 def test_a_tournaments_absence_time_reaches_its_tables_and_is_bounded() -> None:
     """#37 deliver 5: the time after which a gone player may be claimed against is a tournament option
     (bounded like the new-table form's), given to every table the tournament starts."""

@@ -140,12 +140,12 @@ def test_a_game_without_a_partial_score_is_the_director_s_to_decide(db):
 @pytest.mark.django_db(transaction=True)
 def test_the_screen_s_languages_are_an_event_of_the_tournament(dominoes):
     row, user = dominoes, _director()
-    assert clock_commands.room(row).languages == []
+    assert clock_commands.held(row).room.languages == []
     for bad in ([], ["fr"], ["en", "ht", "tl", "en2"], ["en", "ht", "tl", "xx"]):
         with pytest.raises(ServiceError):
             clock_commands.set_languages(row, bad, by=user)
     clock_commands.set_languages(row, ["ht", "tl", "ht"], by=user)
-    assert clock_commands.room(row).languages == ["ht", "tl"]
+    assert clock_commands.held(row).room.languages == ["ht", "tl"]
     assert [e.type for e in streams.read(row.stream_id)].count(clock.LANGUAGES_SET) == 1
 
 
@@ -177,6 +177,6 @@ def test_the_console_s_clock_forms_refuse_bad_input_and_change_nothing(client, d
         assert client.post(f"/tournaments/{row.pk}/do/{action}", data).status_code == 302, (action, data)
     page = client.get(f"/tournaments/{row.pk}/").content.decode()
     assert 'id="round-clock"' in page and 'value="score" selected' in page
-    assert clock_commands.room(row).languages == ["tl", "ht"]
+    assert clock_commands.held(row).room.languages == ["tl", "ht"]
     # The time is not up by the server's clock: refused, whatever a browser may think.
     assert client.post(f"/tournaments/{row.pk}/do/end_at_time", {}).status_code == 400

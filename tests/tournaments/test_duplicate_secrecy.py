@@ -147,7 +147,9 @@ def log_events(client: Client, row: Tournament) -> list[dict[str, Any]]:
     return client.get(f"/tournaments/{row.pk}/log.json").json()["events"]
 
 
-def test_a_table_that_runs_ahead_shows_nothing_of_deals_the_others_have_not_played() -> None:
+def two_tables_of_best_of_3():  # type: ignore[no-untyped-def]
+    """A duplicate Swiss of four computers, best of 3, started: (its row, each table's key and games in
+    key order, a signed-in stranger's client)."""
     row = simulate.setup(
         "kazino",
         "swiss",
@@ -156,9 +158,14 @@ def test_a_table_that_runs_ahead_shows_nothing_of_deals_the_others_have_not_play
         "random",
     )
     service.start(row)
-    (fast, fast_games), (slow, slow_games) = sorted(tables(row).items())
+    first, second = sorted(tables(row).items())
     stranger = Client()
     stranger.force_login(get_user_model().objects.create_user("stranger"))
+    return row, first, second, stranger
+
+
+def test_a_table_that_runs_ahead_shows_nothing_of_deals_the_others_have_not_played() -> None:
+    row, (fast, fast_games), (slow, slow_games), stranger = two_tables_of_best_of_3()
 
     # The fast table plays its whole match (two games at least); the slow one a few moves of its first.
     while not decided(row, fast):
@@ -250,17 +257,7 @@ def test_whether_a_withheld_best_of_3_needed_a_third_game_is_not_public(
 
     nudges: list[int] = []
     monkeypatch.setattr(tournament_publish, "changed", lambda tournament_id, seq: nudges.append(seq))
-    row = simulate.setup(
-        "kazino",
-        "swiss",
-        4,
-        {"duplicate": True, "best_of": 3, "rounds": 1, "game_config": {"match": "single"}},
-        "random",
-    )
-    service.start(row)
-    (fast, fast_games), (slow, slow_games) = sorted(tables(row).items())
-    stranger = Client()
-    stranger.force_login(get_user_model().objects.create_user("stranger"))
+    row, (fast, fast_games), (slow, slow_games), stranger = two_tables_of_best_of_3()
     play_some(slow_games[0], 3)
     play_out(fast_games[0])
     before = public_view(stranger, row, fast)

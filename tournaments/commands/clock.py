@@ -56,16 +56,16 @@ def default_seconds(row: Tournament) -> int:
     return 60 * (found.minutes if found else 30)
 
 
-def held(row: Tournament) -> clock.Held:
-    """The clocks and the room's choices as the tournament's row holds them now: one query, however
-    long the log (the fold keeps them on the row with every event, tournaments/projection.py). Read
-    afresh, not from ``row``, which its caller may have loaded before the last command."""
-    data = Tournament.objects.filter(pk=row.pk).values_list("clock", flat=True).first()
+def held(row: Tournament, *, reload: bool = True) -> clock.Held:
+    """The clocks and the room's choices as the tournament's row holds them: one query, however long
+    the log (the fold keeps them on the row with every event, tournaments/projection.py). Read afresh,
+    not from ``row``, which its caller may have loaded before the last command; ``reload=False``:
+    from ``row`` itself, loaded by the caller's request (no query)."""
+    if reload:
+        data = Tournament.objects.filter(pk=row.pk).values_list("clock", flat=True).first()
+    else:
+        data = row.clock
     return clock.Held.from_json(data or {})
-
-
-def clocks(row: Tournament) -> dict[int, clock.Clock]:
-    return held(row).clocks
 
 
 def act(
@@ -96,10 +96,6 @@ def act(
 def partial_allowed(game: str) -> bool:
     """Whether the game's rules let an unfinished game be scored as it stands (the engine says)."""
     return bool(getattr(engines.get(game), "PARTIAL_SCORE", False))
-
-
-def room(row: Tournament) -> clock.Room:
-    return held(row).room
 
 
 def _setting(row: Tournament, by: Any, event: dict[str, Any]) -> None:

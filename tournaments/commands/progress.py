@@ -76,8 +76,14 @@ STAND_IN_LEVEL = "greedy"
 
 def stands_in(t: log.Tournament, table: log.Table, absent: list[int]) -> bool:
     """Whether absentees at this table are played out by a computer (a table of three or more seats
-    with someone left to play) rather than lose by forfeit (a two-player match: FIDE practice)."""
-    return len(table.entrants) > 2 and not t.options.get("partnerships") and len(absent) < len(table.entrants)
+    with someone left to play, online) rather than lose by forfeit (a two-player match: FIDE practice;
+    a round played with real cards, where no computer can take a seat)."""
+    return (
+        len(table.entrants) > 2
+        and not t.options.get("partnerships")
+        and len(absent) < len(table.entrants)
+        and not t.board_round(table.round)
+    )
 
 
 def stand_in_events(
@@ -137,7 +143,7 @@ def withdrawal_events(t: log.Tournament, entrant: int) -> list[dict[str, Any]]:
         return [] if event is None else [event]
     if table is None or table.result is not None:
         return []
-    if stands_in(t, table, [entrant]) and not rnd.over_the_board:  # no computer sits at real cards
+    if stands_in(t, table, [entrant]):
         return stand_in_events(t, table, [entrant], "withdrawn")
     return [forfeit_event(table, [entrant], "withdrawn")]
 
@@ -252,7 +258,7 @@ def next_steps(t: log.Tournament) -> list[dict[str, Any]]:
             continue
         gone = [e for e in table.entrants if t.entrants[e].withdrawn and e not in table.stand_ins]
         if gone and len(gone) < len(table.entrants) and not table.started():
-            if stands_in(t, table, gone) and not rnd.over_the_board:
+            if stands_in(t, table, gone):
                 events.extend(stand_in_events(t, table, gone, "withdrawn"))
             else:
                 events.append(forfeit_event(table, gone, "withdrawn"))

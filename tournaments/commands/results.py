@@ -120,7 +120,7 @@ def forfeit(
             raise ServiceError("decided", _("This match already has a result; correct it instead."))
         if set(absent) & set(table.stand_ins):
             raise ServiceError("decided", _("A computer already plays this seat out."))
-        if stands_in(t, table, absent) and not _board(t, table):
+        if stands_in(t, table, absent):
             # A table of three or more plays on: a computer takes the absent seats (#30).
             return stand_in_events(t, table, list(absent), reason or "no-show")
         return [forfeit_event(table, absent, reason or "no-show")]
@@ -135,11 +135,6 @@ def forfeit(
     command = f"forfeit-{key}-{'-'.join(map(str, sorted(absent)))}"
     run(row.stream_id, after_undos(row.stream_id, command), actor(by), build)
     advance(row.stream_id)
-
-
-def _board(t: log.Tournament, table: log.Table) -> bool:
-    """Whether the table plays with real cards (no computer can take a seat there)."""
-    return any(r.over_the_board for r in t.rounds if r.number == table.round)
 
 
 def on_game_finished(game_id: int, outcome: dict[str, Any]) -> None:

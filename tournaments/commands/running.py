@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_noop as _
 
+from games import bounds
 from games import service as games
 from games.errors import ServiceError
 from games.tables import load_table
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
 EDITS = ("swap", "move", "lock", "unlock")
-MAX_ROUNDS = 30
 
 
 def start(row: Tournament, *, by: User | None = None) -> None:
@@ -158,12 +158,12 @@ def set_rounds(row: Tournament, rounds: Any, reason: str, *, by: User | None = N
                 "fixed_schedule", _("A schedule fixed in advance keeps the rounds it started with.")
             )
         low = max(1, len(t.rounds))
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or not low <= rounds <= MAX_ROUNDS:
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or not low <= rounds <= bounds.ROUNDS.high:
             raise ServiceError(
                 "bad_rounds",
                 _("rounds must be a whole number from {low} to {high}."),
                 low=low,
-                high=MAX_ROUNDS,
+                high=bounds.ROUNDS.high,
             )
         if rounds == formats.swiss_rounds(t):
             return []

@@ -4,15 +4,9 @@
 // between that instant and this browser's clock is taken when the box is first seen, so a browser
 // whose clock is wrong still counts the right time; only what is shown depends on it. A box with
 // data-url fetches the clock again whenever its tournament's socket says something changed.
+import { clockText, listenTournament } from "./tournament_socket.js";
+
 const seen = new WeakMap(); // box -> { clock, offset }
-
-function two(n) { return String(n).padStart(2, "0"); }
-
-function clockText(ms) {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
-  return h ? `${h}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
-}
 
 function state(box) {
   let known = seen.get(box);
@@ -68,15 +62,9 @@ async function refetch(box) {
   show(box);
 }
 
-function listen(box, backoff = 1000) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}${box.dataset.socket}`);
-  socket.onopen = () => { backoff = 1000; refetch(box); };
-  socket.onmessage = () => refetch(box);
-  socket.onclose = () => setTimeout(() => listen(box, Math.min(backoff * 2, 15000)), backoff);
-}
-
 tick();
 setInterval(tick, 250);
-for (const box of document.querySelectorAll("[data-round-clock][data-socket]")) listen(box);
+for (const box of document.querySelectorAll("[data-round-clock][data-tournament]")) {
+  listenTournament(box.dataset.tournament, () => refetch(box));
+}
 window.roundClock = { tick, remaining };

@@ -1,19 +1,14 @@
 // The room screen (frontend/screen.py): rotates through its panels by itself, counts the round clock
 // down from the time left the server gave (Date.now(), so a test's clock can drive it), and fetches its
 // panels again whenever a tournament it shows changes (the tournament page's socket nudges).
+import { clockText, listenTournament } from "./tournament_socket.js";
+
 const root = document.getElementById("screen");
 const ids = (root?.dataset.sockets || "").split(",").filter(Boolean);
 const rotate = Number(root?.dataset.rotate || 0) * 1000;
 let shown = 0;
 let deadlines = [];
 let pending = false;
-
-function clockText(ms) {
-  const total = Math.max(0, Math.ceil(ms / 1000));
-  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
-  const two = (n) => String(n).padStart(2, "0");
-  return h ? `${h}:${two(m)}:${two(s)}` : `${two(m)}:${two(s)}`;
-}
 
 function readClocks() {
   const now = Date.now();
@@ -60,17 +55,9 @@ async function refresh() {
   }
 }
 
-function listen(id, backoff = 1000) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${id}/`);
-  socket.onopen = () => { backoff = 1000; refresh(); };
-  socket.onmessage = () => refresh();
-  socket.onclose = () => setTimeout(() => listen(id, Math.min(backoff * 2, 15000)), backoff);
-}
-
 readClocks();
 showPanel(0);
 setInterval(tick, 250);
 if (rotate > 0) setInterval(() => showPanel(shown + 1), rotate);
-ids.slice(0, 20).forEach((id) => listen(id));
+ids.slice(0, 20).forEach((id) => listenTournament(id, refresh));
 window.roomScreen = { refresh, showPanel, get shown() { return shown; } };

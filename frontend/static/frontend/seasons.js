@@ -1,5 +1,7 @@
 // A season's page, live: it listens to the sockets of its events still being played (the tournament
 // page's own nudges, tournaments/consumers.py) and fetches its standings again when one changes.
+import { listenTournament } from "./tournament_socket.js";
+
 const root = document.getElementById("season");
 const ids = (root?.dataset.tournaments || "").split(",").filter(Boolean);
 let pending = false;
@@ -25,12 +27,4 @@ async function refresh() {
   }
 }
 
-function listen(id, backoff = 1000) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${id}/`);
-  socket.onopen = () => { backoff = 1000; };
-  socket.onmessage = () => refresh();
-  socket.onclose = () => setTimeout(() => listen(id, Math.min(backoff * 2, 15000)), backoff);
-}
-
-ids.slice(0, 20).forEach((id) => listen(id));
+ids.slice(0, 20).forEach((id) => listenTournament(id, refresh, { onOpen: false }));
