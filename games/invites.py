@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import names, tables
+from games import names, publish, tables
 from games.engines.base import _
 from games.errors import ServiceError
 from games.models import Game, Invite, Seat
@@ -148,6 +148,8 @@ def claim(game_id: int, code: Any, *, user: Any, one_seat: bool = False) -> Seat
         )
         # This process's kept fold knows the seats as they were: forget it (games/tables.py).
         transaction.on_commit(partial(tables.invalidate, seat.game_id))
+        # The pages already open at this table name the seat as it was ("Open seat"): they read it again.
+        transaction.on_commit(partial(publish.seats_changed, seat.game_id, seat.game.config["players"]))
     return seat
 
 

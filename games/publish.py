@@ -169,6 +169,22 @@ def table_changed(table: Table) -> None:
         log.exception("could not publish game %s seq %s", game_id, table.seq)
 
 
+SEATS_CHANGED = orjson.dumps({"type": "seats_changed"}).decode()
+
+
+def seats_changed(game_id: int, players: int) -> None:
+    """Tell the table's pages that its seats changed (a seat taken through an invite or the lobby):
+    each asks again for the whole table, whose seat names are written in its own reader's language.
+    Nothing else is said: a page that hears it learns no more than a reload would show it. Spectators
+    on the spectator edge are not told (the edge carries table updates only); they see the new names
+    when they next connect."""
+    for group in [*(seat_group(game_id, n) for n in range(players)), public_group(game_id)]:
+        try:
+            group_send(group, {"type": "table.update", "text": SEATS_CHANGED})
+        except Exception:  # the seat is taken whatever the layer does; pages catch up on reload
+            log.exception("could not tell game %s's pages that its seats changed", game_id)
+
+
 def encode_update(message: dict[str, Any]) -> str:
     """An update's text, as each audience gets it live and again when it catches up (games.resume).
     (orjson: compact like ``separators=(",", ":")``, UTF-8 rather than ``\\u`` escapes, int keys as

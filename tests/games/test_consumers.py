@@ -287,3 +287,30 @@ async def test_a_busy_channel_layer_closes_the_socket_it_failed_and_no_other(mon
     assert update["type"] == "update" and update["seq"] == seq + 1
     for ws in (player, watcher):
         await ws.disconnect()
+
+
+async def test_a_seat_taken_while_the_table_is_open_renames_it_on_every_page():
+    """The owner waits at the table; a friend takes the open seat through the invite: the owner's page
+    is told the seats changed, asks again, and names the seat as its new player (not "Open seat")."""
+    from games import invites, service
+    from games.models import Invite
+
+    @database_sync_to_async
+    def open_table():
+        specs = [service.SeatSpec("owner"), service.SeatSpec("Open seat", awaiting_player=True)]
+        game = service.create_game("tiny", {"players": 2, "goal": 50}, specs)
+        code = Invite.objects.get(seat__game=game, seat__number=1).code
+        return game, Seat.objects.get(game=game, number=0).token, code
+
+    game, token, code = await open_table()
+    owner, watcher = await connect(game.pk, token), await connect(game.pk)
+    before = (await owner.receive_json_from())["seats"][1]["name"]
+    await watcher.receive_json_from()
+    await database_sync_to_async(invites.claim)(game.pk, code, user=None)
+    for ws in (owner, watcher):
+        assert await ws.receive_json_from(timeout=5) == {"type": "seats_changed"}
+    await owner.send_json_to({"type": "resync"})
+    state = await owner.receive_json_from(timeout=5)
+    assert state["type"] == "state" and state["seats"][1]["name"] not in ("", before)
+    for ws in (owner, watcher):
+        await ws.disconnect()

@@ -56,6 +56,8 @@ export class TableConnection {
       const previous = this.snap;
       this.snap = { ...previous, ...message, type: "state" };
       this.handlers.onState(this.snap, previous);
+    } else if (message.type === "seats_changed") {
+      this.resync(); // a seat was taken: the whole table again, its names in this reader's language
     } else if (message.type === "ack") {
       this.handlers.onAck(message);
     } else if (message.type === "error") {
