@@ -24,7 +24,7 @@ LAPTOP = {"width": 1280, "height": 800}
 ENGLISH_TITLE = "Points lost over the game, player by player"
 
 FITS = """() => {
-  const svg = document.querySelector('#review-graph svg[role=img]').getBoundingClientRect();
+  const svg = document.querySelector('#review-graph > svg').getBoundingClientRect();
   return {page: document.documentElement.scrollWidth, screen: window.innerWidth,
           left: svg.left, right: svg.right, height: svg.height};
 }"""
@@ -63,7 +63,7 @@ def test_the_review_graph_and_the_better_move_on_the_board(
     try:
         page.goto(f"/games/{game.pk}/replay/")
         page.wait_for_selector("#review-body[data-status=done] .review-summary li")
-        page.wait_for_selector("#review-graph svg[role=img]")
+        page.wait_for_selector("#review-graph [role=img]")
         page.wait_for_function(
             "() => { const r = document.querySelector('#replay'); return r.dataset.index && !r.dataset.loading; }"
         )

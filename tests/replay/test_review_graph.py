@@ -226,7 +226,7 @@ def test_the_replay_page_draws_the_graph_in_the_readers_language() -> None:
     ):
         client = Client(headers={"accept-language": language})
         html = client.get(f"/games/{game.pk}/replay/").content.decode()
-        svg = re.search(r"<svg viewBox[^>]*role=\"img\"[^>]*>.*?</svg>", html, re.S)
+        svg = re.search(r"<svg viewBox.*?</svg>", html, re.S)
         assert svg, language
         with translation.override(language):
             expected = title or translation.gettext("Points lost over the game, player by player")
@@ -234,6 +234,7 @@ def test_the_replay_page_draws_the_graph_in_the_readers_language() -> None:
             assert expected != "Points lost over the game, player by player", f"{language} is translated"
         assert f'<title id="review-graph-title">{expected}</title>' in svg.group(0)
         assert '<desc id="review-graph-desc">' in svg.group(0)
+        assert 'role="img" aria-labelledby="review-graph-title review-graph-desc"' in svg.group(0)
         assert svg.group(0).count('class="graph-mark"') == sum(1 for d in decisions if d["label"])
         # The same figures as a table: one row a decision, a link on each flagged one.
         assert html.count('class="graph-link"') == sum(1 for d in decisions if d["label"])
