@@ -98,8 +98,8 @@ def points(replay: Replay, decisions: list[dict[str, Any]]) -> tuple[list[Point]
     return out, top
 
 
-def _number(value: float) -> str:
-    return str(formats.number_format(round(value, 1), decimal_pos=1, use_l10n=True))
+def _number(value: float, decimals: int = 1) -> str:
+    return str(formats.number_format(round(value, decimals), decimal_pos=decimals, use_l10n=True))
 
 
 def build(replay: Replay, decisions: list[dict[str, Any]], names: dict[int, str]) -> dict[str, Any] | None:
@@ -152,7 +152,8 @@ def build(replay: Replay, decisions: list[dict[str, Any]], names: dict[int, str]
     ]
     height = HEIGHT - TOP - BOTTOM
     ticks = [
-        {"y": round(TOP + height * (1 - share), 1), "text": _number(top * share)} for share in (0, 0.5, 1)
+        {"y": round(TOP + height * (1 - share), 1), "text": _number(top * share, 0 if top >= 2 else 1)}
+        for share in (0, 0.5, 1)
     ]
     hands = [
         {"x": round((before.x + p.x) / 2, 1), "hand": p.hand}

@@ -88,7 +88,7 @@ def test_the_review_graph_and_the_better_move_on_the_board(
         mark = page.locator(f"#review-graph a.graph-mark[data-seq='{decision['seq']}']")
         target = graph.command_end(replay, decision["seq"])
         assert mark.get_attribute("data-index") == str(target)
-        mark.click()
+        mark.locator("circle.graph-dot").click()
         page.wait_for_function(
             "i => { const r = document.querySelector('#replay'); return r.dataset.index === i && !r.dataset.loading; }",
             arg=str(target),
