@@ -109,7 +109,7 @@ def build(replay: Replay, decisions: list[dict[str, Any]], names: dict[int, str]
         return None
     placed, top = points(replay, decisions)
     bottom = HEIGHT - BOTTOM
-    players = []
+    players: list[dict[str, Any]] = []
     for seat in sorted({p.seat for p in placed} | set(names)):
         mine = [p for p in placed if p.seat == seat]
         colour, dash = STYLES[seat % len(STYLES)]
@@ -138,7 +138,7 @@ def build(replay: Replay, decisions: list[dict[str, Any]], names: dict[int, str]
             }
         )
     styles = {p["seat"]: p for p in players}
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "point": p,
             "name": styles[p.seat]["name"],
@@ -172,5 +172,5 @@ def build(replay: Replay, decisions: list[dict[str, Any]], names: dict[int, str]
         "rows": rows,
         "ticks": ticks,
         "hands": hands,
-        "description": " ".join(p["sentence"] for p in players),
+        "description": " ".join(str(p["sentence"]) for p in players),
     }

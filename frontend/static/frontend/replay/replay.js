@@ -445,6 +445,9 @@ function drawBetter() {
     played,
   );
   note.hidden = false;
+  // On a phone the button is far below the board: bring the imagined board into sight.
+  const box = note.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) note.scrollIntoView({ block: "start" });
 }
 
 function hideBetter() {
