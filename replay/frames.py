@@ -89,10 +89,14 @@ class Replay:
 
         Call ``allowed`` first: this only computes.
         """
-        state = self.states[index]
-        if perspective == ALL:
-            return self.engine.reveal(state)
-        return self.engine.view(state, None if perspective == PUBLIC else int(perspective))
+        return picture_of(self.engine, self.states[index], perspective)
+
+
+def picture_of(engine: Engine, state: Any, perspective: str | int) -> dict[str, Any]:
+    """The view of ``perspective`` of any state of the game (a moment's, or one the review imagines)."""
+    if perspective == ALL:
+        return engine.reveal(state)
+    return engine.view(state, None if perspective == PUBLIC else int(perspective))
 
 
 class NotAllowed(Exception):

@@ -11,5 +11,6 @@ urlpatterns = [
     path("games/<id:game_id>/replay/comments/", views.comment_list, name="comments"),
     path("games/<id:game_id>/replay/comments/<id:note_id>/", views.comment_hide, name="moderate"),
     path("games/<id:game_id>/replay/review/", views.review_state, name="review"),
+    path("games/<id:game_id>/replay/better/", views.better_board, name="better"),
     path("replays/rooms/<str:key>/", views.room, name="room"),
 ]

@@ -10,20 +10,22 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlencode
 
+from django import forms
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import seats
+from games import bounds, queries, seats
 from games.catalogue import titles
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
 from games.models import Game
 from games.names import seat_name
-from replay import access, comments, fair, frames, review, rooms
+from replay import access, better, comments, fair, frames, graph, review, rooms
 from replay.access import Position, Viewer
 from replay.frames import Replay
 from replay.models import Room
@@ -69,6 +71,7 @@ def _client(
         "link": request.build_absolute_uri(page),
         "comments": reverse("replay:comments", args=[game.pk]),
         "review": reverse("replay:review", args=[game.pk]) if replay.finished else None,
+        "better": reverse("replay:better", args=[game.pk]) if replay.finished else None,
         "can_comment": comments.may_comment(replay, viewer),
         "moderator": viewer.moderates(game),
         "user": viewer.user_id,
@@ -97,8 +100,17 @@ def _render(
         "room": room,
         "fair": fair.verify(game.pk, opened=replay.finished, head=replay.head),
         "stopped": STOPPED.get(replay.stopped, STOPPED_OTHERWISE) if replay.stopped else "",
+        "graph": _graph(game, replay),
     }
     return render(request, "replay/replay.html", context)
+
+
+def _graph(game: Game, replay: Replay) -> dict[str, Any] | None:
+    """The review's graph (replay/graph.py), once the review is done; in the request's language."""
+    if not replay.finished:
+        return None
+    names = {s["number"]: s["display_name"] for s in queries.seating(game.pk)["seats"]}
+    return graph.build(replay, review.timeline(game.pk), names)
 
 
 def page(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -188,4 +200,40 @@ def review_state(request: HttpRequest, game_id: int) -> JsonResponse:
             review.request(game.pk)
         except ServiceError as exc:
             return _refused(exc)
-    return JsonResponse({"summary": review.summary(game.pk), "decisions": review.timeline(game.pk)})
+    drawn = _graph(game, replay)
+    return JsonResponse(
+        {
+            "summary": review.summary(game.pk),
+            "decisions": review.timeline(game.pk),
+            # The graph as the page draws it (a review done after the page was opened).
+            "graph": render_to_string("replay/review_graph.html", {"graph": drawn}, request) if drawn else "",
+        }
+    )
+
+
+class BetterForm(forms.Form):
+    """``?at=SEQ&as=PERSPECTIVE``: the flagged decision (the seq of its command's first event) and
+    where the viewer looks from."""
+
+    at = bounds.SEQ.form_field()
+    perspective = forms.CharField(max_length=8)
+
+
+@require_http_methods(["GET"])
+def better_board(request: HttpRequest, game_id: int) -> JsonResponse:
+    """The better move of a flagged decision on the board (replay/better.py), as this viewer may see it."""
+    game = _game(request, game_id)
+    form = BetterForm({"at": request.GET.get("at", ""), "perspective": request.GET.get("as", "")})
+    try:
+        if not form.is_valid():
+            if "at" in form.errors:
+                raise bounds.SEQ.refusal("at")
+            raise ServiceError("bad_perspective", access.BAD_PERSPECTIVE)
+        perspective = access.parse_perspective(form.cleaned_data["perspective"])
+        replay = frames.load(game.pk)
+        if not replay.finished:
+            raise ServiceError("not_finished", _("Only a finished game can be reviewed."))
+        shown = better.board(replay, _viewer(request, game), form.cleaned_data["at"], perspective)
+    except ServiceError as exc:
+        return _refused(exc)
+    return JsonResponse(shown)

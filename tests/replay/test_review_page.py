@@ -28,7 +28,7 @@ def url(game: Game) -> str:
 
 def test_nobody_has_asked_yet(finished: Game) -> None:
     body = Client().get(url(finished)).json()
-    assert body == {"summary": None, "decisions": []}
+    assert body == {"summary": None, "decisions": [], "graph": ""}
 
 
 def test_asking_needs_an_account_and_changes_nothing_without_one(finished: Game) -> None:

@@ -1109,6 +1109,13 @@ ENDPOINTS: list[Endpoint] = [
             refused(400, "not_reviewable"), guest=refused(403, "sign_in"), anonymous=refused(403, "sign_in")
         ),
     ),
+    # The better move on the board: a game with no review names no better move (400, nothing changes).
+    Endpoint(
+        "replay:better",
+        "GET",
+        lambda w: f"/games/{w.finished.pk}/replay/better/?at=1&as=public",
+        cells(refused(400, "no_better_move")),
+    ),
     # --- Accounts and languages -------------------------------------------------------------------------
     Endpoint("frontend:signup", "GET", lambda w: "/accounts/signup/", cells(OK)),
     # The profile page: one's own API tokens, made and revoked by their player only.

@@ -31,6 +31,10 @@ let lastDriven = "";
 const room = { following: true, youDrive: false, driver: null, members: [], canTake: false };
 let comments = null;
 let review = null;
+// The better move of the decision on screen, drawn on the board instead of the move played: the
+// server's answer (replay/better.py: the position before the move, with the better one played on it).
+let betterShown = null;
+let describeHere = (action) => action.type;
 
 function seatName(seat) {
   const entry = config.seats[seat];
@@ -198,12 +202,9 @@ function commandAt(k) {
 
 // --- Drawing ---------------------------------------------------------------------------------------
 
-function show() {
-  if (!loaded) return;
-  const k = index - loaded.first;
-  const snap = snapAt(index);
-  const ctx = {
-    seat: snap.seat,
+function boardContext(seat) {
+  return {
+    seat,
     legal: [],
     pending: null,
     names: names(),
@@ -211,9 +212,16 @@ function show() {
     choose: () => {},
     clear: () => {},
     isPending: () => false,
-    rerender: show,
+    rerender: () => (betterShown ? drawBetter() : show()),
   };
-  renderer.render($("board"), snap, ctx);
+}
+
+function show() {
+  if (!loaded) return;
+  const k = index - loaded.first;
+  const snap = snapAt(index);
+  hideBetter();
+  renderer.render($("board"), snap, boardContext(snap.seat));
   const root = $("replay");
   root.dataset.index = index;
   root.dataset.seq = snap.seq;
@@ -360,7 +368,93 @@ function renderReview() {
       return action.type;
     }
   };
+  describeHere = describe;
   review.render($("review-body"), { seatName, describe, here });
+  if (here && here.label && config.better && JSON.stringify(here.best) !== JSON.stringify(here.played)) {
+    const on = betterShown !== null && betterShown.seq === here.seq;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = "better-toggle";
+    button.className = "button" + (on ? "" : " primary");
+    button.textContent = on ? gettext("Back to the move played") : gettext("Show the better move");
+    button.addEventListener("click", () => toggleBetter(here));
+    $("review-body").append(button);
+  }
+  renderGraph();
+}
+
+// The graph comes drawn from the server (with the page, or with the review once it is done); here
+// only the current decision's mark is lit, and its links move the replay instead of reloading it.
+function renderGraph() {
+  const box = $("review-graph-box");
+  if (!box.querySelector("#review-graph") && review && review.graph) box.innerHTML = review.graph;
+  let seqs = [];
+  if (loaded) {
+    const command = commandAt(index - loaded.first);
+    if (command) seqs = loaded.moments.slice(command.start, command.end + 1).map((m) => m.seq);
+  }
+  for (const node of box.querySelectorAll("a[data-seq]")) {
+    const here = seqs.includes(Number(node.dataset.seq));
+    node.classList.toggle("current", here);
+    if (here) node.setAttribute("aria-current", "step");
+    else node.removeAttribute("aria-current");
+  }
+}
+
+function graphClicked(event) {
+  const link = event.target.closest("a[data-index]");
+  if (!link || !loaded) return;
+  event.preventDefault();
+  go(Number(link.dataset.index));
+}
+
+async function toggleBetter(decision) {
+  if (betterShown) { show(); return; }
+  const asked = { index, perspective: loaded.perspective };
+  let body;
+  try {
+    const response = await fetch(`${config.better}?at=${decision.seq}&as=${encodeURIComponent(loaded.perspective)}`, { credentials: "same-origin" });
+    body = await response.json();
+  } catch {
+    showError(gettext("The better move could not be shown."));
+    return;
+  }
+  if (body.error) { showError(body.error.message); return; }
+  if (!loaded || index !== asked.index || loaded.perspective !== asked.perspective) return; // moved on meanwhile
+  betterShown = body;
+  drawBetter();
+  renderReview();
+}
+
+// The board as it would be after the better move, marked as imagined, with the move played named.
+function drawBetter() {
+  const picture = betterShown.picture;
+  const snap = { ...snapAt(index), view: picture, to_act: picture.to_act || [], finished: Boolean(picture.finished) };
+  renderer.render($("board"), snap, boardContext(snap.seat));
+  $("board").dataset.better = String(betterShown.seq);
+  const note = $("better-note");
+  const strip = (text) => String(text).replace(/[.\s]+$/, "");
+  const played = document.createElement("mark");
+  played.className = "better-played";
+  played.textContent = strip(describeHere(betterShown.played));
+  note.replaceChildren(
+    Object.assign(document.createElement("strong"), { textContent: interpolate(gettext("On the board: the better move, %(best)s."), { best: strip(describeHere(betterShown.best)) }, true) }),
+    " ",
+    gettext("Played instead:"),
+    " ",
+    played,
+  );
+  note.hidden = false;
+  // On a phone the button is far below the board: bring the imagined board into sight.
+  const box = note.getBoundingClientRect();
+  if (box.top < 0 || box.bottom > window.innerHeight) note.scrollIntoView({ block: "start" });
+}
+
+function hideBetter() {
+  betterShown = null;
+  $("better-note").hidden = true;
+  $("better-note").replaceChildren();
+  delete $("board").dataset.better;
 }
 
 function renderComments() {
@@ -594,6 +688,7 @@ async function main() {
     });
   }
   document.addEventListener("keydown", keyboard);
+  $("review-graph-box").addEventListener("click", graphClicked);
   socket = new ReplaySocket(config.socket, {
     onOpen: () => {},
     onMessage,

@@ -14,6 +14,7 @@ export class Review {
     this.onError = onError;
     this.summary = null;
     this.decisions = [];
+    this.graph = "";
     this.timer = null;
   }
 
@@ -39,6 +40,7 @@ export class Review {
     }
     this.summary = body.summary;
     this.decisions = body.decisions || [];
+    this.graph = body.graph || ""; // the server's drawing of the review (replay/graph.py)
     const status = this.summary ? this.summary.status : null;
     clearTimeout(this.timer);
     if (status === "queued" || status === "running") this.timer = setTimeout(() => this.load(), POLL_MS);
