@@ -207,10 +207,7 @@ def fall_back(seek_id: int, *, now: datetime | None = None) -> str:
             seek.status = Seek.Status.EXPIRED
             seek.save(update_fields=["status"])
             return "expired"
-        config = dict(seek.config)
-        specs = [service.SeatSpec(seek.user.get_username(), user=seek.user)]
-        specs += [service.SeatSpec.computer(n + 1, COMPUTER) for n in range(1, config["players"])]
-        seek.game = service.create_game(seek.engine, config, specs, kind=seek.kind)
+        seek.game = _table(seek.engine, dict(seek.config), seek.kind, [seek.user])
         seek.status = Seek.Status.MATCHED
         seek.save(update_fields=["status", "game"])
     return "seated"
