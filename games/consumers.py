@@ -1,4 +1,4 @@
-"""The table socket: one consumer per connection, one group per audience.
+"""The table socket: one consumer per connection, one feed per audience and process.
 
 On connect the server works out the audience (games/seats.py): the seat named by ``?seat=N`` (a
 number, no secret), which the handshake's session must hold (its signed-in user, or a credential the
@@ -8,9 +8,9 @@ presenting a credential that holds none, is refused (``not_your_seat``, close NO
 made a spectator's connection; so is a credential in the address (``?token=``, which access logs
 keep). The socket joins its audience's group and gets the table as that audience sees it. Updates arrive
 pre-computed once per audience (games.publish) and are forwarded untouched; the client applies them in
-seq order and asks for ``resync`` when one is missing. A seat's sockets are members of its group; the
-spectators of a table in one process share one member of the public group (games.spectators), which
-writes each update to all of them. Actions and table commands come in with a
+seq order and asks for ``resync`` when one is missing. The sockets of one audience (a seat, or the
+spectators) in one process share one subscription to its updates (games.feeds), which writes each
+update to all of them; a seat's sockets are also members of its group (the chat's frames). Actions and table commands come in with a
 command id and get an ``ack`` or an ``error`` (a code and a sentence); a refused one appends nothing.
 An action may leave out ``expected_seq`` (it then applies to the table as it is, if legal for the seat)
 and ``command_id`` (the server gives one); an explicit null is still refused.
@@ -21,6 +21,7 @@ connect, before the client has any picture, the socket then closes with TRY_AGAI
 from __future__ import annotations
 
 import contextlib
+import logging
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from redis.exceptions import RedisError
 
-from games import presence, publish, ratelimit, resignation, resume, seats, service, spectators
+from games import feeds, presence, publish, ratelimit, resignation, resume, seats, service
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, Forbidden, ServiceError, database_guard
 from games.groups import seat_group
@@ -40,6 +41,7 @@ from games.ids import fits
 from games.sockets import TRY_AGAIN, GuardedJsonConsumer
 from games.tables import get_seen_game, load_table
 
+log = logging.getLogger(__name__)
 MAX_MESSAGE = 8192
 # Close codes (docs/live-tables.md): the seat named, or the credential presented, is not the requester's;
 # the handshake is malformed (a credential in the address).
@@ -87,7 +89,7 @@ class TableConsumer(GuardedJsonConsumer):
     seat: int | None
     seat_token: str = ""
     group: str
-    watch: spectators.Watch | None = None
+    watch: feeds.Watch | None = None
     present = False  # counted as a connection of its seat (games/presence.py)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -124,11 +126,24 @@ class TableConsumer(GuardedJsonConsumer):
             await self._refuse(exc, BAD_HANDSHAKE)
             return
         # Subscribed before the state is read, so no update falls between the state and the stream.
-        if self.seat is None:
-            self.watch = await spectators.join(self.channel_layer, self.game_id, self._forward)
-        else:
-            self.group = seat_group(self.game_id, self.seat)
-            await self.channel_layer.group_add(self.group, self.channel_name)
+        try:
+            if self.seat is not None:
+                # The seat's group: its updates in the embedded mode, the chat's frames always.
+                self.group = seat_group(self.game_id, self.seat)
+                await self.channel_layer.group_add(self.group, self.channel_name)
+            if self.seat is None or feeds.on_redis(self.channel_layer):
+                self.watch = await feeds.join(
+                    self.channel_layer, self.game_id, self._forward, seat=self.seat, lost=self._feed_lost
+                )
+        except ConnectionError as exc:  # the pub/sub connection failed before confirming: come back
+            await self._leave()
+            log.warning("game %s: could not subscribe a socket (%s)", self.game_id, exc)
+            await self.end(TRY_AGAIN)
+            return
+        except BaseException:
+            await self._leave()
+            raise
+        if self.seat is not None:
             # The seat is connected: nobody may claim its game while it is (games/presence.py).
             await database_sync_to_async(presence.joined)(self.game_id, self.seat)
             self.present = True
@@ -136,7 +151,7 @@ class TableConsumer(GuardedJsonConsumer):
             await self.accept()
             await self._send_state()
             if self.watch is not None:
-                await spectators.live(self.watch)
+                await feeds.live(self.watch)
         except DatabaseUnavailable as exc:
             await self._leave()
             await self._try_again(exc)
@@ -164,7 +179,7 @@ class TableConsumer(GuardedJsonConsumer):
             await database_sync_to_async(presence.left)(self.game_id, self.seat)
         if self.watch is not None:
             watch, self.watch = self.watch, None
-            await spectators.leave(watch)
+            await feeds.leave(watch)
         if hasattr(self, "group"):
             group = self.group
             del self.group
@@ -174,6 +189,11 @@ class TableConsumer(GuardedJsonConsumer):
 
     async def _forward(self, text: str) -> None:
         await self.send(text_data=text)
+
+    async def _feed_lost(self) -> None:
+        """The pub/sub connection this socket heard its table through failed: updates may have been
+        missed, so the client connects again and reads the table afresh."""
+        await self.end(TRY_AGAIN)
 
     @database_sync_to_async
     def _audience(self, wanted: list[str] | None) -> int | None:

@@ -21,7 +21,8 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
 from games import hooks, names
-from games.groups import edge_channel, public_group, seat_group
+from games.groups import edge_channel, feed_channel, public_group, seat_group
+from games.pubsub import redis_url
 from games.tables import Table, folded_upto, moves_back, previous_end, spectator_cut
 from games.timeline import FAIR_PREFIX, TABLE_EVENTS
 
@@ -103,21 +104,21 @@ def snapshot(table: Table, seat: int | None) -> dict[str, Any]:
 def table_changed(table: Table) -> None:
     """Send every audience its new picture: each seat's view, and the spectators' (maybe delayed).
 
-    Only the audiences someone listens to are sent theirs (``_listened``: one round trip asks for all
-    of them), in the same trip into the event loop: a computer's seat, a player who closed the page, a
-    table nobody watches cost no message. That is safe because a socket joins its group before it reads
-    the table (games.consumers, games.spectators): one that joins after the question reads a table that
-    already has this move.
+    Only the audiences someone listens to are sent theirs, asked of Redis (or the layer) in one round
+    trip: a computer's seat, a player who closed the page, a table nobody watches cost no view and no
+    message. That is safe because a socket subscribes before it reads the table (games.feeds,
+    games.consumers): one that subscribes after the question reads a table that already has this move.
+    On Redis (``games.pubsub.redis_url``) each audience's text is PUBLISHed on its channel, from this
+    thread (``_send_pubsub``); in the embedded mode it is sent to the audience's channel-layer group.
     """
     layer = get_channel_layer()
     if layer is None:
         return
     game_id = table.game.pk
     since = previous_end(table.events)
-    # Each audience's text, made when it is needed (``_encode``).
-    audiences: list[tuple[str, Callable[[], dict[str, Any]]]] = [
-        (seat_group(game_id, n), functools.partial(table_message, table, n, since))
-        for n in range(table.game.config["players"])
+    # Each audience (a seat, or None: the spectators) and its text, made when it is needed (``_encode``).
+    audiences: list[tuple[int | None, Callable[[], dict[str, Any]]]] = [
+        (n, functools.partial(table_message, table, n, since)) for n in range(table.game.config["players"])
     ]
     if not table.game.deal_is_secret():  # else spectators keep the opening (spectator_cut)
         public = spectator_table(table)
@@ -125,14 +126,16 @@ def table_changed(table: Table) -> None:
         # The spectators' previous picture: as they were cut when the previous command was the last.
         # (The log's seqs are 1, 2, 3…: the events up to ``since`` are its first ``since``.)
         public_since = moves_back(table.events, delay, upto=since) if since else 0
-        audiences.append(
-            (public_group(game_id), functools.partial(table_message, public, None, public_since))
-        )
+        audiences.append((None, functools.partial(table_message, public, None, public_since)))
     # Other parts' sockets that follow the game (a replay page), told in the same trip.
     nudges = [(group, message) for follower in _followers for group, message in follower(table)]
-    if _direct(layer) and _send_direct(layer, game_id, table.seq, audiences, nudges):
+    if redis_url(layer) is not None:
+        _send_pubsub(layer, game_id, table.seq, audiences, nudges)
         return
-    texts = [(group, _encode(message)) for group, message in audiences]
+    texts = [
+        (seat_group(game_id, seat) if seat is not None else public_group(game_id), _encode(message))
+        for seat, message in audiences
+    ]
     # The edge hears the public text and nothing else: the seats' texts never reach its channel.
     public_text = next((text for group, text in texts if group == public_group(game_id)), None)
 
@@ -150,13 +153,7 @@ def table_changed(table: Table) -> None:
                 await layer.group_send(group, {"type": "table.update", "text": text})
             except Exception:  # a full or unreachable layer must not undo a committed move
                 log.exception("could not publish game %s seq %s to %s", game_id, table.seq, group)
-        for group, nudge in nudges:
-            if listened is not None and group not in listened:
-                continue
-            try:
-                await layer.group_send(group, nudge)
-            except Exception:
-                log.exception("could not tell %s of game %s seq %s", group, game_id, table.seq)
+        await _nudge(layer, game_id, table.seq, nudges, listened)
         if public_text is not None and edge_enabled(layer):
             try:
                 await layer.connection(0).publish(edge_channel(game_id), public_text)
@@ -169,6 +166,18 @@ def table_changed(table: Table) -> None:
         log.exception("could not publish game %s seq %s", game_id, table.seq)
 
 
+async def _nudge(
+    layer: Any, game_id: int, seq: int, nudges: list[tuple[str, dict[str, Any]]], listened: set[str] | None
+) -> None:
+    for group, nudge in nudges:
+        if listened is not None and group not in listened:
+            continue
+        try:
+            await layer.group_send(group, nudge)
+        except Exception:
+            log.exception("could not tell %s of game %s seq %s", group, game_id, seq)
+
+
 SEATS_CHANGED = orjson.dumps({"type": "seats_changed"}).decode()
 
 
@@ -176,8 +185,8 @@ def seats_changed(game_id: int, players: int) -> None:
     """Tell the table's pages that its seats changed (a seat taken through an invite or the lobby):
     each asks again for the whole table, whose seat names are written in its own reader's language.
     Nothing else is said: a page that hears it learns no more than a reload would show it. Spectators
-    on the spectator edge are not told (the edge carries table updates only); they see the new names
-    when they next connect."""
+    are told only in the embedded mode: on Redis their feed carries table updates only (the edge's
+    channel), and they see the new names when they next connect."""
     for group in [*(seat_group(game_id, n) for n in range(players)), public_group(game_id)]:
         try:
             group_send(group, {"type": "table.update", "text": SEATS_CHANGED})
@@ -197,64 +206,61 @@ def _encode(message: Callable[[], dict[str, Any]]) -> str:
     return encode_update(message())
 
 
-def _send_direct(
+def _send_pubsub(
     layer: Any,
     game_id: int,
     seq: int,
-    audiences: list[tuple[str, Callable[[], dict[str, Any]]]],
+    audiences: list[tuple[int | None, Callable[[], dict[str, Any]]]],
     nudges: list[tuple[str, dict[str, Any]]],
-) -> bool:
-    """Publish from a process without a server's event loop (a Celery worker, a script): who listens is
-    asked, and the edge's frame PUBLISHed, in one pipelined round trip on this thread, through the same
-    Redis keys as ``_listened``; only when a group has a member (a player on Daphne, a replay page) is
-    the publish loop's thread reached for channels-redis's ``group_send``. Computer players watched
-    through the edge so cost one round trip, no thread hop, and no view nobody listens to. False when
-    Redis could not be asked: the caller then publishes as before, every audience through the loop.
-    """
-    public = public_group(game_id)
-    public_text = (
-        next((_encode(m) for g, m in audiences if g == public), None) if edge_enabled(layer) else None
-    )
-    groups = [group for group, _m in audiences] + [group for group, _n in nudges]
+) -> None:
+    """Publish on Redis from this thread (a web process's database thread, a Celery worker): one
+    pipelined trip asks which audiences' channels have a subscriber (a web process where that seat has a
+    socket, spectators there or on the edge) and which followers' groups a member; a second PUBLISHes
+    each listened audience's text, made only then. No event loop is reached unless a follower listens
+    (a replay page: channels-redis's ``group_send``). Computer seats nobody watches cost one trip."""
+    channels = [feed_channel(game_id, seat) for seat, _message in audiences]
     by_server: dict[int, list[str]] = {}
-    for group in groups:
+    for group, _told in nudges:
         by_server.setdefault(layer.consistent_hash(group), []).append(group)
-    if public_text is not None:
-        by_server.setdefault(0, [])  # the edge's channels are on the layer's first server
-    listened: set[str] = set()
+    followed: set[str] = set()
     try:
+        first = by_server.pop(0, [])
+        pipe = _Direct.client(layer, 0).pipeline(transaction=False)
+        pipe.pubsub_numsub(*channels)
+        for group in first:
+            pipe.zcard(layer._group_key(group))
+        subscribers, *counts = pipe.execute()
+        followed.update(group for group, count in zip(first, counts, strict=True) if count)
         for index, some in by_server.items():
             pipe = _Direct.client(layer, index).pipeline(transaction=False)
             for group in some:
                 pipe.zcard(layer._group_key(group))
-            if index == 0 and public_text is not None:
-                pipe.publish(edge_channel(game_id), public_text)
-            counts = pipe.execute()
-            listened.update(group for group, count in zip(some, counts, strict=False) if count)
-    except Exception:
-        log.warning("could not ask who listens to game %s directly", game_id, exc_info=True)
-        return False
-    sends = [
-        (g, {"type": "table.update", "text": public_text if g == public and public_text else _encode(m)})
-        for g, m in audiences
-        if g in listened
-    ]
-    sends += [(g, n) for g, n in nudges if g in listened]
-    if not sends:
-        return True
+            followed.update(group for group, count in zip(some, pipe.execute(), strict=True) if count)
+        heard = [
+            (channel, message)
+            for (channel, (_seat, message)), (_name, count) in zip(
+                zip(channels, audiences, strict=True), subscribers, strict=True
+            )
+            if count
+        ]
+        if heard:
+            pipe = _Direct.client(layer, 0).pipeline(transaction=False)
+            for channel, message in heard:
+                pipe.publish(channel, _encode(message))
+            pipe.execute()
+    except Exception:  # Redis unreachable: the move stands; sockets that missed it see the gap and resync
+        log.exception("could not publish game %s seq %s", game_id, seq)
+        return
+    if not followed:
+        return
 
-    async def send_listened() -> None:
-        for group, message in sends:
-            try:
-                await layer.group_send(group, message)
-            except Exception:  # a full or unreachable layer must not undo a committed move
-                log.exception("could not publish game %s seq %s to %s", game_id, seq, group)
+    async def send_followed() -> None:
+        await _nudge(layer, game_id, seq, nudges, followed)
 
     try:
-        _Loop.get().run(send_listened())
+        _run(send_followed, layer)
     except Exception:
-        log.exception("could not publish game %s seq %s", game_id, seq)
-    return True
+        log.exception("could not tell the followers of game %s seq %s", game_id, seq)
 
 
 def edge_enabled(layer: Any) -> bool:
@@ -332,22 +338,10 @@ def _run(send: Callable[[], Coroutine[Any, Any, T]], layer: Any) -> T:
     return _Loop.get().run(send())
 
 
-def _direct(layer: Any) -> bool:
-    """Whether this process publishes through ``_send_direct``: channels-redis on plain Redis URLs
-    (``_Direct``), and no server's loop here (under Daphne the sends stay on the server's loop)."""
-    return (
-        not isinstance(layer, InMemoryChannelLayer)
-        and all(hasattr(layer, name) for name in ("_group_key", "connection", "consistent_hash", "hosts"))
-        and all(isinstance(host, dict) and set(host) <= _Direct.OPTIONS for host in layer.hosts)
-        and _server_loop() is None
-    )
-
-
 class _Direct:
     """Synchronous Redis clients on the channel layer's servers, one per server and process (redis-py's
     pools hand each thread its own connection)."""
 
-    OPTIONS = frozenset({"address", "socket_timeout", "socket_connect_timeout", "max_connections"})
     _clients: dict[tuple[int, int], Any] = {}
     _lock = threading.Lock()
 

@@ -71,9 +71,9 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
             # of this process that kept waiting would never hear of its table again. So each one
             # closes (TRY_AGAIN), connects again, joins its group afresh and gets the whole table.
             # (A socket still connecting joins its group after this, or fails as this one did.)
-            from games import spectators  # the spectators' shared subscriptions are in the same case
+            from games import feeds  # the shared subscriptions on the layer's groups are in the same case
 
-            spectators.detach_all()
+            feeds.detach_all()
             others = [s for s in _sockets if s is not self and s._accepted and not s._ended]
             log.warning("channel layer lost (%r): closing %d sockets", exc, len(others) + 1)
             for consumer in [self, *others]:

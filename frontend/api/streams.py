@@ -5,8 +5,9 @@ the ``state`` (or, with ``?since=SEQ``, exactly the updates after SEQ: games/res
 after the line that says the game is over (``finished`` or ``stopped``); the next game at the same
 table (a rematch) is read with a new stream.
 
-The stream joins the audience's group before it reads the table, as the socket does, so no move falls
-between the first lines and the live ones; a live update the first lines already held is skipped.
+The stream subscribes to its audience's updates before it reads the table, as the socket does
+(games/feeds.py), so no move falls between the first lines and the live ones; a live update the first
+lines already held is skipped.
 It joins its credentials' groups too: a token revoked ends the stream at once (games/credentials.py).
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -25,9 +27,9 @@ from ninja import Query, Router
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
 from frontend.api.tables import ERRORS, audience_of, game_of
-from games import bounds, credentials, presence, publish, resume
+from games import bounds, credentials, feeds, presence, publish, resume
 from games.errors import database_guard
-from games.groups import public_group, seat_group
+from games.groups import seat_group
 from games.tables import load_table
 
 router = Router(tags=["tables"], auth=TokenAuth())
@@ -71,22 +73,47 @@ async def stream(request: HttpRequest, table: str, query: Query[StreamQuery]) ->
     layer = get_channel_layer()
     if layer is None:  # settings always name one (infra/settings.py)
         raise RuntimeError("no channel layer")
-    table_group = seat_group(game_id, number) if number is not None else public_group(game_id)
     # The credentials it was opened with: their end (a revoked token) ends the stream (games/credentials.py).
-    groups = [table_group, *_credential_groups(request)]
+    groups = _credential_groups(request)
+    # Everything the stream hears, in one queue: the feed's texts, the channel's messages; None: lost.
+    heard: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    watch: feeds.Watch | None = None
+    if feeds.on_redis(layer) or number is None:  # the process's shared subscription (games/feeds.py)
+
+        async def update(text: str) -> None:
+            heard.put_nowait({"type": "table.update", "text": text})
+
+        async def lost() -> None:
+            heard.put_nowait(None)
+
+        watch = await feeds.join(layer, game_id, update, seat=number, lost=lost)
+    else:  # the embedded mode: a seat's updates come to its group
+        groups.append(seat_group(game_id, number))
     channel = await layer.new_channel()
-    for group in groups:
-        await layer.group_add(group, channel)
     try:
+        for group in groups:
+            await layer.group_add(group, channel)
         first, last = await sync_to_async(_first_lines)(game_id, number, query.since)
     except BaseException:
-        await _leave(layer, groups, channel)
+        await _leave(layer, Listening(groups, channel, heard, watch))
         raise
     seat = (game_id, number) if number is not None else None
-    response = StreamingHttpResponse(_lines(layer, groups, channel, first, last, seat), content_type=NDJSON)
+    lines = _lines(layer, Listening(groups, channel, heard, watch), first, last, seat)
+    response = StreamingHttpResponse(lines, content_type=NDJSON)
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each line on at once
     return response
+
+
+@dataclass
+class Listening:
+    """What a stream listens on: its channel in ``groups`` (the credentials', and in the embedded mode a
+    seat's updates) and the table's feed (``watch``), both heard in ``heard``."""
+
+    groups: list[str]
+    channel: str
+    heard: asyncio.Queue[dict[str, Any] | None]
+    watch: feeds.Watch | None
 
 
 def _credential_groups(request: HttpRequest) -> list[str]:
@@ -97,9 +124,18 @@ def _credential_groups(request: HttpRequest) -> list[str]:
     return groups
 
 
-async def _leave(layer: Any, groups: list[str], channel: str) -> None:
-    for group in groups:
-        await layer.group_discard(group, channel)
+async def _leave(layer: Any, on: Listening) -> None:
+    for group in on.groups:
+        await layer.group_discard(group, on.channel)
+    if on.watch is not None:
+        await feeds.leave(on.watch)
+
+
+async def _pump(layer: Any, on: Listening) -> None:
+    """The channel's messages into the stream's queue (a receive is never cancelled while a message
+    may be on its way: only when the stream ends)."""
+    while True:
+        on.heard.put_nowait(await layer.receive(on.channel))
 
 
 def _who(request: HttpRequest, table: str, seat: int | None) -> tuple[int, int | None]:
@@ -133,8 +169,7 @@ def _read(text: str) -> tuple[int, bool]:
 
 async def _lines(
     layer: Any,
-    groups: list[str],
-    channel: str,
+    on: Listening,
     first: list[str],
     last: int,
     seat: tuple[int, int] | None = None,
@@ -142,36 +177,40 @@ async def _lines(
     # A seat's open stream is a connection to its table, as its socket is (games/presence.py).
     if seat is not None:
         await sync_to_async(presence.joined)(*seat)
+    pump: asyncio.Task[None] | None = None
+    getting: asyncio.Future[dict[str, Any] | None] | None = None
     try:
         for text in first:
             yield text + "\n"
         if first and _read(first[-1])[1]:
             return  # the game is over: nothing more will come (#37: the stream never closed)
-        # The receive is never cancelled for a keep-alive (a cancelled receive may drop a message):
-        # the same one is waited for again.
-        receiving = asyncio.ensure_future(layer.receive(channel))
-        try:
-            while True:
-                done, _pending = await asyncio.wait({receiving}, timeout=KEEPALIVE)
-                if not done:
-                    yield "\n"
-                    continue
-                message = receiving.result()
-                if message.get("type") == credentials.MESSAGE:
-                    return  # revoked: not one more line
-                receiving = asyncio.ensure_future(layer.receive(channel))
-                if message.get("type") != "table.update":
-                    continue
-                seq, over = _read(message["text"])
-                if seq <= last:
-                    continue  # the first lines already held it
-                last = seq
-                yield message["text"] + "\n"
-                if over:
-                    return  # the game's last line: the stream ends (a new game is a new stream)
-        finally:
-            receiving.cancel()
+        if on.watch is not None:
+            await feeds.live(on.watch)
+        pump = asyncio.create_task(_pump(layer, on))
+        # A get is never cancelled for a keep-alive: the same one is waited for again.
+        getting = asyncio.ensure_future(on.heard.get())
+        while True:
+            done, _pending = await asyncio.wait({getting}, timeout=KEEPALIVE)
+            if not done:
+                yield "\n"
+                continue
+            message = getting.result()
+            getting = asyncio.ensure_future(on.heard.get())
+            if message is None or message.get("type") == credentials.MESSAGE:
+                return  # the feed was lost (the client resumes with ?since=SEQ), or revoked
+            if message.get("type") != "table.update":
+                continue
+            seq, over = _read(message["text"])
+            if seq <= last:
+                continue  # the first lines already held it
+            last = seq
+            yield message["text"] + "\n"
+            if over:
+                return  # the game's last line: the stream ends (a new game is a new stream)
     finally:
-        await _leave(layer, groups, channel)
+        for task in (pump, getting):
+            if task is not None:
+                task.cancel()
+        await _leave(layer, on)
         if seat is not None:
             await sync_to_async(presence.left)(*seat)

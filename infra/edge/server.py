@@ -22,7 +22,7 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from infra.edge.subscriptions import Subscriptions
+from games.pubsub import Subscriptions
 from infra.edge.tables import STATE_TTL, Table, applied, encode, read_state
 
 log = logging.getLogger("infra.edge")

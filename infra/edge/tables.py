@@ -30,7 +30,7 @@ class Table:
         self.texts: dict[str, str] = {}  # language: the picture as sent, encoded once
         self.read_at: dict[str, float] = {}
         self.reading: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        # Done when Redis confirms the table's subscription (infra/edge/subscriptions.py).
+        # Done when Redis confirms the table's subscription (games/pubsub.py).
         self.subscribed = subscribed if subscribed is not None else asyncio.get_running_loop().create_future()
 
     def heard(self, seq: int, since: int, text: str, fields: dict[str, Any]) -> None:

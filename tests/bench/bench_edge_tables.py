@@ -195,8 +195,10 @@ def measure(
                 if answer[0] != "ready":
                     raise RuntimeError(f"a spectator could not connect: {answer[1]}")
             edge_cpu0 = sum(cpu_seconds(p) for p in edge.pids)  # type: ignore[attr-defined]
+            web_cpu0 = sum(cpu_seconds(p.pid) for p in web)
             webs = [f"ws://127.0.0.1:{p.port}" for p in web]  # type: ignore[attr-defined]
             sent = asyncio.run(play_all(webs, made, period, seconds))
+            web_cpu = sum(cpu_seconds(p.pid) for p in web) - web_cpu0
             for pipe in pipes:
                 pipe.send("played")
             received: dict[str, list[float]] = {}
@@ -247,6 +249,9 @@ def measure(
         "max": max(latencies, default=float("nan")),
         "lost": lost,
         "edge_cpu_us": 1e6 * edge_cpu / max(1, len(latencies)),
+        # The web processes' CPU a move (the command path and publishing, both players' sockets), over
+        # the playing only: a figure that load on the machine stretches less than latency.
+        "web_cpu_ms": 1e3 * web_cpu / max(1, sum(len(m) for m in sent.values())),
         "stored_p50": percentile(to_store, 0.5),
         "stored_p99": percentile(to_store, 0.99),
         "fanout_p50": percentile(from_store, 0.5),
@@ -280,7 +285,8 @@ def main() -> None:
     print(
         f"tables={f['tables']} spectators={f['spectators']} moves={f['moves']} messages={f['messages']} "
         f"p50_ms={f['p50']:.1f} p99_ms={f['p99']:.1f} max_ms={f['max']:.1f} lost={f['lost']} "
-        f"edge_cpu_us_per_message={f['edge_cpu_us']:.1f} load={f['load'][0]:.1f} "
+        f"edge_cpu_us_per_message={f['edge_cpu_us']:.1f} web_cpu_ms_per_move={f['web_cpu_ms']:.2f} "
+        f"load={f['load'][0]:.1f} "
         f"sockets_connected_again={f['retries']}"
     )
     print(

@@ -1,4 +1,4 @@
-"""The spectator edge's Redis subscriptions (infra/edge/subscriptions.py), in the test's process: an edge
+"""The spectator edge's Redis subscriptions (games/pubsub.py), in the test's process: an edge
 (its own event loop, a stand-in for the database's picture) on a Redis of the test's own, reached through
 a gate that can hold what the edge writes, so that Redis answers it late, in one go.
 

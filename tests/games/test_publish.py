@@ -71,11 +71,12 @@ def test_the_seat_to_act_is_sent_its_legal_actions():
 
 
 @pytest.mark.redis
-def test_a_worker_asks_and_feeds_the_edge_in_one_trip_and_makes_only_the_views_listened_to(
+def test_on_redis_a_move_is_published_to_the_audiences_that_listen_and_their_views_alone_are_made(
     settings, monkeypatch
 ):
-    """Outside a server's event loop (a Celery worker) on channels-redis: who listens is asked and the
-    edge's frame published on this thread; only the audiences with a member are made and sent."""
+    """On channels-redis over a plain URL, every audience's text goes on its Redis pub/sub channel, from
+    the publishing thread: who listens is asked in one trip, only the listened views are made, no event
+    loop is reached, and a seat's channel carries that seat's view alone (never to the edge's channel)."""
     import os
     import uuid
 
@@ -83,19 +84,15 @@ def test_a_worker_asks_and_feeds_the_edge_in_one_trip_and_makes_only_the_views_l
     from channels.layers import channel_layers
 
     from games import publish
-    from games.groups import edge_channel
+    from games.groups import edge_channel, seat_channel
 
     prefix = f"test-{uuid.uuid4().hex[:8]}"
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {
-                "hosts": [{"address": os.environ["REDIS_URL"]}],
-                "prefix": f"test-{uuid.uuid4().hex[:8]}",
-            },
+            "CONFIG": {"hosts": [{"address": os.environ["REDIS_URL"]}], "prefix": prefix},
         }
     }
-    settings.SPECTATOR_SOCKET = "/ws/watch/"
     channel_layers.backends.clear()
     made: list[int | None] = []
     real = publish.table_message
@@ -103,30 +100,37 @@ def test_a_worker_asks_and_feeds_the_edge_in_one_trip_and_makes_only_the_views_l
         publish, "table_message", lambda table, seat, since: made.append(seat) or real(table, seat, since)
     )
     hops: list[object] = []
-    real_run = publish._Loop.run
-    monkeypatch.setattr(
-        publish._Loop, "run", lambda self, coroutine: hops.append(coroutine) or real_run(self, coroutine)
-    )
+    monkeypatch.setattr(publish, "_run", lambda send, layer: hops.append(send))
+    subscriber = redis.Redis.from_url(os.environ["REDIS_URL"]).pubsub()
     try:
         game = tiny_game()
-        subscriber = redis.Redis.from_url(os.environ["REDIS_URL"]).pubsub()
+        secrets = list(load_table(game.pk).state.secrets)
         subscriber.subscribe(edge_channel(game.pk))
         assert subscriber.get_message(timeout=5)["type"] == "subscribe"
         seq = store.head(game.pk)[0]
         made.clear()
-        play(game, 0, 1, "m1", seq)  # nobody listens on the channel layer: no hop, only the public view
+        play(game, 0, 1, "m1", seq)  # only the spectators listen: only their view is made
         assert made == [None] and hops == []
         frame = subscriber.get_message(timeout=5)
-        assert frame is not None and json.loads(frame["data"])["seq"] == seq + 1
-        layer, channels = listen([seat_group(game.pk, 1)])
+        assert frame["channel"] == edge_channel(game.pk).encode()
+        assert json.loads(frame["data"])["seq"] == seq + 1
+        assert all(secret not in frame["data"].decode() for secret in secrets)
+        subscriber.subscribe(seat_channel(game.pk, 1))
+        assert subscriber.get_message(timeout=5)["type"] == "subscribe"
         made.clear()
         play(game, 1, 1, "m2", seq + 1)
-        assert sorted(made, key=str) == [1, None] and len(hops) == 1
-        message = json.loads(received(layer, channels[seat_group(game.pk, 1)])[0]["text"])
-        assert message["seat"] == 1 and message["seq"] == seq + 2
-        assert json.loads(subscriber.get_message(timeout=5)["data"])["seq"] == seq + 2
-        subscriber.close()
+        assert sorted(made, key=str) == [1, None] and hops == []
+        got = {}
+        for _ in range(2):
+            frame = subscriber.get_message(timeout=5)
+            got[frame["channel"].decode()] = json.loads(frame["data"])
+        mine = got[seat_channel(game.pk, 1)]
+        assert mine["seat"] == 1 and mine["seq"] == seq + 2 and mine["view"]["secret"] == secrets[1]
+        assert secrets[0] not in json.dumps(mine)
+        assert got[edge_channel(game.pk)]["seq"] == seq + 2
+        assert all(secret not in json.dumps(got[edge_channel(game.pk)]) for secret in secrets)
     finally:
+        subscriber.close()
         channel_layers.backends.clear()
         keys = redis.Redis.from_url(os.environ["REDIS_URL"])
         for key in keys.scan_iter(f"{prefix}*"):

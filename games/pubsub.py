@@ -1,4 +1,5 @@
-"""The spectator edge's Redis subscriptions: one connection, owned by one task.
+"""Redis pub/sub subscriptions of one process: one connection, owned by one task. The spectator edge
+(infra/edge/) holds one; so does each web process for its tables' sockets (games/feeds.py).
 
 Sockets' tasks never touch the connection. ``subscribe`` and ``unsubscribe`` queue a request; the owner
 writes the requests in their order, reads everything Redis sends, and matches each confirmation to the
@@ -8,10 +9,10 @@ per channel asked). So:
   is taken for the request it answers, never for the next one;
 - no socket's task is ever half-way through a write on the shared connection when it is cancelled or
   times out (redis-py then drops the connection under whoever reads it);
-- nothing reconnects behind the edge's back (redis-py's ``PubSub`` reconnects on its own and subscribes
+- nothing reconnects behind its owner's back (redis-py's ``PubSub`` reconnects on its own and subscribes
   again, and what was published meanwhile is lost unnoticed).
 Only a failure of the connection itself (or a reply that answers nothing asked) ends it: every waiting
-request fails, ``lost`` is called once, and the edge starts afresh with a new ``Subscriptions``.
+request fails, ``lost`` is called once, and the owner starts afresh with a new ``Subscriptions``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 
 from redis.asyncio.connection import ConnectionPool
 
-log = logging.getLogger("infra.edge")
+log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 5.0
 # A write Redis does not take in this long: the connection is treated as lost (reads wait forever:
@@ -57,13 +58,13 @@ class Subscriptions:
     def _ask(self, kind: bytes, channel: str) -> asyncio.Future[None]:
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if self.ended:
-            _fail(future, ConnectionError("the edge's Redis connection is closed"))
+            _fail(future, ConnectionError("the Redis pub/sub connection is closed"))
         else:
             self.requests.put_nowait((kind, channel.encode(), future))
         return future
 
     async def close(self) -> None:
-        """The edge stops: no loss to report."""
+        """Its owner stops: no loss to report."""
         self.ended = True
         self.task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -107,7 +108,7 @@ class Subscriptions:
                     pending.cancel()
             if reading is not None and reading.done() and not reading.cancelled():
                 reading.exception()  # retrieved: its error is the one reported
-            self._fail_all(ConnectionError(why or "the edge's Redis connection is closed"))
+            self._fail_all(ConnectionError(why or "the Redis pub/sub connection is closed"))
             if conn is not None:
                 with contextlib.suppress(Exception):
                     await conn.disconnect(nowait=True)
@@ -121,7 +122,7 @@ class Subscriptions:
             try:
                 self.heard(channel, data)
             except Exception:  # a fault in one message's handling: never a reason to drop every socket
-                log.exception("spectator edge: a message on %r could not be handled", channel)
+                log.exception("a message on %r could not be handled", channel)
             return
         queue = self.waiting.get(channel)
         if not queue or queue[0][0] != kind:
@@ -145,3 +146,22 @@ def _fail(future: asyncio.Future[None], exc: Exception) -> None:
     if not future.done():
         future.set_exception(exc)
         future.exception()  # retrieved: whoever waited on it closes its socket by itself
+
+
+# A channel layer's server given by these keys alone is a plain Redis URL this process can reach with
+# its own connections (redis-py): then table updates travel on Redis pub/sub (games/feeds.py).
+PLAIN_HOST_KEYS = frozenset({"address", "socket_timeout", "socket_connect_timeout", "max_connections"})
+
+
+def redis_url(layer: Any) -> str | None:
+    """The Redis URL that carries table updates beside ``layer`` (channels-redis on plain Redis URLs:
+    its first server, as for the spectator edge), or None: the layer's own groups carry them (the
+    in-memory layer of the embedded mode and the tests, or servers given as Sentinel or with TLS
+    options this process would not reproduce)."""
+    hosts = getattr(layer, "hosts", None)
+    if not hosts or not all(hasattr(layer, name) for name in ("_group_key", "consistent_hash")):
+        return None
+    if not all(isinstance(host, dict) and set(host) <= PLAIN_HOST_KEYS for host in hosts):
+        return None
+    address = hosts[0].get("address")
+    return address if isinstance(address, str) else None
