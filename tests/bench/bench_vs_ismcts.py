@@ -10,7 +10,8 @@ level) plays from ``engine.view`` as at a table. Two players, one short game per
 below: one round or one hand, so that a sample of games fits a few minutes), every deal played twice
 with the seats swapped. The CPU time (``time.process_time``) around every ``choose`` and every
 ``step`` is the CPU per move of each side; ISMCTS's simulations are set so that its CPU per move is
-``multiple`` × ours, measured on calibration deals played before (and not counted in) the match.
+``multiple`` × ours: from a calibration deal played first (not counted), then retuned after every
+deal from all that was measured (``Budget``).
 
 Reported per game: our win rate (a shared first place counts half) with its 95% Wilson interval, the
 mean point margin (the absolute score difference, positive when we placed ahead, in the game's
@@ -89,20 +90,60 @@ def new_ismcts(game: Any, sims: int, seed: int) -> Any:
 
 
 class Side:
-    """One side's CPU seconds, moves, and moves with a choice (more than one legal action)."""
+    """One side's CPU seconds, moves, moves with a choice (more than one legal action), and the
+    simulations ISMCTS ran on those."""
 
     def __init__(self) -> None:
         self.cpu = 0.0
         self.moves = 0
         self.choices = 0
+        self.work = 0
 
-    def add(self, cpu: float, choices: int) -> None:
+    def add(self, cpu: float, choices: int, sims: int = 0) -> None:
         self.cpu += cpu
         self.moves += 1
-        self.choices += choices > 1
+        if choices > 1:
+            self.choices += 1
+            self.work += sims
+
+    def merge(self, other: Side) -> None:
+        self.cpu += other.cpu
+        self.moves += other.moves
+        self.choices += other.choices
+        self.work += other.work
 
     def per_move_ms(self) -> float:
         return 1000 * self.cpu / max(1, self.moves)
+
+
+class Budget:
+    """ISMCTS's simulations a move: ``fixed``, or retuned after every deal so that its CPU per move is
+    ``multiple`` × ours, from everything measured so far (a calibration deal first, not counted in the
+    results): our CPU per move ÷ (ISMCTS's CPU per simulation × the share of its moves that have a
+    choice; a forced move costs it nothing). A single deal's estimate is noisy (our strong bots search
+    to a wall-clock budget), so the retuning keeps the whole match near the multiple."""
+
+    def __init__(self, multiple: float, fixed: int | None = None, probe: int = 60) -> None:
+        self.multiple = multiple
+        self.fixed = fixed
+        self.sims = fixed or probe
+        self.ours, self.theirs = Side(), Side()
+        self.used: list[int] = []
+
+    def observe(self, ours: Side, theirs: Side) -> None:
+        self.ours.merge(ours)
+        self.theirs.merge(theirs)
+        if self.fixed is None and self.theirs.work:
+            per_sim = self.theirs.cpu / self.theirs.work
+            share = self.theirs.choices / max(1, self.theirs.moves)
+            target = self.multiple * self.ours.cpu / max(1, self.ours.moves)
+            self.sims = max(8, round(target / max(per_sim * share, 1e-9)))
+
+    def figures(self, theirs: Side) -> dict[str, Any]:
+        return {
+            "sims": round(theirs.work / max(1, theirs.choices)),
+            "sims_range": [min(self.used, default=0), max(self.used, default=0)],
+        }
 
 
 def play_one(game: Any, deal: int, ours: int, level: str, sims: int, ours_side: Side, theirs: Side) -> Any:
@@ -128,30 +169,9 @@ def play_one(game: Any, deal: int, ours: int, level: str, sims: int, ours_side: 
             legal_ids = state.legal_actions()
             cpu0 = time.process_time()
             action_id = search.step(state)
-            theirs.add(time.process_time() - cpu0, len(legal_ids))
+            theirs.add(time.process_time() - cpu0, len(legal_ids), sims)
             state.apply_action(int(action_id))
     return state
-
-
-def calibrate(game: Any, level: str, multiple: float, deals: list[int], probe: int = 60) -> dict[str, Any]:
-    """Simulations that give ISMCTS ``multiple`` × our CPU per move, measured on ``deals`` (both seats)
-    with ``probe`` simulations: our CPU per move, and ISMCTS's CPU per simulation on its moves with a
-    choice (a forced move costs it nothing), times the share of its moves that have one."""
-    ours, theirs = Side(), Side()
-    for deal in deals:
-        for seat in (0, 1):
-            play_one(game, deal, seat, level, probe, ours, theirs)
-    per_sim = theirs.cpu / max(1, theirs.choices * probe)
-    share = theirs.choices / max(1, theirs.moves)
-    target = multiple * ours.cpu / max(1, ours.moves)
-    sims = max(8, round(target / max(per_sim * share, 1e-9)))
-    return {
-        "sims": sims,
-        "ours_ms": ours.per_move_ms(),
-        "ismcts_ms_per_sim": 1000 * per_sim,
-        "choice_share": share,
-        "deals": len(deals),
-    }
 
 
 def match(
@@ -170,43 +190,56 @@ def match(
     engine_name, options = PRESETS[name]
     game = openspiel_adapter.load(engine_name, options, rng_seed=first_deal)
     started = time.perf_counter()
-    calibration = None
-    if sims is None:
-        calibration = calibrate(game, level, multiple, [first_deal - 1])
-        sims = int(calibration["sims"])
+    budget = Budget(multiple, sims)
+    if sims is None:  # the calibration deal
+        ours_deal, theirs_deal = Side(), Side()
+        for seat in (0, 1):
+            play_one(game, first_deal - 1, seat, level, budget.sims, ours_deal, theirs_deal)
+        budget.observe(ours_deal, theirs_deal)
     ours, theirs = Side(), Side()
     score = margin = 0.0
     played = 0
     for deal in range(first_deal, first_deal + max(1, games // 2)):
+        ours_deal, theirs_deal = Side(), Side()
+        budget.used.append(budget.sims)
         for seat in (0, 1):
-            outcome = play_one(game, deal, seat, level, sims, ours, theirs).outcome()
+            outcome = play_one(game, deal, seat, level, budget.sims, ours_deal, theirs_deal).outcome()
             won, points = result_for(outcome, seat)
             score += won
             margin += points
             played += 1
+        ours.merge(ours_deal)
+        theirs.merge(theirs_deal)
+        budget.observe(ours_deal, theirs_deal)
         if log:
-            log(f"  {name} {level} vs ISMCTS({sims}): {played} games, {score:g} won")
-    low, high = wilson(score, played)
+            log(f"  {name} {level} vs ISMCTS({budget.used[-1]}): {played} games, {score:g} won")
     return {
         "game": name,
         "engine": engine_name,
         "options": options,
         "level": level,
-        "games": played,
-        "score": score,
-        "win_rate": score / played,
-        "ci95": [low, high],
-        "margin": margin / played,
-        "ours_cpu_ms": ours.per_move_ms(),
-        "ismcts_cpu_ms": theirs.per_move_ms(),
-        "cpu_ratio": theirs.cpu / max(ours.cpu, 1e-9) * max(1, ours.moves) / max(1, theirs.moves),
-        "ours_moves": ours.moves,
-        "ismcts_moves": theirs.moves,
-        "sims": sims,
+        **summary(score, margin, played, ours, theirs),
+        **budget.figures(theirs),
         "multiple": multiple,
-        "calibration": calibration,
+        "calibrated": sims is None,
         "uct_c": UCT_C,
         "wall_s": time.perf_counter() - started,
+    }
+
+
+def summary(score: float, margin: float, played: int, ours: Side, theirs: Side) -> dict[str, Any]:
+    low, high = wilson(score, played)
+    return {
+        "games": played,
+        "score": score,
+        "win_rate": score / max(1, played),
+        "ci95": [low, high],
+        "margin": margin / max(1, played),
+        "ours_cpu_ms": ours.per_move_ms(),
+        "ismcts_cpu_ms": theirs.per_move_ms(),
+        "cpu_ratio": theirs.per_move_ms() / max(ours.per_move_ms(), 1e-9),
+        "ours_moves": ours.moves,
+        "ismcts_moves": theirs.moves,
     }
 
 
@@ -223,16 +256,18 @@ def line(r: dict[str, Any]) -> str:
 def run(
     names: tuple[str, ...] | list[str] = FOUR_GAMES,
     level: str = "strong",
-    games: int = 40,
+    games: int | dict[str, int] = 40,
     multiple: float = 1.0,
     block_check: int = 0,
     sims: int | None = None,
     log: Any = print,
 ) -> dict[str, Any]:
-    """Every preset in ``names`` and, with ``block_check``, the Block cross-check: the figures."""
+    """Every preset in ``names`` (``games`` each, or by name) and, with ``block_check``, the Block
+    cross-check: the figures."""
     rows = []
     for name in names:
-        rows.append(match(name, level, games, multiple, sims, log=log))
+        count = games if isinstance(games, int) else games[name]
+        rows.append(match(name, level, count, multiple, sims, log=log))
         log(line(rows[-1]))
     check = None
     if block_check:

@@ -24,7 +24,7 @@ import pyspiel  # type: ignore[import-not-found]
 from open_spiel.python.games import block_dominoes as osb  # type: ignore[import-not-found]
 
 from games.engines import dominoes as engine
-from tests.bench.bench_vs_ismcts import Side, new_ismcts, wilson
+from tests.bench.bench_vs_ismcts import Budget, Side, new_ismcts, summary
 
 ACTION_INDEX = {(a.player, a.tile, a.edge): i for i, a in enumerate(osb._ACTIONS)}
 HAND = 7
@@ -149,7 +149,7 @@ def play_one(number: int, ours: int, level: str, sims: int, ours_side: Side, the
             ids = os_state.legal_actions()
             cpu0 = time.process_time()
             chosen = osb._ACTIONS[int(search.step(os_state))]
-            theirs.add(time.process_time() - cpu0, len(ids))
+            theirs.add(time.process_time() - cpu0, len(ids), sims)
             action = next(a for a in legal if as_pair(mine, seat, a) == (chosen.tile, chosen.edge))
             os_state.apply_action(ACTION_INDEX[(seat, chosen.tile, chosen.edge)])
         mine = skip_passes(apply(mine, seat, action))
@@ -162,15 +162,6 @@ def play_one(number: int, ours: int, level: str, sims: int, ours_side: Side, the
     return {"returns": returns, "agree": agree}
 
 
-def calibrate(level: str, multiple: float, number: int, probe: int = 60) -> int:
-    ours, theirs = Side(), Side()
-    for seat in (0, 1):
-        play_one(number, seat, level, probe, ours, theirs)
-    per_sim = theirs.cpu / max(1, theirs.choices * probe)
-    share = theirs.choices / max(1, theirs.moves)
-    return max(8, round(multiple * ours.cpu / max(1, ours.moves) / max(per_sim * share, 1e-9)))
-
-
 def match(
     level: str = "strong",
     games: int = 40,
@@ -179,35 +170,38 @@ def match(
     first_deal: int = 1000,
     log: Any = None,
 ) -> dict[str, Any]:
+    """``level`` against ISMCTS on ``python_block_dominoes``, ``games // 2`` deals each played twice with
+    the seats swapped, ISMCTS's simulations tuned as in bench_vs_ismcts (``Budget``); the figures."""
     started = time.perf_counter()
-    if sims is None:
-        sims = calibrate(level, multiple, first_deal - 1)
+    budget = Budget(multiple, sims)
+    if sims is None:  # the calibration deal
+        ours_deal, theirs_deal = Side(), Side()
+        for seat in (0, 1):
+            play_one(first_deal - 1, seat, level, budget.sims, ours_deal, theirs_deal)
+        budget.observe(ours_deal, theirs_deal)
     ours, theirs = Side(), Side()
     score = margin = 0.0
     played = disagreements = 0
     for number in range(first_deal, first_deal + max(1, games // 2)):
+        ours_deal, theirs_deal = Side(), Side()
+        budget.used.append(budget.sims)
         for seat in (0, 1):
-            result = play_one(number, seat, level, sims, ours, theirs)
+            result = play_one(number, seat, level, budget.sims, ours_deal, theirs_deal)
             mine, other = result["returns"][seat], result["returns"][1 - seat]
             score += 1.0 if mine > other else 0.5 if mine == other else 0.0
             margin += mine
             played += 1
             disagreements += not result["agree"]
+        ours.merge(ours_deal)
+        theirs.merge(theirs_deal)
+        budget.observe(ours_deal, theirs_deal)
         if log:
-            log(f"  block check {level} vs ISMCTS({sims}): {played} games, {score:g} won")
-    low, high = wilson(score, played)
+            log(f"  block check {level} vs ISMCTS({budget.used[-1]}): {played} games, {score:g} won")
     return {
         "game": "python_block_dominoes",
         "level": level,
-        "games": played,
-        "score": score,
-        "win_rate": score / played,
-        "ci95": [low, high],
-        "margin": margin / played,
-        "ours_cpu_ms": ours.per_move_ms(),
-        "ismcts_cpu_ms": theirs.per_move_ms(),
-        "cpu_ratio": theirs.per_move_ms() / max(ours.per_move_ms(), 1e-9),
-        "sims": sims,
+        **summary(score, margin, played, ours, theirs),
+        **budget.figures(theirs),
         "multiple": multiple,
         "disagreements": disagreements,
         "wall_s": time.perf_counter() - started,

@@ -33,6 +33,11 @@ def _minutes_for(r: dict[str, Any], games: int = FULL_GAMES) -> str:
     return f"{r['wall_s'] / max(1, r['games']) * games / 60:.0f} min"
 
 
+def _sims(r: dict[str, Any]) -> str:
+    low, high = r.get("sims_range") or (r["sims"], r["sims"])
+    return f"{r['sims']}" + (f" ({low}–{high})" if low != high else "")
+
+
 def section(results: dict[str, Any], busy: str = "") -> list[str]:
     data = results.get("ismcts")
     if not data or not data.get("rows"):
@@ -49,8 +54,9 @@ def section(results: dict[str, Any], busy: str = "") -> list[str]:
         "(±1): the objective the win rate measures. Two players, one short game per deal (one round of "
         "Skyjo or Block, one Kazino game, one Pitch hand), every deal played twice with the seats swapped. "
         "CPU per move is `time.process_time` around every `choose` and `step`, forced moves included; "
-        "ISMCTS's simulations are set so its CPU per move is the stated multiple of ours, measured on a "
-        "calibration deal not counted. Win rate: a shared first place counts half; 95% Wilson interval. "
+        "ISMCTS's simulations are set so its CPU per move is the stated multiple of ours: estimated on a "
+        "calibration deal not counted, then retuned after every deal from all measured so far (the table "
+        "gives the mean on its moves with a choice, and the range). Win rate: a shared first place counts half; 95% Wilson interval. "
         "Margin: the score difference in the game's points, positive when ours placed ahead. Our strong "
         "bots search to a wall-clock budget, so on a busy machine they get less CPU per move, and ISMCTS "
         "with them.",
@@ -79,7 +85,7 @@ def section(results: dict[str, Any], busy: str = "") -> list[str]:
                     f"{r['margin']:+.2f}",
                     f"{r['ours_cpu_ms']:.1f} ms",
                     f"{r['ismcts_cpu_ms']:.1f} ms",
-                    str(r["sims"]),
+                    _sims(r),
                     _minutes_for(r),
                     _goal(r),
                 ]
@@ -98,7 +104,7 @@ def section(results: dict[str, Any], busy: str = "") -> list[str]:
             f"(`tests/bench/openspiel_block.py`): {check['level']} wins **{check['win_rate']:.3f} "
             f"[{low:.3f}, {high:.3f}]** of {check['games']} games, {check['margin']:+.2f} pips a game, "
             f"CPU per move {check['ours_cpu_ms']:.1f} ms ours, {check['ismcts_cpu_ms']:.1f} ms ISMCTS's "
-            f"({check['sims']} simulations, {check['cpu_ratio']:.2f}×); the two engines disagreed on the "
+            f"({_sims(check)} simulations, {check['cpu_ratio']:.2f}×); the two engines disagreed on the "
             f"player to move, the legal plays or the winner in **{check['disagreements']}** of "
             f"{check['games']} games.",
             "",

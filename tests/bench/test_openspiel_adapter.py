@@ -11,7 +11,7 @@ pytest.importorskip("pyspiel")
 
 from games.engines import dominoes, get  # noqa: E402
 from tests.bench import openspiel_adapter, openspiel_block  # noqa: E402
-from tests.bench.bench_vs_ismcts import PRESETS, Side, match, result_for, wilson  # noqa: E402
+from tests.bench.bench_vs_ismcts import PRESETS, Budget, Side, match, result_for, wilson  # noqa: E402
 
 TILES = [f"{high}-{low}" for high in range(7) for low in range(high + 1)]
 
@@ -127,3 +127,16 @@ def test_results_and_intervals():
     low, high = wilson(24, 40)
     assert 0.44 < low < 0.46 and 0.73 < high < 0.75
     assert wilson(0, 0) == (0.0, 1.0)
+
+
+def test_the_budget_gives_ismcts_the_multiple_of_our_cpu_per_move():
+    """Ours 40 ms a move; ISMCTS 0.5 ms a simulation, a choice on half its moves: 2× is 320 sims."""
+    ours, theirs = Side(), Side()
+    for _ in range(10):
+        ours.add(0.040, 3)
+    for i in range(10):
+        theirs.add(0.030 if i % 2 else 0.0, 3 if i % 2 else 1, 60)
+    budget = Budget(2.0)
+    budget.observe(ours, theirs)
+    assert budget.sims == 320
+    assert Budget(2.0, fixed=50).sims == 50

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from tests.bench import report
 from tests.bench.test_report import figures
 
@@ -29,3 +31,21 @@ def test_the_section_is_left_out_when_it_did_not_run():
     results = copy.deepcopy(figures())
     del results["ismcts"]
     assert "OpenSpiel's ISMCTS (#35)" not in report.render(results)
+
+
+def test_the_games_against_ismcts_are_set_for_all_or_by_name(monkeypatch):
+    import os
+
+    monkeypatch.setattr(os, "environ", dict(os.environ))  # run_all sets variables when imported
+    from tests.bench import run_all
+
+    assert run_all.ismcts_games("12") == dict.fromkeys(["skyjo", "block", "kazino", "pitch", "check"], 12)
+    assert run_all.ismcts_games("kazino=6,check=10") == {
+        "skyjo": 40,
+        "block": 40,
+        "kazino": 6,
+        "pitch": 40,
+        "check": 10,
+    }
+    with pytest.raises(SystemExit):
+        run_all.ismcts_games("chess=4")
