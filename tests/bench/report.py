@@ -8,6 +8,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from tests.bench import report_ismcts
+
 ROOT = Path(__file__).resolve().parents[2]
 IMG = ROOT / "docs" / "img"
 
@@ -512,6 +514,7 @@ def render(results: dict[str, Any], images: dict[str, str] | None = None) -> str
     out += _fanout(results, images)
     out += _edge(results)
     out += _bots(results, images)
+    out += report_ismcts.section(results, _busy(results, "ismcts"))
     out += _pairing(results)
     out += _command(results)
     out += _capacity(results, images)

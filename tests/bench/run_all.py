@@ -7,7 +7,7 @@ Needs PostgreSQL (DATABASE_URL: the store, the long game's rebuild, the live tab
 and the capacity run each create a database ``<name>_<section>`` of their own and drop it) and Redis
 (REDIS_URL: the channel layer and the Celery queue). The measuring is done by the scripts' own
 functions (bench_*.py), so a figure here is the one the script prints when run on its own. Sections:
-engines, replay, pairing, bots, store, rebuild, fanout, edge (the spectator edge beside Daphne), pipeline (the command path), capacity (the longest: about 10–15
+engines, replay, pairing, bots, ismcts (our bots against OpenSpiel's ISMCTS, #35), store, rebuild, fanout, edge (the spectator edge beside Daphne), pipeline (the command path), capacity (the longest: about 10–15
 minutes, the Procfile's processes carrying more and more live tables). ``--quick`` takes short samples
 (a smoke run of a few minutes). The figures are also written as JSON to
 tests/bench/results/run_all.json; with ``--merge`` the sections measured replace theirs in that file
@@ -41,6 +41,7 @@ SECTIONS = (
     "replay",
     "pairing",
     "bots",
+    "ismcts",
     "store",
     "rebuild",
     "fanout",
@@ -60,6 +61,7 @@ def settings(quick: bool) -> dict[str, Any]:
             "seconds": 0.3,
             "openspiel_rounds": 2,
             "bot_moves": 20,
+            "ismcts_games": ismcts_games("2"),
             "appends": 200,
             "store_repeats": 1,
             "rebuild_target": 60,
@@ -79,6 +81,9 @@ def settings(quick: bool) -> dict[str, Any]:
         "seconds": 2.0,
         "openspiel_rounds": 5,
         "bot_moves": 200,
+        # Games per game against ISMCTS (#35 asks ≥ 400: ISMCTS_GAMES=400, about an hour per game on
+        # 2 cores); per game: ISMCTS_GAMES=skyjo=10,block=14,kazino=8,pitch=20,check=10.
+        "ismcts_games": ismcts_games(os.environ.get("ISMCTS_GAMES", "40")),
         "appends": 1500,
         "store_repeats": 3,
         "rebuild_target": 500,
@@ -94,6 +99,21 @@ def settings(quick: bool) -> dict[str, Any]:
         "capacity_steps": [100, 250, 500, 750, 1000, 1250, 1500, 2000],
         "capacity_window": 30.0,
     }
+
+
+def ismcts_games(text: str) -> dict[str, int]:
+    """Games against ISMCTS per game (and ``check``, the Block cross-check): ``N`` for each, or
+    ``name=N,...`` (a name left out plays 40)."""
+    from tests.bench import bench_vs_ismcts
+
+    names = [*bench_vs_ismcts.FOUR_GAMES, "check"]
+    if "=" not in text:
+        return dict.fromkeys(names, int(text))
+    chosen = {k.strip(): int(v) for k, v in (part.split("=") for part in text.split(",") if part.strip())}
+    unknown = set(chosen) - set(names)
+    if unknown:
+        raise SystemExit(f"ISMCTS_GAMES: no game called {', '.join(sorted(unknown))}")
+    return {name: chosen.get(name, 40) for name in names}
 
 
 def engines_section(s: dict[str, Any]) -> dict[str, Any]:
@@ -160,6 +180,24 @@ def bots_section(s: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def ismcts_section(s: dict[str, Any]) -> dict[str, Any]:
+    """#35: each level that has one against OpenSpiel's ISMCTS in the four games (strong at equal CPU per
+    move, expert at twice its own), and the Block cross-check on OpenSpiel's python_block_dominoes."""
+    from games import bots
+    from tests.bench import bench_vs_ismcts, openspiel_block
+
+    games = s["ismcts_games"]
+    runs = [("strong", 1.0)] + [("expert", 2.0)] * ("expert" in bots.LEVELS)
+    out: dict[str, Any] = {"rows": [], "block_check": None}
+    for level, multiple in runs:
+        got = bench_vs_ismcts.run(bench_vs_ismcts.FOUR_GAMES, level, games, multiple, log=print)
+        out["rows"] += got["rows"]
+        out["openspiel_version"] = got["openspiel_version"]
+    out["block_check"] = openspiel_block.match("strong", games["check"], 1.0, log=print)
+    print(f"  {openspiel_block.line(out['block_check'])}", flush=True)
+    return out
+
+
 def store_section(s: dict[str, Any]) -> list[dict[str, Any]]:
     from tests.bench import bench_store
 
@@ -217,6 +255,7 @@ RUNNERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "replay": replay_section,
     "pairing": pairing_section,
     "bots": bots_section,
+    "ismcts": ismcts_section,
     "store": store_section,
     "rebuild": rebuild_section,
     "fanout": fanout_section,

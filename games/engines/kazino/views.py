@@ -7,7 +7,7 @@ from typing import Any
 
 from games.engines.base import View
 
-from .cards import DECK
+from .cards import DECK, RANK, play_values
 from .state import GameResult, Pile, State
 
 
@@ -78,14 +78,7 @@ def determinize(v: View, rng: random.Random) -> State:
     mine: tuple[str, ...] = tuple(v["my_cards"]) if seat is not None else ()
     known = set(mine).union(*(p.cards for p in table), *captured)
     unknown = [c for c in DECK if c not in known]
-    rng.shuffle(unknown)
-    hands: list[tuple[str, ...]] = []
-    for s, count in enumerate(v["hand_counts"]):
-        if s == seat:
-            hands.append(mine)
-        else:
-            hands.append(tuple(unknown[:count]))
-            unknown = unknown[count:]
+    hands, unknown = _unseen_hands(unknown, v["hand_counts"], seat, mine, table, rng)
     history = tuple(
         GameResult(r["game"], r["dealer"], tuple(r["captured"]), tuple(r["points"]), r["sweep_to"])
         for r in v["games"]
@@ -107,3 +100,66 @@ def determinize(v: View, rng: random.Random) -> State:
         history=history,
         winners=tuple(v["winners"] or ()),
     )
+
+
+#: Deals drawn before placing the capturing cards of the opponents' piles by hand.
+_TRIES = 64
+
+
+def _captures(card: str, pile: Pile) -> bool:
+    """Whether ``card`` can take the owned ``pile``: its value (a build) or its rank (a tripe)."""
+    if pile.kind == "build":
+        return pile.value in play_values(card)
+    return RANK[card] == RANK[pile.cards[0]]
+
+
+def _unseen_hands(
+    unknown: list[str],
+    counts: list[int],
+    seat: int | None,
+    mine: tuple[str, ...],
+    table: tuple[Pile, ...],
+    rng: random.Random,
+) -> tuple[list[tuple[str, ...]], list[str]]:
+    """The hands (``mine`` for ``seat``) and the rest of the pack, dealt from ``unknown``.
+
+    A player who owns a build or a tripe holds a card that takes it (the rules let no one build or
+    tripe otherwise, and let no one play that card away); a deal where an owner holds none leaves that
+    player without a legal move later. So deals are drawn until every owner holds one (exact: uniform
+    over the consistent deals); after ``_TRIES`` misses, one such card is placed in the owner's hand
+    for each pile still uncovered and the rest dealt at random."""
+    owned = {s: [p for p in table if p.owner == s] for s in range(len(counts)) if s != seat}
+    for _ in range(_TRIES):
+        rng.shuffle(unknown)
+        hands, rest = _deal(unknown, counts, seat, mine, {})
+        if all(any(_captures(c, p) for c in hands[s]) for s, piles in owned.items() for p in piles):
+            return hands, rest
+    placed: dict[int, list[str]] = {}
+    pool = unknown[:]
+    for s, piles in owned.items():
+        chosen = placed.setdefault(s, [])
+        for pile in piles:
+            if any(_captures(c, pile) for c in chosen):
+                continue
+            takers = [c for c in pool if _captures(c, pile)]
+            if takers and len(chosen) < counts[s]:
+                card = rng.choice(takers)
+                chosen.append(card)
+                pool.remove(card)
+    return _deal(pool, counts, seat, mine, placed)
+
+
+def _deal(
+    cards: list[str], counts: list[int], seat: int | None, mine: tuple[str, ...], placed: dict[int, list[str]]
+) -> tuple[list[tuple[str, ...]], list[str]]:
+    hands: list[tuple[str, ...]] = []
+    rest = list(cards)
+    for s, count in enumerate(counts):
+        if s == seat:
+            hands.append(mine)
+            continue
+        first = placed.get(s, [])
+        need = count - len(first)
+        hands.append(tuple(first) + tuple(rest[:need]))
+        rest = rest[need:]
+    return hands, rest
