@@ -21,6 +21,7 @@ from games.engines.skyjo.rules import (
     to_act,
     validate_config,
 )
+from games.engines.skyjo.sheet import score_sheet
 from games.engines.skyjo.state import State, apply, replay
 from games.engines.skyjo.views import (
     components,
@@ -58,6 +59,7 @@ PUBLIC_EVENTS = frozenset(
 )
 
 __all__ = [
+    "score_sheet",
     "NAME",
     "PARTIAL_SCORE",
     "PUBLIC_EVENTS",
