@@ -29,8 +29,8 @@ from django_ratelimit.core import get_usage
 from frontend.match_names import namer, table_label
 from frontend.match_scores import score
 from frontend.qr import qr_svg
+from frontend.tournament_page import _bracket as bracket_of_rows
 from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES, _criteria, _get, _organiser, place_words
-from frontend.tournaments import _bracket as bracket_of_rows
 from games import bounds, engines
 from games.catalogue import titles
 from tournaments import board, options, projection

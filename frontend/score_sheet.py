@@ -175,7 +175,9 @@ def form_rows(
             }
             for pick in sheet.picks
         ]
-        rows.append({"number": i + 1, "label": row_name(sheet, i + 1), "players": players, "choices": choices})
+        rows.append(
+            {"number": i + 1, "label": row_name(sheet, i + 1), "players": players, "choices": choices}
+        )
     return rows
 
 
