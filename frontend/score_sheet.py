@@ -15,7 +15,7 @@ from django.utils.translation import pgettext
 
 from frontend.tournaments import _int
 from games import bounds, engines
-from games.engines.base import IllegalAction, Pick, ScoreSheet
+from games.engines.base import IllegalAction, Number, Pick, ScoreSheet
 from tournaments import board
 from tournaments.models import Entry, Match, Tournament
 
@@ -34,8 +34,8 @@ def _label(label: str, context: str = "") -> str:
     return pgettext(context, label) if context else _(label)
 
 
-def _key(part: Any) -> str:
-    return str(part.key or part.name)
+def _key(part: Number | Pick) -> str:
+    return part.key or part.name
 
 
 def parse_hands(game: str, config: dict[str, Any], sides: list[int], post: Any) -> list[dict[str, Any]]:
@@ -80,7 +80,8 @@ def _hand(sheet: ScoreSheet, sides: list[int], i: int, post: Any) -> dict[str, A
 def as_form(game: str, config: dict[str, Any], hands: list[dict[str, Any]]) -> dict[str, str]:
     """Hands as the form's values (to correct an entry, or to see one's own again)."""
     sheet = sheet_of(game, config)
-    fields = {_key(part): part.name for part in (*sheet.numbers, *sheet.picks)}
+    parts: list[Number | Pick] = [*sheet.numbers, *sheet.picks]
+    fields = {_key(part): part.name for part in parts}
     values: dict[str, str] = {}
     for i, hand in enumerate(hands):
         for name, value in hand.items():

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Literal, Protocol, TypeAlias
 
 Event: TypeAlias = dict[str, Any]
@@ -32,6 +33,29 @@ def pgettext(context: str, message: str) -> str:
     """``_`` with a context (``makemessages`` reads it as Django's): "Game", the Pitch point, is not
     "Game" of a match."""
     return message
+
+
+#: The most characters a number may be written with (a 64-bit integer has 19 digits and a sign);
+#: games/bounds.py reads every number a client sends with ``read_int``.
+DIGITS = 20
+
+
+def read_int(raw: Any) -> int | None:
+    """An int (not a bool) as it is; a text of ASCII digits with an optional ``-`` (stripped, at most
+    ``DIGITS`` characters) as its number; None for anything else."""
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw
+    if not isinstance(raw, str):
+        return None
+    text = raw.strip()
+    if not text or len(text) > DIGITS or not text.isascii():
+        return None
+    digits = text[1:] if text[0] == "-" else text
+    if not digits.isdigit():  # ASCII only here: "²" never reaches int()
+        return None
+    return int(text)
 
 
 class Refusal(Exception):
@@ -118,6 +142,19 @@ class Pick:
     key: str = ""
 
 
+@dataclass
+class Sheet:
+    """A checked game: what each side scored in each hand, the totals and the places."""
+
+    sides: list[int]
+    rows: list[dict[int, Fraction]] = field(default_factory=list)
+    # Per hand, what the check worked out beyond the points: {"doubled": side} (Skyjo), {"set_back":
+    # side} (Pitch), {"winners": [...]} (dominoes).
+    marks: list[dict[str, Any]] = field(default_factory=list)
+    totals: dict[int, Fraction] = field(default_factory=dict)
+    places: dict[int, int] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class ScoreSheet:
     """A game's score sheet for a config: what is written each row (a hand, a round, a game), the
@@ -125,6 +162,10 @@ class ScoreSheet:
 
     numbers: tuple[Number, ...]
     picks: tuple[Pick, ...]
+    #: The rules' check and count of a whole game's rows (``IllegalAction`` with a sentence for
+    #: players): fills the ``Sheet`` (above; games/engines/tally.py has the checks every game shares) with each row's points, the totals and
+    #: the places. The rows are shaped as the fields above read them.
+    score: Callable[[Config, Sheet, list[dict[str, Any]]], None]
     rows: int  # rows the entry form starts with (a button adds more)
     printed_rows: int  # rows of the printed sheet
     row_name: tuple[str, str]  # (context, "Round %(n)s"): a row's legend

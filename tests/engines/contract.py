@@ -131,6 +131,7 @@ def check_score_sheet(engine: Any, config: dict[str, Any]) -> None:
     sheet = score_sheet(config)
     assert isinstance(sheet, ScoreSheet)
     assert sheet.numbers or sheet.picks, "a sheet with nothing to write"
+    assert callable(sheet.score), "a sheet the rules cannot check"
     assert all(isinstance(n, Number) for n in sheet.numbers)
     assert all(isinstance(p, Pick) for p in sheet.picks)
     names = [part.name for part in (*sheet.numbers, *sheet.picks)]
