@@ -13,13 +13,13 @@ from frontend import (
     round_clock,
     round_grid,
     tables,
-    tournament_exports,
     tournament_new,
     tournament_page,
     views,
 )
 from frontend import screen as room_screen  # the club's year (#34)
 from frontend import seasons as season_pages
+from frontend import tournament_exports as exports
 from games import ids  # noqa: F401 - registers the <id:...> converter
 
 app_name = "frontend"
@@ -66,12 +66,8 @@ urlpatterns = [
     path("tournaments/<id:tournament_id>/", tournament_page.tournament, name="tournament"),
     path("tournaments/<id:tournament_id>/act", console.act, name="tournament_act"),
     path("tournaments/<id:tournament_id>/do/<slug:action>", console.do, name="tournament_do"),
-    path(
-        "tournaments/<id:tournament_id>/standings.csv",
-        tournament_exports.standings_csv,
-        name="tournament_csv",
-    ),
-    path("tournaments/<id:tournament_id>/log.json", tournament_exports.log_json, name="tournament_log"),
+    path("tournaments/<id:tournament_id>/standings.csv", exports.standings_csv, name="tournament_csv"),
+    path("tournaments/<id:tournament_id>/log.json", exports.log_json, name="tournament_log"),
     path("tournaments/<id:tournament_id>/print/<str:sheet>/", printables.print_sheet, name="print"),
     path("tournaments/<id:tournament_id>/print/<str:sheet>.pdf", printables.print_pdf, name="print_pdf"),
     path("tournaments/<id:tournament_id>/score/", over_the_board.score_home, name="score_home"),
