@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from games.engines import IllegalAction, get
-from games.engines.base import Engine
+from games.engines.base import Engine, Number, Pick, ScoreSheet
 
 # A seed with digits unlikely to appear in a view by chance: if it shows up, it leaked.
 SECRET_SEED = 8_675_309_271_828
@@ -124,8 +124,6 @@ def check_determinize(engine: Engine, state: Any, config: dict[str, Any], rng: r
 def check_score_sheet(engine: Any, config: dict[str, Any]) -> None:
     """The descriptor of a game's real-card score sheet (games/engines/base.py): required of every
     engine, since the tournament pages lay the sheet out and read it from it alone."""
-    from games.engines.base import Number, Pick, ScoreSheet
-
     score_sheet = getattr(engine, "score_sheet", None)
     assert callable(score_sheet), f"{engine.NAME} declares no score_sheet(config)"
     sheet = score_sheet(config)

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from games import engines
 from games.engines import IllegalAction, get, names
+from tests.games import tiny_engine
 
 from .contract import (
     GARBAGE,
@@ -98,8 +99,6 @@ def test_engine_describes_its_real_card_score_sheet(name):
 
 
 def test_an_engine_without_a_score_sheet_fails_the_contract():
-    from tests.games import tiny_engine
-
     with pytest.raises(AssertionError, match="declares no score_sheet"):
         check_score_sheet(tiny_engine, tiny_engine.default_config(2))
 
