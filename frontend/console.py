@@ -24,7 +24,8 @@ from django.views.decorators.http import require_POST
 
 from frontend import tournament_forms as tf
 from frontend.match_names import namer
-from frontend.tournaments import _get, page, undo_text, warning_text
+from frontend.tournament_page import page, undo_text, warning_text
+from frontend.tournaments import _get
 from games import computers
 from games.errors import ServiceError
 from tournaments import round_warnings, service

@@ -16,13 +16,12 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 from django_ratelimit.core import get_usage
 
 from frontend.match_names import namer
+from frontend.score_sheet import as_form, form_rows, parse_hands, rows_in, sheet_of, summary
 from frontend.tournaments import _get, _int, _organiser
-from games import bounds, engines
-from games.engines.base import IllegalAction
+from games import engines
 from games.errors import ServiceError
 from tournaments import board, projection, service
 from tournaments.models import Entry, Match, Tournament
@@ -31,8 +30,6 @@ SESSION_KEY = "board_tables"  # {tournament id: {table key: {"code": code, "entr
 CODE_RATE = "10/m"  # wrong codes typed per address, tournament and minute
 #: The refusals of a typed code that count towards ``CODE_RATE`` (other refusals are no guess).
 CODE_REFUSALS = ("seat_code", "bad_code")
-#: Rows the entry form starts with (a button adds more).
-FORM_ROWS = {"skyjo": 5, "dominoes": 6, "kazino": 1, "pitch": 8}
 
 
 # --- Who is at which table -----------------------------------------------------------------------
@@ -193,12 +190,11 @@ def _page(
         correcting = 0
     prefill = values
     if prefill is None and correcting:
-        prefill = _as_form(row.game, recorded[correcting - 1].get("recorded_hands") or [])
+        prefill = as_form(row.game, config, recorded[correcting - 1].get("recorded_hands") or [])
     elif prefill is None and pending and (entrant == pending.get("entered_by") or organiser):
-        prefill = _as_form(row.game, pending["hands"])
-    hands_in_form = rows or max(FORM_ROWS.get(row.game, 4), _rows_in(prefill))
-    if row.game == "kazino" and config.get("match") == "single":
-        hands_in_form = 1
+        prefill = as_form(row.game, config, pending["hands"])
+    sheet = sheet_of(row.game, config)
+    hands_in_form = 1 if sheet.one_row else rows or max(sheet.rows, rows_in(prefill))
     context = {
         "t": row,
         "match": match,
@@ -215,23 +211,21 @@ def _page(
         "by_code": entrant is not None and _my_entrant(request, row, match) is None,
         "game": row.game,
         "config": config,
+        "one_row": sheet.one_row,
         "number": number,
         "best_of": best_of,
         "decided": decided,
-        "pending": _summary(row, match, config, pending["hands"]) if pending else None,
+        "pending": summary(row, match, config, pending["hands"]) if pending else None,
         "pending_game": pending,
         "confirmed": set(pending.get("confirmed", [])) if pending else set(),
         # Who disagreed with this entry: asked again, they could confirm what they sent to the
         # organiser; a new entry clears the disputes and asks everyone again.
         "disputed_by": {d["entrant"] for d in pending.get("disputes", [])} if pending else set(),
         "waiting_for": [s for s in sides if pending and s["number"] not in board.answered(pending)],
-        "recorded": [(g, _summary(row, match, config, g.get("recorded_hands") or [])) for g in recorded],
+        "recorded": [(g, summary(row, match, config, g.get("recorded_hands") or [])) for g in recorded],
         "correcting": correcting,
         "form_rows": form_rows(row.game, config, sides, hands_in_form, prefill),
         "form_count": hands_in_form,
-        "fives": config.get("variant") == "all_fives",
-        "three": config.get("players") == 3 and not config.get("partnerships"),
-        "bonus": bool(config.get("kings_aces_bonus")),
         "open": not decided and row.status != "finished",
         "seq": row.seq,
     }
@@ -319,218 +313,6 @@ def _done(action: str) -> str:
         "resolve": _("Recorded."),
         "accept": _("Recorded."),
     }.get(action, "")
-
-
-# --- The form ------------------------------------------------------------------------------------
-
-
-FIELDS = {
-    "skyjo": ("total",),
-    "dominoes": ("points",),
-    "kazino": ("cards", "kings", "aces"),
-}
-
-
-def parse_hands(game: str, config: dict[str, Any], sides: list[int], post: Any) -> list[dict[str, Any]]:
-    """The hands of the entry form, in the shape ``board.score`` checks; empty rows are left out."""
-    count = min(_int(post.get("count"), 0), board.MAX_HANDS)
-    hands: list[dict[str, Any]] = []
-    for i in range(count):
-        fields = _row_fields(game, config, sides, i)
-        if not any(str(post.get(name, "")).strip() for name in fields):
-            continue
-        hands.append(_hand(game, config, sides, i, post))
-    return hands
-
-
-def _row_fields(game: str, config: dict[str, Any], sides: list[int], i: int) -> list[str]:
-    if game == "pitch":
-        return [f"h{i}-{n}" for n in ("pitcher", "bid", "high", "low", "jack", "game")]
-    if game == "dominoes" and config.get("variant") == "all_fives":
-        names = ["play", "bonus"]
-    elif game == "kazino":
-        names = ["cards", "kings", "aces"] if config.get("kings_aces_bonus") else ["cards"]
-    else:
-        names = list(FIELDS.get(game, ()))
-    return [f"h{i}-{n}-{s}" for n in names for s in sides]
-
-
-def _value(post: Any, name: str) -> Any:
-    text = str(post.get(name, "")).strip().replace("−", "-")
-    # Read as every bound reads a number (games/bounds.py): "²" or 5,000 digits stay text, which the
-    # rules refuse with a sentence; int() on them was a server error (#37).
-    number = bounds.read_int(text)
-    return number if number is not None else text
-
-
-def _hand(game: str, config: dict[str, Any], sides: list[int], i: int, post: Any) -> dict[str, Any]:
-    def per(name: str) -> dict[str, Any]:
-        return {str(s): _value(post, f"h{i}-{name}-{s}") for s in sides}
-
-    if game == "skyjo":
-        return {"totals": per("total"), "closer": _value(post, f"h{i}-closer")}
-    if game == "dominoes":
-        winner = str(post.get(f"h{i}-winner", "")).strip()
-        winners = [_value({"w": w}, "w") for w in winner.split(",") if w]
-        if config.get("variant") == "all_fives":
-            return {"play": per("play"), "bonus": per("bonus"), "winners": winners}
-        return {"points": per("points"), "winners": winners}
-    if game == "kazino":
-        hand = {"cards": per("cards")}
-        if config.get("kings_aces_bonus"):
-            hand |= {"kings": per("kings"), "aces": per("aces")}
-        return hand
-    out: dict[str, Any] = {}
-    for name in ("pitcher", "bid", "high", "low", "jack", "game"):
-        value = _value(post, f"h{i}-{name}")
-        out[name] = None if value == "" else value
-    return out
-
-
-def _as_form(game: str, hands: list[dict[str, Any]]) -> dict[str, str]:
-    """Hands as the form's values (to correct an entry, or to see one's own again)."""
-    values: dict[str, str] = {}
-    for i, hand in enumerate(hands):
-        for name, value in hand.items():
-            field = {"totals": "total"}.get(name, name)
-            if isinstance(value, dict):
-                for side, v in value.items():
-                    values[f"h{i}-{field}-{side}"] = str(v)
-            elif name == "winners":
-                values[f"h{i}-winner"] = ",".join(str(w) for w in value)
-            elif value is not None:
-                values[f"h{i}-{field}"] = str(value)
-    values["count"] = str(len(hands))
-    return values
-
-
-def _rows_in(values: Any) -> int:
-    return _int(values.get("count"), 0) if values else 0
-
-
-def _summary(
-    row: Tournament, match: Match, config: dict[str, Any], hands: list[dict[str, Any]]
-) -> dict[str, Any] | None:
-    """An entry as the table sees it before confirming: the points of each hand as the rules count
-    them (the closer doubled, the pitcher set back…), the totals and the places."""
-    try:
-        sheet = board.score(row.game, config, list(match.entrants), hands)
-    except IllegalAction:
-        return None
-    names = {e.number: e.shown_name for e in Entry.objects.filter(tournament=row, number__in=match.entrants)}
-    lines = []
-    for i, (points, mark) in enumerate(zip(sheet.rows, sheet.marks, strict=True)):
-        cells = []
-        for side in sheet.sides:
-            note = ""
-            if mark.get("doubled") == side:
-                note = _("closed: doubled")
-            elif mark.get("closer") == side:
-                note = _("closed")
-            elif mark.get("set_back") == side:
-                note = _("set back")
-            elif side in mark.get("winners", []):
-                note = _("won the round")
-            cells.append({"points": points[side], "note": note})
-        lines.append({"number": i + 1, "cells": cells, "about": _about(row.game, hands[i], names)})
-    return {
-        "lines": lines,
-        "totals": [sheet.totals[s] for s in sheet.sides],
-        "places": [sheet.places[s] for s in sheet.sides],
-    }
-
-
-def _about(game: str, hand: dict[str, Any], names: dict[int, str]) -> str:
-    """What a hand's points were worked out from, when the points do not show it: a Kazino game's
-    counts, a Pitch hand's bid and awards."""
-    if game == "kazino":
-        counts = _("Cards captured: %(counts)s") % {
-            "counts": " · ".join(f"{names.get(int(s), s)} {n}" for s, n in hand.get("cards", {}).items())
-        }
-        if "kings" in hand:
-            kings = " · ".join(f"{names.get(int(s), s)} {n}" for s, n in hand["kings"].items())
-            aces = " · ".join(f"{names.get(int(s), s)} {n}" for s, n in hand.get("aces", {}).items())
-            counts += " — " + _("Kings: %(kings)s; Aces: %(aces)s") % {"kings": kings, "aces": aces}
-        return counts
-    if game != "pitch":
-        return ""
-
-    def who(value: Any) -> str:
-        return names.get(value, "–") if value not in (None, "") else "–"
-
-    return _("%(pitcher)s bid %(bid)s · High %(high)s · Low %(low)s · Jack %(jack)s · Game %(game)s") % {
-        "pitcher": who(hand.get("pitcher")),
-        "bid": hand.get("bid"),
-        "high": who(hand.get("high")),
-        "low": who(hand.get("low")),
-        "jack": who(hand.get("jack")),
-        "game": who(hand.get("game")),
-    }
-
-
-def form_rows(
-    game: str, config: dict[str, Any], sides: list[dict[str, Any]], count: int, values: Any
-) -> list[dict[str, Any]]:
-    """The entry form's rows (hands), each field with its name, label, keyboard and value."""
-    values = values or {}
-    # Never more rows than a game may have hands, whatever count the client sent (#37: 20,000 rows).
-    count = max(0, min(count, bounds.HANDS.high))
-    fives = config.get("variant") == "all_fives"
-    three = config.get("players") == 3 and not config.get("partnerships")
-
-    def field(name: str, label: str, mode: str = "numeric", sign: bool = False) -> dict[str, Any]:
-        return {"name": name, "label": label, "mode": mode, "value": values.get(name, ""), "sign": sign}
-
-    def choice(name: str, label: str, options: list[tuple[str, str]]) -> dict[str, Any]:
-        return {"name": name, "label": label, "options": options, "value": str(values.get(name, ""))}
-
-    people = [(str(s["number"]), s["name"]) for s in sides]
-    nobody = [("", _("nobody"))]
-    pick = [("", "–")]
-    rows = []
-    for i in range(count):
-        players = []
-        for s in sides:
-            n = s["number"]
-            if game == "skyjo":
-                inputs = [field(f"h{i}-total-{n}", _("card total"), sign=True)]
-            elif game == "dominoes" and fives:
-                inputs = [
-                    field(f"h{i}-play-{n}", _("in play")),
-                    field(f"h{i}-bonus-{n}", _("bonus"), "decimal" if three else "numeric"),
-                ]
-            elif game == "dominoes":
-                inputs = [field(f"h{i}-points-{n}", _("points"))]
-            elif game == "kazino":
-                inputs = [field(f"h{i}-cards-{n}", _("cards"))]
-                if config.get("kings_aces_bonus"):
-                    inputs += [field(f"h{i}-kings-{n}", _("Kings")), field(f"h{i}-aces-{n}", _("Aces"))]
-            else:
-                inputs = []
-            players.append({"number": n, "name": s["name"], "inputs": inputs})
-        choices = []
-        if game == "skyjo":
-            choices.append(choice(f"h{i}-closer", _("Who closed the round?"), pick + people))
-        elif game == "dominoes":
-            options = [("", _("nobody (blocked, tied)")), *people]
-            if fives and three:
-                options += [
-                    (f"{a},{b}", _("%(a)s and %(b)s (tied)") % {"a": x, "b": y})
-                    for k, (a, x) in enumerate(people)
-                    for b, y in people[k + 1 :]
-                ]
-            choices.append(choice(f"h{i}-winner", _("Round winner"), options))
-        elif game == "pitch":
-            choices += [
-                choice(f"h{i}-pitcher", _("Pitcher"), pick + people),
-                choice(f"h{i}-bid", _("Bid"), pick + [(str(b), str(b)) for b in (1, 2, 3, 4)]),
-                choice(f"h{i}-high", _("High"), pick + people),
-                choice(f"h{i}-low", _("Low"), pick + people),
-                choice(f"h{i}-jack", _("Jack"), nobody + people),
-                choice(f"h{i}-game", pgettext("Pitch point", "Game"), nobody + people),
-            ]
-        rows.append({"number": i + 1, "players": players, "choices": choices})
-    return rows
 
 
 # --- The organiser's page ------------------------------------------------------------------------

@@ -29,8 +29,8 @@ from django_ratelimit.core import get_usage
 from frontend.match_names import namer, table_label
 from frontend.match_scores import score
 from frontend.qr import qr_svg
+from frontend.tournament_page import _bracket as bracket_of_rows
 from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES, _criteria, _get, _organiser, place_words
-from frontend.tournaments import _bracket as bracket_of_rows
 from games import bounds, engines
 from games.catalogue import titles
 from tournaments import board, options, projection
@@ -40,9 +40,6 @@ PDF_RATE = "20/m"  # new PDFs rendered per address and minute (a cached one is f
 PDF_KEPT = 3600  # seconds a rendered PDF is kept in the cache
 SHEETS = ("pairings", "tables", "standings", "bracket", "score-sheet")
 PAPERS = {"a4": "A4", "letter": "letter"}
-#: Lines of a blank score sheet: enough for a whole game at the default targets.
-SHEET_LINES = {"skyjo": 14, "dominoes": 14, "kazino": 1, "pitch": 16}
-KAZINO_MATCH_LINES = 10
 
 
 @cache
@@ -314,13 +311,11 @@ def _score_sheet(request: HttpRequest, row: Tournament) -> dict[str, Any]:
         config = options.game_config(row.game, row.options, players)
     except Exception:  # noqa: BLE001 - a game without a table of this size: the engine's defaults
         config = engines.get(row.game).default_config(players)
-    lines = SHEET_LINES.get(row.game, 12)
-    if row.game == "kazino" and config.get("match") != "single":
-        lines = KAZINO_MATCH_LINES
+    sheet = engines.get(row.game).score_sheet(config)
     best_of = int(row.options.get("best_of", 1))
     games, won, played = _match_games(match, sides, best_of)
-    if row.game == "kazino" and config.get("match") == "single":
-        lines = len(games) or 1  # a line a game: each game is one deal counted
+    # A game of one row (a single Kazino deal): a line a game of the match.
+    lines = (len(games) or 1) if sheet.one_row else sheet.printed_rows
     context.update(
         {
             "sides": sides,

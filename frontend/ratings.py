@@ -20,7 +20,7 @@ from django.utils.translation import pgettext
 from frontend import points as points_ranking
 from frontend import rating_chart
 from frontend import seasons as season_pages
-from frontend.tournaments import _older_repeats
+from frontend.tournament_new import _older_repeats
 from games.catalogue import titles
 from games.models import Seat
 from games.names import seat_name

@@ -20,8 +20,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from frontend.over_the_board import FORM_ROWS, _current_board_matches, board_config, form_rows, parse_hands
+from frontend.over_the_board import _current_board_matches, board_config
 from frontend.printables import table_label
+from frontend.score_sheet import form_rows, parse_hands, sheet_of
 from frontend.tournaments import _get, _int, _organiser
 from games import bounds
 from games.engines.base import IllegalAction
@@ -89,7 +90,8 @@ def round_grid(request: HttpRequest, tournament_id: int) -> HttpResponse:
     matches = _current_board_matches(row)
     t = projection.load(row.stream_id)
     names = {e.number: e.shown_name for e in Entry.objects.filter(tournament=row)}
-    shown = max(1, min(_int(request.GET.get("rows"), FORM_ROWS.get(row.game, 1)), MOST_ROWS))
+    first = sheet_of(row.game, board_config(row, matches[0])).rows if matches else 1
+    shown = max(1, min(_int(request.GET.get("rows"), first), MOST_ROWS))
     posted = request.method == "POST"
     tables: list[dict[str, Any]] = []
     grid: list[tuple[TableForm, Match, int]] = []

@@ -13,11 +13,13 @@ from frontend import (
     round_clock,
     round_grid,
     tables,
-    tournaments,
+    tournament_new,
+    tournament_page,
     views,
 )
 from frontend import screen as room_screen  # the club's year (#34)
 from frontend import seasons as season_pages
+from frontend import tournament_exports as exports
 from games import ids  # noqa: F401 - registers the <id:...> converter
 
 app_name = "frontend"
@@ -49,7 +51,7 @@ urlpatterns = [
     path("learn/", lessons.index, name="learn_index"),
     path("learn/<str:slug>/", lessons.lesson, name="learn"),
     path("learn/tables/<id:game_id>/progress", lessons.progress, name="lesson_progress"),
-    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/", tournament_new.tournament_list, name="tournaments"),
     path("ratings/", ratings.leaderboard, name="leaderboard"),
     path("clubs/<slug:slug>/", ratings.club, name="club"),
     path("players/<path:key>/", ratings.player, name="player"),
@@ -59,13 +61,13 @@ urlpatterns = [
     path("seasons/<id:season_id>/close", season_pages.close_season, name="season_close"),
     path("seasons/<id:season_id>/print/", season_pages.print_season, name="season_print"),
     path("seasons/<id:season_id>/season.pdf", season_pages.print_pdf, name="season_pdf"),
-    path("tournaments/new/", tournaments.new_tournament, name="new_tournament"),
-    path("tournaments/estimate", tournaments.estimate_view, name="tournament_estimate"),
-    path("tournaments/<id:tournament_id>/", tournaments.tournament, name="tournament"),
+    path("tournaments/new/", tournament_new.new_tournament, name="new_tournament"),
+    path("tournaments/estimate", tournament_new.estimate_view, name="tournament_estimate"),
+    path("tournaments/<id:tournament_id>/", tournament_page.tournament, name="tournament"),
     path("tournaments/<id:tournament_id>/act", console.act, name="tournament_act"),
     path("tournaments/<id:tournament_id>/do/<slug:action>", console.do, name="tournament_do"),
-    path("tournaments/<id:tournament_id>/standings.csv", tournaments.standings_csv, name="tournament_csv"),
-    path("tournaments/<id:tournament_id>/log.json", tournaments.log_json, name="tournament_log"),
+    path("tournaments/<id:tournament_id>/standings.csv", exports.standings_csv, name="tournament_csv"),
+    path("tournaments/<id:tournament_id>/log.json", exports.log_json, name="tournament_log"),
     path("tournaments/<id:tournament_id>/print/<str:sheet>/", printables.print_sheet, name="print"),
     path("tournaments/<id:tournament_id>/print/<str:sheet>.pdf", printables.print_pdf, name="print_pdf"),
     path("tournaments/<id:tournament_id>/score/", over_the_board.score_home, name="score_home"),

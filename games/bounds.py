@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from games.engines.base import _
+from games.engines.base import DIGITS as DIGITS  # read here by every client-facing number
+from games.engines.base import _, read_int
 from games.engines.dominoes.config import MAX_TARGET as DOMINOES_MAX_TARGET
 from games.engines.pitch.config import MAX_MAX_HANDS
 from games.engines.skyjo.rules import MAX_PLAYERS
@@ -31,9 +32,6 @@ from games.errors import ServiceError
 from games.ids import BIGINT_MAX
 
 T = TypeVar("T")
-
-#: The most characters a number may be written with (a 64-bit integer has 19 digits and a sign).
-DIGITS = 20
 
 
 class OutOfBounds(ServiceError):
@@ -117,24 +115,6 @@ class Text:
                 fields=[field or self.name],
             )
         return text
-
-
-def read_int(raw: Any) -> int | None:
-    """An int (not a bool) as it is; a text of ASCII digits with an optional ``-`` (stripped, at most
-    ``DIGITS`` characters) as its number; None for anything else."""
-    if isinstance(raw, bool):
-        return None
-    if isinstance(raw, int):
-        return raw
-    if not isinstance(raw, str):
-        return None
-    text = raw.strip()
-    if not text or len(text) > DIGITS or not text.isascii():
-        return None
-    digits = text[1:] if text[0] == "-" else text
-    if not digits.isdigit():  # ASCII only here: "²" never reaches int()
-        return None
-    return int(text)
 
 
 # --- Numbers ---------------------------------------------------------------------------------------

@@ -25,11 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from games import engines, jobs, queries
-from games.bots import dominoes as dominoes_bots
-from games.bots import kazino as kazino_bots
-from games.bots import pitch as pitch_bots
-from games.bots import skyjo as skyjo_bots
+from games import bots, engines, jobs, queries
 from games.engines.base import Action, Engine, Event, View, _
 from games.errors import ServiceError
 from games.tables import get_game
@@ -44,15 +40,11 @@ REVIEW_VERSION = 1
 INACCURACY, MISTAKE = "inaccuracy", "mistake"
 LABELS = {INACCURACY: gettext_lazy("inaccuracy"), MISTAKE: gettext_lazy("mistake")}
 
-#: Per engine (docs/review.md): ``samples`` to find the best option among all; ``measure`` samples
-#: per batch and at most ``batches`` batches to weigh it against the move played; the thresholds
-#: (points lost); ``win``, what ending the game inside the search is worth (points).
+#: Per engine (docs/review.md), as its bot module declares them (``REVIEW`` in games/bots/<game>.py):
+#: ``samples``, ``measure``, ``batches``, the thresholds and ``win``.
 #: ``settings.REVIEW = {"skyjo": {"measure": 128}}`` overrides any of them.
 DEFAULTS: dict[str, dict[str, float]] = {
-    "dominoes": dict(samples=64, measure=100, batches=8, inaccuracy=5.0, mistake=10.0, win=50.0),
-    "skyjo": dict(samples=32, measure=64, batches=8, inaccuracy=3.0, mistake=6.0, win=0.0),
-    "kazino": dict(samples=12, measure=16, batches=6, inaccuracy=2.0, mistake=4.0, win=0.0),
-    "pitch": dict(samples=64, measure=100, batches=8, inaccuracy=0.5, mistake=1.0, win=7.0),
+    name: found for name in engines.names() if (found := bots.review_settings(name)) is not None
 }
 #: A review queued or running this long was lost (a worker died, a broker restarted): ask again.
 STALE = timedelta(minutes=15)
@@ -107,38 +99,11 @@ def referee(engine: Engine, settings: Mapping[str, Any]) -> Referee:
 
 
 def _strong_bot(engine_name: str, samples: int, win: float, *, settle: bool) -> tuple[Scorer, float]:
-    """The engine's strong bot bounded by ``samples`` alone, and its unit in points.
-
-    With ``settle``, the search may stop early once one option clearly leads (enough to find the
-    best); without, every sample is played (a loss measured on fewer would be noisier).
-
-    Dominoes values are half-points; a Kazino value is a card of capture margin, taken as a point
-    (near an even split of the 52 cards, one card more moves the expected score by about one).
-    """
-    settle_from = 24 if settle else samples
-    if engine_name == "dominoes":
-        half_points = round(2 * win)
-        # Reviews count what a move lost in points, so the round's margin, not the game's chances.
-        bot = dominoes_bots.StrongBot(
-            budget_s=math.inf,
-            max_samples=samples,
-            min_samples=settle_from,
-            win_bonus=half_points,
-            game=False,
-        )
-        return bot, 0.5
-    if engine_name == "skyjo":
-        return skyjo_bots.StrongBot(
-            samples=samples, budget=math.inf, win_bonus=win, settle_from=settle_from
-        ), 1.0
-    if engine_name == "kazino":
-        # No clock: only the node cap can cut a sample short, and a dropped sample ends the search.
-        return kazino_bots.StrongBot(
-            samples=samples, budget_s=math.inf, hard_cap_s=math.inf, node_cap=200_000
-        ), 1.0
-    return pitch_bots.StrongBot(
-        budget_s=math.inf, max_samples=samples, win_bonus=win, settle_from=settle_from
-    ), 1.0
+    """The engine's strong bot bounded by ``samples`` alone, and its unit in points (its bot module's
+    ``review_bot``). With ``settle``, the search may stop early once one option clearly leads (enough
+    to find the best); without, every sample is played (a loss measured on fewer would be noisier)."""
+    found: tuple[Scorer, float] = bots.review_bot(engine_name, samples, win, settle=settle)
+    return found
 
 
 # --- One decision ------------------------------------------------------------------------------
@@ -181,10 +146,11 @@ def label(loss: float, settings: Mapping[str, Any]) -> str | None:
 
 
 def is_decision(engine: Engine, state: Any, seat: int, legal: list[Action]) -> bool:
-    """A real choice: several legal actions, and not Skyjo's opening reveals (every hidden card is alike)."""
+    """A real choice: several legal actions, and not of a kind whose options the engine calls alike
+    (``ALIKE_ACTIONS``: Skyjo's opening reveals, where every hidden card is alike)."""
     if len(legal) < 2 or seat not in engine.to_act(state):
         return False
-    return not (engine.NAME == "skyjo" and legal[0]["type"] == "reveal")
+    return legal[0]["type"] not in getattr(engine, "ALIKE_ACTIONS", frozenset())
 
 
 def evaluate(
@@ -208,7 +174,8 @@ def evaluate(
         if measured is None:
             return None
         best_value, played_value = measured
-    loss = max(0.0, best_value - played_value)
+    # Labelled as shown: a loss of 0.4996 is shown as 0.5, so it is labelled as 0.5 is.
+    loss = round(max(0.0, best_value - played_value), 2)
     return Decision(
         seq=seq,
         seat=seat,
@@ -218,7 +185,7 @@ def evaluate(
         best=best if loss > 0 else played,
         played_value=round(played_value, 2),
         best_value=round(max(best_value, played_value), 2),
-        loss=round(loss, 2),
+        loss=loss,
         label=label(loss, ref.settings),
     )
 

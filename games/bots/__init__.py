@@ -12,7 +12,7 @@ from games.bots.base import Bot, RandomBot
 
 LEVELS = ("random", "greedy", "strong")
 
-__all__ = ["LEVELS", "Bot", "RandomBot", "get"]
+__all__ = ["LEVELS", "Bot", "RandomBot", "get", "review_bot", "review_settings"]
 
 
 def get(engine_name: str, level: str) -> Bot:
@@ -33,3 +33,25 @@ def get(engine_name: str, level: str) -> Bot:
     cls = getattr(module, "GreedyBot" if level == "greedy" else "StrongBot")
     bot: Bot = cls()
     return bot
+
+
+def _module(engine_name: str) -> Any:
+    try:
+        return importlib.import_module(f"games.bots.{engine_name}")
+    except ModuleNotFoundError:
+        return None
+
+
+def review_settings(engine_name: str) -> dict[str, float] | None:
+    """The review's default settings for ``engine_name`` (its bot module's ``REVIEW``); None when
+    its games cannot be reviewed (no bot module defines a referee for it)."""
+    module = _module(engine_name)
+    found = getattr(module, "REVIEW", None) if callable(getattr(module, "review_bot", None)) else None
+    return dict(found) if found is not None else None
+
+
+def review_bot(engine_name: str, samples: int, win: float, *, settle: bool) -> tuple[Any, float]:
+    """The engine's strong bot as the review's referee, bounded by ``samples`` alone, and its unit in
+    points (``review_bot`` in ``games.bots.<engine_name>``)."""
+    found: tuple[Any, float] = _module(engine_name).review_bot(samples, win, settle=settle)
+    return found

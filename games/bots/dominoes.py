@@ -9,6 +9,7 @@ Block between two sides (``dominoes_solve``), played out quickly otherwise (``do
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -161,3 +162,25 @@ class StrongBot:
         if config["players"] != 2 and not config["partnerships"]:
             return None
         return Equity(config["players"], config["target"])
+
+
+# --- As the review's referee (replay/review.py, docs/review.md) --------------------------------------
+
+#: The review's settings for this game: ``samples`` to find the best option, ``measure`` samples per
+#: batch and at most ``batches`` batches to weigh it against the move played, the thresholds (points
+#: lost) and ``win``, what ending the game inside the search is worth (points).
+REVIEW = {"samples": 64, "measure": 100, "batches": 8, "inaccuracy": 5.0, "mistake": 10.0, "win": 50.0}
+
+
+def review_bot(samples: int, win: float, *, settle: bool) -> tuple[StrongBot, float]:
+    """The strong bot bounded by ``samples`` alone (no clock), and its unit in points: its values are
+    half-points. With ``settle`` the search may stop once one option clearly leads."""
+    # Reviews count what a move lost in points, so the round's margin, not the game's chances.
+    bot = StrongBot(
+        budget_s=math.inf,
+        max_samples=samples,
+        min_samples=24 if settle else samples,
+        win_bonus=round(2 * win),
+        game=False,
+    )
+    return bot, 0.5

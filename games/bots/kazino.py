@@ -9,6 +9,7 @@ fewer samples and measured weaker); the action with the best total over the samp
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
@@ -228,3 +229,19 @@ def _order(action: Action) -> tuple[int, int]:
 
 
 __all__ = ["GreedyBot", "StrongBot"]
+
+
+# --- As the review's referee (replay/review.py, docs/review.md) --------------------------------------
+
+#: The review's settings for this game: ``samples`` to find the best option, ``measure`` samples per
+#: batch and at most ``batches`` batches to weigh it against the move played, the thresholds (points
+#: lost) and ``win``, what ending the game inside the search is worth (points).
+REVIEW = {"samples": 12, "measure": 16, "batches": 6, "inaccuracy": 2.0, "mistake": 4.0, "win": 0.0}
+
+
+def review_bot(samples: int, win: float, *, settle: bool) -> tuple[StrongBot, float]:
+    """The strong bot bounded by ``samples`` alone, and its unit in points: a card of capture margin,
+    taken as a point (near an even split of the 52 cards, one card more moves the expected score by
+    about one). It has no early stop (``settle``) and weighs no win bonus."""
+    # No clock: only the node cap can cut a sample short, and a dropped sample ends the search.
+    return StrongBot(samples=samples, budget_s=math.inf, hard_cap_s=math.inf, node_cap=200_000), 1.0

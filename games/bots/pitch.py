@@ -9,6 +9,7 @@ greedy rule on the sampled hands, then the hand is played out.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -224,3 +225,19 @@ class StrongBot:
         captured = [[] for _ in range(table.n_sides)]
         done, trump = table.play_out(hands, [], None, set(), captured, holder)
         return table.value(holder, high, done, trump)
+
+
+# --- As the review's referee (replay/review.py, docs/review.md) --------------------------------------
+
+#: The review's settings for this game: ``samples`` to find the best option, ``measure`` samples per
+#: batch and at most ``batches`` batches to weigh it against the move played, the thresholds (points
+#: lost) and ``win``, what ending the game inside the search is worth (points).
+REVIEW = {"samples": 64, "measure": 100, "batches": 8, "inaccuracy": 0.5, "mistake": 1.0, "win": 7.0}
+
+
+def review_bot(samples: int, win: float, *, settle: bool) -> tuple[StrongBot, float]:
+    """The strong bot bounded by ``samples`` alone (no clock), and its unit in points. With
+    ``settle`` the search may stop once one option clearly leads."""
+    return StrongBot(
+        budget_s=math.inf, max_samples=samples, win_bonus=win, settle_from=24 if settle else samples
+    ), 1.0

@@ -13,6 +13,7 @@ see who closes and who is doubled, so the search times the close.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
@@ -397,3 +398,19 @@ class StrongBot:
             values = [total / max(tally.samples, 1) for total in tally.totals]
         order = sorted(range(len(legal_actions)), key=lambda i: (-values[i], i))
         return [(values[i], legal_actions[i]) for i in order]
+
+
+# --- As the review's referee (replay/review.py, docs/review.md) --------------------------------------
+
+#: The review's settings for this game: ``samples`` to find the best option, ``measure`` samples per
+#: batch and at most ``batches`` batches to weigh it against the move played, the thresholds (points
+#: lost) and ``win``, what ending the game inside the search is worth (points).
+REVIEW = {"samples": 32, "measure": 64, "batches": 8, "inaccuracy": 3.0, "mistake": 6.0, "win": 0.0}
+
+
+def review_bot(samples: int, win: float, *, settle: bool) -> tuple[StrongBot, float]:
+    """The strong bot bounded by ``samples`` alone (no clock), and its unit in points. With
+    ``settle`` the search may stop once one option clearly leads."""
+    return StrongBot(
+        samples=samples, budget=math.inf, win_bonus=win, settle_from=24 if settle else samples
+    ), 1.0

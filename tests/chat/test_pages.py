@@ -13,7 +13,7 @@ from django.http import QueryDict
 
 from chat import service
 from chat.models import Report
-from frontend.tournaments import _posted
+from frontend.tournament_new import _posted
 from games import service as games
 from games.consumers import Speaker
 from games.models import Seat

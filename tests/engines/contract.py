@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from games.engines import IllegalAction, get
-from games.engines.base import Engine
+from games.engines.base import Engine, Number, Pick, ScoreSheet
 
 # A seed with digits unlikely to appear in a view by chance: if it shows up, it leaked.
 SECRET_SEED = 8_675_309_271_828
@@ -119,3 +119,30 @@ def check_determinize(engine: Engine, state: Any, config: dict[str, Any], rng: r
         assert Counter(engine.components(sample)) == Counter(engine.components(state))
         if engine.to_act(state):
             assert engine.to_act(sample) == engine.to_act(state)
+
+
+def check_score_sheet(engine: Any, config: dict[str, Any]) -> None:
+    """The descriptor of a game's real-card score sheet (games/engines/base.py): required of every
+    engine, since the tournament pages lay the sheet out and read it from it alone."""
+    score_sheet = getattr(engine, "score_sheet", None)
+    assert callable(score_sheet), f"{engine.NAME} declares no score_sheet(config)"
+    sheet = score_sheet(config)
+    assert isinstance(sheet, ScoreSheet)
+    assert sheet.numbers or sheet.picks, "a sheet with nothing to write"
+    assert callable(sheet.score), "a sheet the rules cannot check"
+    assert all(isinstance(n, Number) for n in sheet.numbers)
+    assert all(isinstance(p, Pick) for p in sheet.picks)
+    names = [part.name for part in (*sheet.numbers, *sheet.picks)]
+    keys = [part.key or part.name for part in (*sheet.numbers, *sheet.picks)]
+    assert len(set(names)) == len(names) and len(set(keys)) == len(keys), "fields named twice"
+    assert all(part.label for part in (*sheet.numbers, *sheet.picks)), "a field without a label"
+    assert all(n.keyboard in ("numeric", "decimal") for n in sheet.numbers)
+    for pick in sheet.picks:
+        assert pick.kind in ("seat", "seat_or_nobody", "number", "winners")
+        assert bool(pick.numbers) == (pick.kind == "number"), "a number pick lists its numbers, only it"
+    assert sheet.rows >= 1 and sheet.printed_rows >= sheet.rows
+    context, template = sheet.row_name
+    assert isinstance(context, str) and "%(n)s" in template, "a row's name shows its number"
+    if sheet.about is not None:
+        for text, params in sheet.about({}, {}):
+            assert text % params, "an about sentence formats with its parameters"

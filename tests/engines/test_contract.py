@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from games import engines
 from games.engines import IllegalAction, get, names
+from tests.games import tiny_engine
 
 from .contract import (
     GARBAGE,
@@ -29,6 +30,7 @@ from .contract import (
     check_conservation,
     check_determinize,
     check_refused,
+    check_score_sheet,
     check_views,
     configs,
     listed,
@@ -86,6 +88,19 @@ def test_engine_declares_whether_a_game_may_be_scored_as_it_stands(name):
                 assert partial == roundtrip(engine.outcome(state)), "a finished game stands as it ended"
             else:
                 assert partial["partial"] is True
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_engine_describes_its_real_card_score_sheet(name):
+    """The tournament pages lay out, read and print a game played with real cards from this alone."""
+    engine = get(name)
+    for config in configs(name):
+        check_score_sheet(engine, config)
+
+
+def test_an_engine_without_a_score_sheet_fails_the_contract():
+    with pytest.raises(AssertionError, match="declares no score_sheet"):
+        check_score_sheet(tiny_engine, tiny_engine.default_config(2))
 
 
 @pytest.mark.parametrize("name", ENGINES)

@@ -218,7 +218,7 @@ def test_a_player_plays_their_live_game_and_a_held_table_is_not_also_playing(cli
 
 def test_no_internal_key_is_shown_for_a_knockout_match(client, organiser):
     """#30 defect 10: "W1-1" and "3P" are keys of the log, not names for the room."""
-    from frontend.tournaments import match_title
+    from frontend.match_names import match_title
 
     assert [match_title(k) for k in ("R2-T3", "W1-2", "L2-1", "3P", "GF1", "GF2")] == [
         "Table 3",

@@ -13,7 +13,8 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 
-from frontend.over_the_board import CODE_RATE, parse_hands
+from frontend.over_the_board import CODE_RATE
+from frontend.score_sheet import parse_hands
 from games import streams
 from tests.frontend.catalogues import english_on_page, english_only_phrases
 from tournaments import board, projection, service

@@ -15,6 +15,7 @@ from django.test import Client
 
 from frontend.over_the_board import CODE_RATE
 from games import bounds
+from games.engines import tally
 from games.engines.base import IllegalAction
 from tests.frontend.test_over_the_board_pages import as_user, kazino_form, setup
 from tournaments import board, projection
@@ -63,8 +64,8 @@ def test_all_fives_points_in_play_are_bounded():
 
 def test_a_score_written_with_an_exponent_is_no_number_and_costs_nothing():
     started = time.perf_counter()
-    assert board._number("1e999999999") is None
-    assert board._number("7½") == Fraction(15, 2)
+    assert tally.whole_or_half("1e999999999") is None
+    assert tally.whole_or_half("7½") == Fraction(15, 2)
     assert time.perf_counter() - started < 1.0
 
 

@@ -13,7 +13,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from frontend.bracket_svg import NAME_ROOM, Fitted, bracket_svg, fit, text_width
-from frontend.tournaments import spreadsheet_text
+from frontend.tournament_exports import spreadsheet_text
 from games.models import Game
 from tournaments import service as tournaments
 from tournaments import simulate

@@ -24,6 +24,7 @@ from games.models import Game
 from games.tables import load_table
 from replay import review
 from replay.models import Review
+from tests.games import tiny_engine
 from tests.games.test_celery import celery_worker, wait_for  # noqa: F401 (a fixture used below)
 
 from .play import new_game, play
@@ -316,3 +317,27 @@ def test_with_redis_a_real_celery_worker_makes_the_review(sound: Game) -> None:
 
     assert wait_for(done), "the worker did not make the review"
     assert Review.objects.get(game=sound).summary["seats"][0]["decisions"] == 1
+
+
+class _Values:
+    """A referee's scorer that values each action as told (the bot's search left out)."""
+
+    def __init__(self, values: dict[int, float]) -> None:
+        self.values = values
+
+    def scores(self, view, legal_actions, rng):  # type: ignore[no-untyped-def]
+        return sorted(((self.values[a["n"]], a) for a in legal_actions), key=lambda x: -x[0])
+
+
+def test_a_loss_is_labelled_as_it_is_shown():
+    """A loss of 0.4996 is shown rounded as 0.5: it is labelled an inaccuracy as 0.5 is, never shown as
+    0.5 without a label (a game played under load once drew such a loss)."""
+    state = tiny_engine.replay(tiny_engine.start({"players": 2, "goal": 10}, 3))
+    seat = tiny_engine.to_act(state)[0]
+    logged = tiny_engine.decide(state, seat, {"type": "add", "n": 1})
+    values = _Values({1: 0.0, 2: 0.4996})
+    settings = {"samples": 1, "measure": 1, "batches": 3, "inaccuracy": 0.5, "mistake": 1.0, "win": 0.0}
+    ref = review.Referee(tiny_engine, values, values, 1.0, settings)  # type: ignore[arg-type]
+    found = review.evaluate(ref, state, seat, logged, "seed")
+    assert found is not None and found.loss == 0.5
+    assert found.label == review.INACCURACY

@@ -744,7 +744,7 @@ ENDPOINTS: list[Endpoint] = [
         lambda w: f"/learn/tables/{w.dominoes.pk}/progress",
         cells(NOT_FOUND),
     ),
-    # --- Tournaments (frontend/tournaments.py) ---------------------------------------------------------
+    # --- Tournaments (frontend/tournament_*.py) ----------------------------------------------------
     Endpoint("frontend:tournaments", "GET", lambda w: "/tournaments/", cells(OK)),
     # The tournament form's round-length estimate: public figures, nothing stored.
     Endpoint(

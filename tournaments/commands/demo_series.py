@@ -6,7 +6,7 @@ end of a repeating tournament only schedules the next one ``DEMO_PAUSE_MINUTES``
 keeps it across a restart; in-process it is lost with the process, and ``manage.py demo``, run at
 every start by ``bin/run``, starts the series again at once); while the server runs the series so plays
 at most 60 / pause + 1 tournaments an hour. The
-lists show only the newest of a series (``frontend.tournaments._older_repeats``) and the lobby none
+lists show only the newest of a series (``frontend.tournament_new._older_repeats``) and the lobby none
 of its games (``frontend.lobby``), so the older ones stay in the logs and out of sight.
 """
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 def _check_board_possible(t: log.Tournament) -> None:
     if t.status == FINISHED:
         raise ServiceError("finished", _("This tournament is over."))
-    if t.game not in board.GAMES:
+    if not board.playable(t.game):
         raise ServiceError("no_board_game", _("This game cannot be entered by hand."))
     if any(e.bot_level and not e.withdrawn for e in t.entrants.values()):
         raise ServiceError("board_no_bots", _("Computer players cannot sit at tables with real cards."))

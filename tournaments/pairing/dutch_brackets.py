@@ -1,4 +1,4 @@
-"""The whole-round matching of the Dutch Swiss (``dutch.exact_round``) bracket by bracket: FIDE
+"""The whole-round matching of the Dutch Swiss (``dutch_exact._Exact.exact_round``) bracket by bracket: FIDE
 C.04.3 settles one bracket (its seats, floats, moved-down players, exchanges and transpositions)
 before it looks at the next; here each bracket's criteria are digits of one penalty, the top
 bracket's most significant, so that one maximum-weight matching follows that order (#31)."""

@@ -16,6 +16,7 @@ from games.engines.base import Action, Config, Event, IllegalAction, View, _
 from . import config as _config
 from . import rules as _rules
 from . import views as _views
+from .sheet import score_sheet
 from .state import EMPTY, State
 
 NAME = "dominoes"
@@ -30,6 +31,7 @@ PARTIAL_SCORE = True
 PUBLIC_EVENTS = frozenset({"play", "pass", "next_round", "round_end", "game_over"})
 
 __all__ = [
+    "score_sheet",
     "NAME",
     "PARTIAL_SCORE",
     "VERSION",

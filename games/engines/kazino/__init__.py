@@ -20,6 +20,7 @@ from .cards import DECK
 from .checks import check_seat, check_shape, is_int, refusal
 from .flow import deal_event, follow_up, game_start_event
 from .moves import card_moves, legal_moves
+from .sheet import score_sheet as score_sheet
 from .state import State
 from .state import apply as _apply
 

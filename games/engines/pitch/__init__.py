@@ -39,6 +39,7 @@ from games.engines.pitch.config import (
     validate_config,
 )
 from games.engines.pitch.rules import deal_of, deals_in, decide, legal_actions, start
+from games.engines.pitch.sheet import score_sheet
 from games.engines.pitch.state import State, apply, high_bid, replay, to_act
 from games.engines.pitch.views import (
     components,
@@ -60,6 +61,7 @@ PARTIAL_SCORE = False
 PUBLIC_EVENTS = frozenset({"pass", "bid", "pitcher", "pitch", "trump", "play", "trick", "score", "end"})
 
 __all__ = [
+    "score_sheet",
     "CARD_POINTS",
     "DECK",
     "DEFAULT_MAX_HANDS",

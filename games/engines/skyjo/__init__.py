@@ -21,6 +21,7 @@ from games.engines.skyjo.rules import (
     to_act,
     validate_config,
 )
+from games.engines.skyjo.sheet import score_sheet
 from games.engines.skyjo.state import State, apply, replay
 from games.engines.skyjo.views import (
     components,
@@ -38,6 +39,9 @@ VERSION = 1
 # "Round totals accumulate"): those totals are public and final; the round in play, whose hidden
 # cards nobody knows, counts nothing (docs/tournaments.md, "The round clock").
 PARTIAL_SCORE = True
+# Actions whose options a player cannot tell apart (the opening reveals: every hidden card is alike),
+# so choosing among them is no decision a review judges.
+ALIKE_ACTIONS = frozenset({"reveal"})
 # Events whose data everyone may see (move logs show it). Never "setup" (the seed), "dealt" (the
 # grids and the draw order), "drew" (the drawer's card) or "reshuffled" (the new draw order).
 PUBLIC_EVENTS = frozenset(
@@ -58,6 +62,8 @@ PUBLIC_EVENTS = frozenset(
 )
 
 __all__ = [
+    "ALIKE_ACTIONS",
+    "score_sheet",
     "NAME",
     "PARTIAL_SCORE",
     "PUBLIC_EVENTS",

@@ -2,6 +2,7 @@
 // players' captured counts, the deck, and the viewer's hand. Select, preview, then confirm: a tap on
 // a hand card only selects it; when the card allows several moves the player narrows them by tapping
 // a table pile or picks one in a short list; the page shows the sentence with Confirm / Cancel.
+import { button, el } from "../dom.js";
 import { number } from "../numbers.js";
 import { cardWords, named } from "../words.js";
 
@@ -295,26 +296,6 @@ export function scoreSheet(snap, seatName) {
 }
 
 // ---- Drawing ------------------------------------------------------------------------------------
-
-function el(tag, className, attrs = {}) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  return node;
-}
-
-function button(className, label, onClick, attrs = {}) {
-  const node = el("button", className, { type: "button", "aria-label": label, ...attrs });
-  node.addEventListener("click", (event) => {
-    event.preventDefault();
-    onClick();
-  });
-  return node;
-}
 
 /** The face of a card (a span; the hand wraps it in a button). Its one label is the corner ("10♥");
  * the big pip and the upside-down rank are drawn by the style sheet, so that what the eye reads is

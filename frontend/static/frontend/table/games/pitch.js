@@ -4,6 +4,7 @@
 // Select, preview, then confirm: a tap on a bid button or a card only selects it; once the selection
 // names exactly one legal action the page shows the sentence with Confirm / Cancel. During the
 // bidding a tap on a card of the hand selects "bid 4 by pitching this card".
+import { button, el } from "../dom.js";
 import { number } from "../numbers.js";
 import { cardWords, named } from "../words.js";
 
@@ -286,26 +287,6 @@ export function scoreSheet(snap, seatName) {
 }
 
 // ---- Drawing ------------------------------------------------------------------------------
-
-function el(tag, className, attrs = {}) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  return node;
-}
-
-function button(className, label, onClick, attrs = {}) {
-  const node = el("button", className, { type: "button", "aria-label": label, ...attrs });
-  node.addEventListener("click", (event) => {
-    event.preventDefault();
-    onClick();
-  });
-  return node;
-}
 
 /** The face of a card: its one label is the corner ("10♥"); the big pip is drawn by the style sheet.
  * The name in words is given by the card's container (a button, or the words beside it). */
