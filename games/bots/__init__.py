@@ -10,7 +10,7 @@ from typing import Any
 
 from games.bots.base import Bot, RandomBot
 
-LEVELS = ("random", "greedy", "strong")
+LEVELS = ("random", "greedy", "strong", "expert")
 
 __all__ = ["LEVELS", "Bot", "RandomBot", "get"]
 
@@ -20,16 +20,18 @@ def get(engine_name: str, level: str) -> Bot:
 
     ``random`` fits every engine; ``greedy`` and ``strong`` come from the
     engine's own module ``games.bots.<engine_name>``, which defines
-    ``GreedyBot`` and ``StrongBot``.
+    ``GreedyBot`` and ``StrongBot``; ``expert`` from ``games.bots.<engine_name>_expert``
+    (``ExpertBot``, on the shared search of ``games.bots.search``).
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
     if level == "random":
         return RandomBot()
+    suffix = "_expert" if level == "expert" else ""
     try:
-        module: Any = importlib.import_module(f"games.bots.{engine_name}")
+        module: Any = importlib.import_module(f"games.bots.{engine_name}{suffix}")
     except ModuleNotFoundError as exc:
         raise ValueError(f"no {level} bot for {engine_name!r}") from exc
-    cls = getattr(module, "GreedyBot" if level == "greedy" else "StrongBot")
+    cls = getattr(module, {"greedy": "GreedyBot", "strong": "StrongBot", "expert": "ExpertBot"}[level])
     bot: Bot = cls()
     return bot
