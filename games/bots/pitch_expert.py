@@ -1,43 +1,119 @@
-"""The Pitch Expert: the shared search (``games.bots.search``) over the strong bot's valuations.
+"""The Pitch Expert: the shared search (``games.bots.search``), with the last tricks solved exactly.
 
-A sample deals the unseen cards (``determinize`` keeps the voids the view records); an action is
-valued by playing the rest of the hand out in the sample with the greedy heuristics for every
-seat (bids: the rest of the auction by the greedy rule, then the hand), as the strong bot does; the
-Expert spends several times its samples, and spends them on the moves that stay in contention.
+A sample deals the unseen cards (``determinize`` keeps the voids the view records). In a sample, a
+card is valued exactly once few cards are left (``solve_cards`` in all hands, after the card):
+alpha-beta over the rest of the trick play, my side maximising its value and every other side
+minimising it (the paranoid assumption, exact between two sides). Earlier, and for bids, the rest
+of the hand is played out with the greedy heuristics for every seat, as the strong bot does.
 """
 
 from __future__ import annotations
 
 import random
 
-from games.bots.pitch import StrongBot, _Table
+from games.bots.pitch import Play, StrongBot, _Table
 from games.bots.search import ExpertBase, Position
 from games.engines import pitch
 from games.engines.base import Action, View
+from games.engines.pitch import playable, trick_winner
+
+
+class _Solver:
+    """Alpha-beta over the trick play of one sampled deal (mutates then restores its lists)."""
+
+    def __init__(self, table: _Table, pitcher: int, bid: int, trump: str) -> None:
+        self.table = table
+        self.pitcher = pitcher
+        self.bid = bid
+        self.trump = trump
+        self.mine = table.side[table.me]
+
+    def run(
+        self, hands: list[list[str]], trick: list[Play], captured: list[list[str]], seat: int, alpha: float, beta: float
+    ) -> float:
+        table = self.table
+        if not hands[seat] and not trick:
+            return table.value(self.pitcher, self.bid, captured, self.trump)
+        hand = hands[seat]
+        maximising = table.side[seat] == self.mine
+        best = -1e9 if maximising else 1e9
+        for card in playable(hand, trick, self.trump):
+            hand.remove(card)
+            trick.append((seat, card))
+            if len(trick) == table.n:
+                winner = trick_winner(trick, self.trump)
+                side = captured[table.side[winner]]
+                side.extend(c for _s, c in trick)
+                done = trick[:]
+                trick.clear()
+                v = self.run(hands, trick, captured, winner, alpha, beta)
+                trick.extend(done)
+                del side[-table.n :]
+            else:
+                v = self.run(hands, trick, captured, (seat + 1) % table.n, alpha, beta)
+            trick.pop()
+            hand.append(card)
+            if maximising:
+                best = max(best, v)
+                alpha = max(alpha, v)
+            else:
+                best = min(best, v)
+                beta = min(beta, v)
+            if alpha >= beta:
+                break
+        return best
 
 
 class PitchPosition:
-    def __init__(self, view: View, win_bonus: float) -> None:
+    def __init__(self, view: View, win_bonus: float, solve_cards: int) -> None:
         self.view = view
         self.table = _Table(view, win_bonus)
         self.strong = StrongBot(win_bonus=win_bonus)
+        self.solve_cards = solve_cards
+        self.trick: list[Play] = [(p["seat"], p["card"]) for p in view["trick"]]
+        self.captured: list[list[str]] = [[] for _ in range(self.table.n_sides)]
+        for t in view["tricks"]:
+            self.captured[self.table.side[t["winner"]]].extend(p["card"] for p in t["cards"])
 
     def sample(self, rng: random.Random) -> pitch.State:
         return pitch.determinize(self.view, rng)
 
     def value(self, sample: pitch.State, action: Action, stream: float) -> float:
-        return self.strong._evaluate(self.table, self.view, sample, action)
+        view = self.view
+        if (
+            action["type"] != "play"
+            or view["trump"] is None
+            or sum(len(h) for h in sample.hands) - 1 > self.solve_cards
+        ):
+            return self.strong._evaluate(self.table, view, sample, action)
+        table, trump, me = self.table, view["trump"], self.table.me
+        hands = [list(h) for h in sample.hands]
+        trick = list(self.trick)
+        captured = [list(c) for c in self.captured]
+        hands[me].remove(action["card"])
+        trick.append((me, action["card"]))
+        seat = (me + 1) % table.n
+        if len(trick) == table.n:
+            seat = trick_winner(trick, trump)
+            captured[table.side[seat]].extend(c for _s, c in trick)
+            trick = []
+        solver = _Solver(table, view["pitcher"], view["bid"], trump)
+        return solver.run(hands, trick, captured, seat, -1e9, 1e9)
 
 
 class ExpertBot(ExpertBase):
-    """Sequential halving over sampled deals; ``win_bonus``: points a hand that decides the game adds."""
+    """Sequential halving over sampled deals; ``win_bonus``: points a hand that decides the game adds;
+    ``solve_cards``: the cards left in all hands from which the trick play is solved exactly."""
 
     SIMS = 3000
     CAP_S = 1.2
 
-    def __init__(self, sims: int | None = None, cap_s: float | None = None, win_bonus: float = 25.0) -> None:
+    def __init__(
+        self, sims: int | None = None, cap_s: float | None = None, win_bonus: float = 25.0, solve_cards: int = 10
+    ) -> None:
         super().__init__(sims, cap_s)
         self.win_bonus = win_bonus
+        self.solve_cards = solve_cards
 
     def position(self, view: View, legal_actions: list[Action]) -> Position:
-        return PitchPosition(view, self.win_bonus)
+        return PitchPosition(view, self.win_bonus, self.solve_cards)
