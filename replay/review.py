@@ -1,6 +1,7 @@
-"""Engine review of a finished game: every decision scored by the strong bot from its seat's view.
+"""Engine review of a finished game: every decision scored by a computer player from its seat's view.
 
-For each command a seat chose among several legal actions, the strong bot values every one of
+The reviewer is the Expert (``settings.REVIEW_LEVEL``, default ``expert``; ``strong`` for the
+strong bot, as before). For each command a seat chose among several legal actions, it values every one of
 them from ``engine.view(state, seat)`` and the legal actions alone — exactly what it would have
 seen playing that seat — with a search bounded by a sample count (never the clock) and a random
 stream seeded by the decision, so a review is reproducible. The action played is recognised by
@@ -27,9 +28,11 @@ from django.utils.translation import gettext_lazy
 
 from games import engines, jobs, queries
 from games.bots import dominoes as dominoes_bots
+from games.bots import dominoes_expert, kazino_expert, pitch_expert, skyjo_expert
 from games.bots import kazino as kazino_bots
 from games.bots import pitch as pitch_bots
 from games.bots import skyjo as skyjo_bots
+from games.bots.search import ExpertBase
 from games.engines.base import Action, Engine, Event, View, _
 from games.errors import ServiceError
 from games.tables import get_game
@@ -39,7 +42,10 @@ from replay.models import Review
 log = logging.getLogger(__name__)
 
 #: Bumped when the way figures are computed changes (stored with every review's settings).
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2  # 2: the Expert reviews (settings["level"])
+
+#: The computer levels that may review, the default first (``settings.REVIEW_LEVEL`` chooses).
+REVIEW_LEVELS = ("expert", "strong")
 
 INACCURACY, MISTAKE = "inaccuracy", "mistake"
 LABELS = {INACCURACY: gettext_lazy("inaccuracy"), MISTAKE: gettext_lazy("mistake")}
@@ -64,12 +70,14 @@ class Scorer(Protocol):
     ) -> list[tuple[float, Action]]: ...
 
 
-def settings_for(engine_name: str, overrides: Mapping[str, float] | None = None) -> dict[str, Any]:
-    """The defaults, then ``settings.REVIEW[engine]``, then ``overrides``; checked."""
+def settings_for(engine_name: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The defaults, then ``settings.REVIEW[engine]``, then ``overrides``; checked. ``level`` (which
+    computer player reviews) comes from ``settings.REVIEW_LEVEL`` unless ``overrides`` names one."""
     if engine_name not in DEFAULTS:
         raise ServiceError("not_reviewable", _("Games of this kind cannot be reviewed."))
     configured = getattr(django_settings, "REVIEW", {}).get(engine_name, {})
-    merged: dict[str, Any] = {**DEFAULTS[engine_name], **configured, **(overrides or {})}
+    level = getattr(django_settings, "REVIEW_LEVEL", REVIEW_LEVELS[0])
+    merged: dict[str, Any] = {**DEFAULTS[engine_name], "level": level, **configured, **(overrides or {})}
     for name in ("samples", "measure", "batches"):
         merged[name] = int(merged[name])
     if (
@@ -77,6 +85,7 @@ def settings_for(engine_name: str, overrides: Mapping[str, float] | None = None)
         or merged["batches"] < MIN_BATCHES
         or not 0 <= merged["inaccuracy"] <= merged["mistake"]
         or merged["win"] < 0
+        or merged["level"] not in REVIEW_LEVELS
     ):
         raise ValueError(f"bad review settings for {engine_name}: {merged}")
     merged["version"] = REVIEW_VERSION
@@ -85,7 +94,7 @@ def settings_for(engine_name: str, overrides: Mapping[str, float] | None = None)
 
 @dataclass(frozen=True)
 class Referee:
-    """The strong bot twice, searching by sample count whatever the clock.
+    """The reviewing bot twice, searching by sample count whatever the clock.
 
     ``choose`` finds the best option among all the legal ones; ``measure`` values that option and
     the move played on fresh samples. Picking the highest of many noisy means would inflate the
@@ -101,9 +110,48 @@ class Referee:
 
 
 def referee(engine: Engine, settings: Mapping[str, Any]) -> Referee:
-    choose, scale = _strong_bot(engine.NAME, settings["samples"], settings["win"], settle=True)
-    measure, _scale = _strong_bot(engine.NAME, settings["measure"], settings["win"], settle=False)
+    make = _expert_bot if settings["level"] == "expert" else _strong_bot
+    choose, scale = make(engine.NAME, settings["samples"], settings["win"], settle=True)
+    measure, _scale = make(engine.NAME, settings["measure"], settings["win"], settle=False)
     return Referee(engine, choose, measure, scale, settings)
+
+
+@dataclass(frozen=True)
+class _Expert:
+    """The engine's Expert given ``samples`` valuations per legal action, whatever the clock.
+
+    With ``settle`` its search halves down to the best option (what it would play); without, every
+    option is valued on every sample (a loss measured on fewer would be noisier).
+    """
+
+    make: Callable[[int], ExpertBase]
+    samples: int
+    settle: bool
+
+    def scores(
+        self, view: View, legal_actions: list[Action], rng: random.Random
+    ) -> list[tuple[float, Action]]:
+        bot = self.make(self.samples * len(legal_actions))
+        return bot.scores(view, legal_actions, rng, keep=1 if self.settle else None)
+
+
+def _expert_bot(engine_name: str, samples: int, win: float, *, settle: bool) -> tuple[Scorer, float]:
+    """The engine's Expert bounded by ``samples`` per option alone, and its unit in points (as
+    ``_strong_bot``: the Expert's values are the strong bot's, searched better)."""
+    if engine_name == "dominoes":
+        half_points = round(2 * win)
+        return _Expert(
+            lambda sims: dominoes_expert.ExpertBot(sims, math.inf, win_bonus=half_points, game=False),
+            samples,
+            settle,
+        ), 0.5
+    if engine_name == "skyjo":
+        return _Expert(
+            lambda sims: skyjo_expert.ExpertBot(sims, math.inf, win_bonus=win), samples, settle
+        ), 1.0
+    if engine_name == "kazino":
+        return _Expert(lambda sims: kazino_expert.ExpertBot(sims, math.inf), samples, settle), 1.0
+    return _Expert(lambda sims: pitch_expert.ExpertBot(sims, math.inf, win_bonus=win), samples, settle), 1.0
 
 
 def _strong_bot(engine_name: str, samples: int, win: float, *, settle: bool) -> tuple[Scorer, float]:

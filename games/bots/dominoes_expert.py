@@ -27,9 +27,7 @@ from games.engines.dominoes.state import State
 class DominoesPosition:
     """One decision of a dominoes seat: weighted deals, and each action's value in a deal."""
 
-    def __init__(
-        self, view: View, pool: int, win_bonus: int, epsilon: float, equity: Equity | None
-    ) -> None:
+    def __init__(self, view: View, pool: int, win_bonus: int, epsilon: float, equity: Equity | None) -> None:
         self.view = view
         self.seat: int = view["seat"]
         self.pool = pool

@@ -38,9 +38,7 @@ class KazinoPosition:
                 sample, self.me, action
             )
         except _OutOfTime:
-            return _Search(self.me, self.bonus, math.inf, 10**9, 4).value_after(
-                sample, self.me, action
-            )
+            return _Search(self.me, self.bonus, math.inf, 10**9, 4).value_after(sample, self.me, action)
 
 
 class ExpertBot(ExpertBase):
@@ -50,7 +48,11 @@ class ExpertBot(ExpertBase):
     CAP_S = 1.2
 
     def __init__(
-        self, sims: int | None = None, cap_s: float | None = None, node_cap: int = 6000, depth: int = FULL_DEAL
+        self,
+        sims: int | None = None,
+        cap_s: float | None = None,
+        node_cap: int = 6000,
+        depth: int = FULL_DEAL,
     ) -> None:
         super().__init__(sims, cap_s)
         self.node_cap = node_cap

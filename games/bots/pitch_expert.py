@@ -29,7 +29,13 @@ class _Solver:
         self.mine = table.side[table.me]
 
     def run(
-        self, hands: list[list[str]], trick: list[Play], captured: list[list[str]], seat: int, alpha: float, beta: float
+        self,
+        hands: list[list[str]],
+        trick: list[Play],
+        captured: list[list[str]],
+        seat: int,
+        alpha: float,
+        beta: float,
     ) -> float:
         table = self.table
         if not hands[seat] and not trick:
@@ -109,7 +115,11 @@ class ExpertBot(ExpertBase):
     CAP_S = 1.2
 
     def __init__(
-        self, sims: int | None = None, cap_s: float | None = None, win_bonus: float = 25.0, solve_cards: int = 10
+        self,
+        sims: int | None = None,
+        cap_s: float | None = None,
+        win_bonus: float = 25.0,
+        solve_cards: int = 10,
     ) -> None:
         super().__init__(sims, cap_s)
         self.win_bonus = win_bonus

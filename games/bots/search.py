@@ -68,7 +68,7 @@ def halving(
     def mean(i: int) -> float:
         return totals[i] / counts[i] if counts[i] else -math.inf
 
-    while not out_of_time:
+    while True:
         samples = max(1, per_round // len(alive))
         for _ in range(samples):
             state = position.sample(rng)
@@ -80,11 +80,13 @@ def halving(
                 out_of_time = True
                 break
         alive.sort(key=lambda i: (-mean(i), i))
-        if len(alive) <= keep:
+        if out_of_time or len(alive) <= keep:
             break
         half = max(keep, math.ceil(len(alive) / 2))
         dropped = alive[half:][::-1] + dropped
         alive = alive[:half]
+        if len(alive) <= keep:
+            break
     order = alive + dropped
     return [(mean(i), actions[i]) for i in order]
 
@@ -122,10 +124,11 @@ class ExpertBase:
         return halving(self.position(view, actions), actions, rng, self.sims, self.cap_s)[0][1]
 
     def scores(
-        self, view: View, legal_actions: list[Action], rng: random.Random
+        self, view: View, legal_actions: list[Action], rng: random.Random, keep: int | None = None
     ) -> list[tuple[float, Action]]:
-        """Each legal action with its mean value, best first, every one valued on the same samples
-        (``sims`` valuations in all): what the engine review weighs moves by."""
+        """Each legal action with its mean value, best first (``sims`` valuations in all): what the
+        engine review weighs moves by. ``keep=None`` values every action on the same samples; ``keep=1``
+        halves down to one, as ``choose`` does (the first is then the move ``choose`` would play)."""
         if not legal_actions:
             return []
         return halving(
@@ -134,5 +137,5 @@ class ExpertBase:
             rng,
             self.sims,
             self.cap_s,
-            keep=len(legal_actions),
+            keep=len(legal_actions) if keep is None else keep,
         )

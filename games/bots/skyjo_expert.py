@@ -74,10 +74,11 @@ class ExpertBot(ExpertBase):
         return super().choose(view, legal_actions, rng)
 
     def scores(
-        self, view: View, legal_actions: list[Action], rng: random.Random
+        self, view: View, legal_actions: list[Action], rng: random.Random, keep: int | None = None
     ) -> list[tuple[float, Action]]:
         """As ``StrongBot.scores``: minus the evaluator's score early in a round, rollout margins near its end."""
         if not self._searches(view, legal_actions):
             return self.planner.scores(view, legal_actions, rng)
         position = self.position(view, legal_actions)
-        return halving(position, legal_actions, rng, self.sims, self.cap_s, keep=len(legal_actions))
+        keep = len(legal_actions) if keep is None else keep
+        return halving(position, legal_actions, rng, self.sims, self.cap_s, keep=keep)

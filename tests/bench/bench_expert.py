@@ -115,7 +115,9 @@ def line(r: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--seconds", type=float, default=70.0)
     parser.add_argument("--games", default="dominoes,kazino,pitch,skyjo")
     parser.add_argument("--sims", type=int, default=None)
