@@ -61,8 +61,8 @@ class ExpertBot(ExpertBase):
     """Sequential halving over weighted deals; ``game=False`` values a round's end by its margin
     (the review, which counts points) instead of the chance of winning the game."""
 
-    SIMS = 3000
-    CAP_S = 1.2
+    SIMS = 8000
+    CAP_S = 1.5
 
     def __init__(
         self,

@@ -44,7 +44,7 @@ class KazinoPosition:
 class ExpertBot(ExpertBase):
     """Sequential halving over sampled deals, each valued by alpha-beta to the end of the deal."""
 
-    SIMS = 600
+    SIMS = 1500
     CAP_S = 1.2
 
     def __init__(

@@ -100,7 +100,7 @@ class ExpertBase:
     """
 
     SIMS = 2000
-    CAP_S = 1.2
+    CAP_S = 1.5
 
     def __init__(self, sims: int | None = None, cap_s: float | None = None) -> None:
         self.sims = self.SIMS if sims is None else sims

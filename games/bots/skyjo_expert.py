@@ -1,9 +1,9 @@
 """The Skyjo Expert: the strong bot's planning early in a round, the shared search (``games.bots.search``)
-from further out than the strong bot's.
+near its end.
 
 Early in a round, with many cards face down everywhere, a playout says little and the planning
-evaluator decides (``skyjo.StrongBot``). From ``near`` hidden cards in some grid (twice the strong
-bot's reach), or once someone has closed, the ``shortlist`` best moves of the evaluator are
+evaluator decides (``skyjo.StrongBot``). From ``near`` hidden cards in some grid, or once someone
+has closed, the ``shortlist`` best moves of the evaluator (more than the strong bot's four) are
 compared by playing each sample (``determinize``: the view alone) to the end of the round with
 the quick policy for every seat; sequential halving gives the contending moves the most samples.
 """
@@ -36,14 +36,14 @@ class SkyjoPosition:
 class ExpertBot(ExpertBase):
     """The planning evaluator far from the round's end, sequential halving over rollouts near it."""
 
-    SIMS = 1200
-    CAP_S = 1.2
+    SIMS = 3000
+    CAP_S = 1.5
 
     def __init__(
         self,
         sims: int | None = None,
         cap_s: float | None = None,
-        near: int = 6,
+        near: int = 3,
         shortlist: int = 6,
         win_bonus: float = 100.0,
     ) -> None:
