@@ -61,7 +61,7 @@ class ExpertBot(ExpertBase):
     """Sequential halving over weighted deals; ``game=False`` values a round's end by its margin
     (the review, which counts points) instead of the chance of winning the game."""
 
-    SIMS = 8000
+    SIMS = 4000
     CAP_S = 1.5
 
     def __init__(

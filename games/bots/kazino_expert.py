@@ -44,8 +44,8 @@ class KazinoPosition:
 class ExpertBot(ExpertBase):
     """Sequential halving over sampled deals, each valued by alpha-beta to the end of the deal."""
 
-    SIMS = 1500
-    CAP_S = 1.2
+    SIMS = 600
+    CAP_S = 1.5
 
     def __init__(
         self,

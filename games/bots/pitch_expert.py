@@ -111,7 +111,7 @@ class ExpertBot(ExpertBase):
     """Sequential halving over sampled deals; ``win_bonus``: points a hand that decides the game adds;
     ``solve_cards``: the cards left in all hands from which the trick play is solved exactly."""
 
-    SIMS = 8000
+    SIMS = 2500
     CAP_S = 1.5
 
     def __init__(

@@ -10,7 +10,8 @@ The budget is spent by sequential halving (Karnin et al. 2013; the root policy o
 2012's ISMCTS comparisons): the candidates are valued on equal rounds of samples, the worse half
 dropped after each round, so the last rounds go to the moves that matter. The budget is a count of
 action valuations (``sims``: a reproducible search) with a wall-clock cap (``cap_s``) that stops it
-early on a busy machine; a round cut short keeps only whole samples.
+early on a busy machine (checked after every valuation once a sample is whole; a sample cut short
+is dropped, so the means stay paired).
 
 What each game knows (how to sample a view, how to value an action in a sample) lives in its bot
 module: a ``Position`` built from the view and the legal actions alone, never the state or the seed.
@@ -68,14 +69,24 @@ def halving(
     def mean(i: int) -> float:
         return totals[i] / counts[i] if counts[i] else -math.inf
 
+    done = 0  # whole samples valued
     while True:
         samples = max(1, per_round // len(alive))
         for _ in range(samples):
             state = position.sample(rng)
             stream = rng.random()
+            values: list[float] = []
             for i in alive:
-                totals[i] += position.value(state, actions[i], stream)
+                values.append(position.value(state, actions[i], stream))
+                if done and clock() > deadline:
+                    out_of_time = True  # a sample cut short is dropped: the means stay paired
+                    break
+            if out_of_time:
+                break
+            for i, v in zip(alive, values, strict=True):
+                totals[i] += v
                 counts[i] += 1
+            done += 1
             if clock() > deadline:
                 out_of_time = True
                 break

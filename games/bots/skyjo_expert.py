@@ -36,7 +36,7 @@ class SkyjoPosition:
 class ExpertBot(ExpertBase):
     """The planning evaluator far from the round's end, sequential halving over rollouts near it."""
 
-    SIMS = 3000
+    SIMS = 1500
     CAP_S = 1.5
 
     def __init__(

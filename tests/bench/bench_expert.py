@@ -7,7 +7,8 @@ Two players, the same deal played twice with the seats swapped (a pair), until `
 wall clock per game. A unit is short so that pairs are many: one Block round (dominoes), one game
 (Kazino, single), one hand (Pitch), one round (Skyjo); the unit's winner is the seat that gained
 more points in it (fewer in Skyjo), a tie counts one half. Reports the Expert's win rate with a
-95% Wilson interval and the CPU per move (``process_time``, p50/p95, moves with a choice only) of
+95% Wilson interval, its points margin a unit over Strong (mean over pairs ± 95%: the same deal both
+ways, so the deal's luck cancels) and the CPU per move (``process_time``, p50/p95, moves with a choice only) of
 each side. ``--sims``/``--cap`` override the Expert's budget (default: the level's own).
 Figures are appended to ``tests/bench/results/expert.txt``.
 """
@@ -50,8 +51,11 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def play_unit(game: str, seed: int, bots: list[Any], times: list[list[float]]) -> list[float]:
-    """One unit with ``bots[seat]``; each seat's share of the win (1, 0 or 0.5 each)."""
+def play_unit(
+    game: str, seed: int, bots: list[Any], times: list[list[float]]
+) -> tuple[list[float], list[int]]:
+    """One unit with ``bots[seat]``: each seat's share of the win (1, 0 or 0.5 each) and the points it
+    gained (lost, in Skyjo: negated, so more is better)."""
     engine = engines.get(game)
     chosen, sign = UNITS[game]
     config = engines.compose(engine, chosen, 2)
@@ -74,26 +78,36 @@ def play_unit(game: str, seed: int, bots: list[Any], times: list[list[float]]) -
     public = engine.view(state, None)
     gained = [sign * (after - before) for after, before in zip(public["scores"], start_scores, strict=True)]
     if gained[0] == gained[1]:
-        return [0.5, 0.5]
-    return [1.0, 0.0] if gained[0] > gained[1] else [0.0, 1.0]
+        return [0.5, 0.5], gained
+    return ([1.0, 0.0] if gained[0] > gained[1] else [0.0, 1.0]), gained
 
 
 def bench(game: str, seconds: float, expert: Any, strong: Any) -> dict[str, Any]:
     wall0 = time.perf_counter()
     wins, units, pair = 0.0, 0, 0
+    margins: list[float] = []  # per pair (a deal played both ways): the Expert's points minus Strong's
     cpu: dict[str, list[float]] = {"expert": [], "strong": []}
     while time.perf_counter() - wall0 < seconds:
         seed = 10_000 + pair
+        margin = 0.0
         for expert_seat in (0, 1):
             bots = [expert, strong] if expert_seat == 0 else [strong, expert]
             times: list[list[float]] = [[], []]
-            shares = play_unit(game, seed, bots, times)
+            shares, gained = play_unit(game, seed, bots, times)
+            margin += gained[expert_seat] - gained[1 - expert_seat]
             wins += shares[expert_seat]
             units += 1
             cpu["expert"] += times[expert_seat]
             cpu["strong"] += times[1 - expert_seat]
+        margins.append(margin / 2)
         pair += 1
     low, high = wilson(wins, units)
+    mean = sum(margins) / max(len(margins), 1)
+    spread = (
+        math.sqrt(sum((m - mean) ** 2 for m in margins) / (len(margins) - 1) / len(margins))
+        if len(margins) > 1
+        else math.inf
+    )
     return {
         "game": game,
         "units": units,
@@ -101,6 +115,8 @@ def bench(game: str, seconds: float, expert: Any, strong: Any) -> dict[str, Any]
         "low": low,
         "high": high,
         "wall": time.perf_counter() - wall0,
+        "margin": mean,
+        "margin_ci": 1.96 * spread,
         **{f"{side}_p{q}": percentile(cpu[side], q / 100) * 1000 for side in cpu for q in (50, 95)},
         **{f"{side}_moves": len(cpu[side]) for side in cpu},
     }
@@ -109,6 +125,7 @@ def bench(game: str, seconds: float, expert: Any, strong: Any) -> dict[str, Any]
 def line(r: dict[str, Any]) -> str:
     return (
         f"{r['game']:9} expert vs strong: {r['rate']:.3f} [{r['low']:.3f}, {r['high']:.3f}] over {r['units']} units"
+        f" · points a unit {r['margin']:+.2f} ± {r['margin_ci']:.2f}"
         f" ({r['wall']:.0f} s) · CPU/move ms p50/p95: expert {r['expert_p50']:.0f}/{r['expert_p95']:.0f}"
         f" ({r['expert_moves']} moves), strong {r['strong_p50']:.0f}/{r['strong_p95']:.0f} ({r['strong_moves']} moves)"
     )

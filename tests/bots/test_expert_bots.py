@@ -66,8 +66,11 @@ def test_halving_stops_at_the_wall_clock_cap_with_whole_samples():
     ranked = halving(
         position, [{"i": 0}, {"i": 1}, {"i": 2}], random.Random(3), 10_000, 1.5, lambda: next(ticks)
     )
-    assert position.valued == 3 * 2  # two samples fit before the clock passed the cap: each valued all three
-    assert ranked[0][1] in ({"i": 0}, {"i": 1}, {"i": 2})
+    # One whole sample, then the clock passed the cap after the first valuation of the second: dropped.
+    assert position.valued == 3 + 1
+    again = Noisy()
+    whole = halving(again, [{"i": 0}, {"i": 1}, {"i": 2}], random.Random(3), 3, keep=3)
+    assert sorted(ranked, key=lambda p: p[1]["i"]) == sorted(whole, key=lambda p: p[1]["i"])
 
 
 # --- the contract: the Expert sees its seat's view and nothing else -------------------------------
