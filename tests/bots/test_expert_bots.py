@@ -194,3 +194,52 @@ def test_the_expert_plays_legal_moves_through_whole_games(game):
             continue  # the same rules at more seats, only longer
         state_moves = play(game, config, 100 + i, max_moves=5000)
         assert state_moves < 5000, f"{game} {config} did not finish"
+
+
+# --- Pitch: the last tricks solved exactly --------------------------------------------------------
+
+
+def _hand_minimax(state: Any, me: int, hand_no: int, start: list[int]) -> float:
+    """Brute force over the engine's own moves: my points this hand minus the other seat's (2 players)."""
+    from games.engines import pitch
+
+    if state.hand_no != hand_no or not pitch.to_act(state):
+        return (state.scores[me] - start[me]) - (state.scores[1 - me] - start[1 - me])
+    seat = pitch.to_act(state)[0]
+    values = []
+    for action in pitch.legal_actions(state, seat):
+        after = state
+        for event in pitch.decide(state, seat, action):
+            after = pitch.apply(after, event)
+        values.append(_hand_minimax(after, me, hand_no, start))
+    return max(values) if seat == me else min(values)
+
+
+def test_the_pitch_expert_values_the_last_tricks_exactly():
+    from games.bots.pitch_expert import PitchPosition
+    from games.engines import pitch
+
+    checked = 0
+    for seed in range(12):
+        config = pitch.validate_config({"players": 2, "target": 21})  # far: no hand here ends the game
+        state = pitch.replay(pitch.start(config, seed))
+        rng = random.Random(seed)
+        greedy = bots.get("pitch", "greedy")
+        while pitch.to_act(state):
+            seat = pitch.to_act(state)[0]
+            legal = pitch.legal_actions(state, seat)
+            view = pitch.view(state, seat)
+            if legal[0]["type"] == "play" and len(legal) > 1 and sum(map(len, state.hands)) <= 8:
+                position = PitchPosition(view, 0.0, solve_cards=10)
+                sample = pitch.determinize(view, rng)
+                for action in legal:
+                    after = sample
+                    for event in pitch.decide(sample, seat, action):
+                        after = pitch.apply(after, event)
+                    exact = _hand_minimax(after, seat, sample.hand_no, list(sample.scores))
+                    assert position.value(sample, action, 0.0) == exact, (seed, action)
+                checked += 1
+                break
+            for event in pitch.decide(state, seat, greedy.choose(view, legal, rng)):
+                state = pitch.apply(state, event)
+    assert checked >= 6
