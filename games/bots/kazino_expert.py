@@ -1,10 +1,12 @@
-"""The Kazino Expert: the shared search (``games.bots.search``) with alpha-beta to the end of the deal.
+"""The Kazino Expert: the shared search (``games.bots.search``), solving the last deal exactly.
 
-A sample deals the unseen cards afresh (``determinize``: the view alone). In the last deal there is
-nothing left to guess (the unseen cards are the opponent's hand), so each sample is the true
-position and the search is exact. An action is valued by alpha-beta on the cards each side captures
-to the end of the deal (the table's remains to the last capturer after the last deal); a search
-that outgrows ``node_cap`` falls back to the strong bot's four plies.
+A sample deals the unseen cards afresh (``determinize``: the view alone). An action is valued by
+alpha-beta on the cards each side captures: four plies deep (the strong bot's depth) while cards
+remain to be dealt, since searching deeper into a guessed deal trusts the guess too much (it
+measured weaker: Expert with full-deal depth lost 0.17 [0.05, 0.45] of 12 games to Strong);
+in the last deal there is nothing left to guess (the unseen cards are the opponent's hand), so
+every sample is the true position and the search goes to the end, the table's remains going to
+the last capturer: exact. A search that outgrows ``node_cap`` falls back to four plies.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ class KazinoPosition:
         self.me: int = view["seat"]
         self.bonus = bool(view["config"].get("kings_aces_bonus"))
         self.node_cap = node_cap
-        self.depth = depth
+        self.depth = FULL_DEAL if view["deck_count"] == 0 else depth
 
     def sample(self, rng: random.Random) -> State:
         return determinize(self.view, rng)
@@ -42,7 +44,8 @@ class KazinoPosition:
 
 
 class ExpertBot(ExpertBase):
-    """Sequential halving over sampled deals, each valued by alpha-beta to the end of the deal."""
+    """Sequential halving over sampled deals, each valued by alpha-beta (``depth`` plies; the last deal
+    to its end)."""
 
     SIMS = 600
     CAP_S = 1.5
@@ -52,7 +55,7 @@ class ExpertBot(ExpertBase):
         sims: int | None = None,
         cap_s: float | None = None,
         node_cap: int = 6000,
-        depth: int = FULL_DEAL,
+        depth: int = 4,
     ) -> None:
         super().__init__(sims, cap_s)
         self.node_cap = node_cap

@@ -1,6 +1,9 @@
 """The Pitch Expert: the shared search (``games.bots.search``), with the last tricks solved exactly.
 
-A sample deals the unseen cards (``determinize`` keeps the voids the view records). In a sample, a
+A sample deals the unseen cards (``determinize`` keeps the voids the view records), picked from a
+pool of such deals in proportion to how well each explains the opponents' bids (``bid_weight``:
+a hand whose greedy bid is the one made is ``agree`` times likelier than one that would have bid
+otherwise; a pitcher's trump its best suit likewise). In a sample, a
 card is valued exactly once few cards are left (``solve_cards`` in all hands, after the card):
 alpha-beta over the rest of the trick play, my side maximising its value and every other side
 minimising it (the paranoid assumption, exact between two sides). Earlier, and for bids, the rest
@@ -10,12 +13,56 @@ of the hand is played out with the greedy heuristics for every seat, as the stro
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from games.bots.pitch import Play, StrongBot, _Table
+from games.bots.pitch_policy import best_suit, bid_choice
 from games.bots.search import ExpertBase, Position
 from games.engines import pitch
 from games.engines.base import Action, View
 from games.engines.pitch import playable, trick_winner
+
+#: How much likelier a sampled hand is when the greedy rule would have made the opponent's bid.
+AGREE = 3.0
+
+
+def bid_weight(view: View, agree: float = AGREE) -> Callable[[pitch.State], float] | None:
+    """The weight of a sampled deal given the opponents' bids and the pitcher's trump; None if none."""
+    n: int = view["players"]
+    me: int = view["seat"]
+    side = [pitch.side_of(view["config"], s) for s in range(n)]
+    played: dict[int, list[str]] = {s: [] for s in range(n)}
+    for t in view["tricks"]:
+        for p in t["cards"]:
+            played[p["seat"]].append(p["card"])
+    for p in view["trick"]:
+        played[p["seat"]].append(p["card"])
+    checks: list[tuple[int, int, bool, int]] = []  # (seat, high before, dealer?, amount)
+    high = 0
+    for entry in view["bids"]:
+        seat, amount = entry["seat"], entry["bid"]
+        if side[seat] != side[me]:
+            checks.append((seat, high, seat == view["dealer"], amount))
+        high = max(high, amount)
+    pitcher = view.get("pitcher")
+    trump = view.get("trump")
+    trump_check = pitcher is not None and trump is not None and side[pitcher] != side[me]
+    if not checks and not trump_check:
+        return None
+
+    def weight(state: pitch.State) -> float:
+        w = 1.0
+        dealt = {s: [*state.hands[s], *played[s]] for s in range(n)}
+        for seat, before, dealer, amount in checks:
+            kind, want = bid_choice(dealt[seat], n, before, dealer)
+            greedy = 4 if kind == "pitch" else want if kind == "bid" else 0
+            w *= agree if greedy == amount else 1.0
+        if trump_check:
+            assert pitcher is not None
+            w *= agree if best_suit(dealt[pitcher], n)[0] == trump else 1.0
+        return w
+
+    return weight
 
 
 class _Solver:
@@ -71,8 +118,10 @@ class _Solver:
 
 
 class PitchPosition:
-    def __init__(self, view: View, win_bonus: float, solve_cards: int) -> None:
+    def __init__(self, view: View, win_bonus: float, solve_cards: int, pool: int = 8) -> None:
         self.view = view
+        self.pool = pool
+        self.weigh = bid_weight(view) if pool > 1 else None
         self.table = _Table(view, win_bonus)
         self.strong = StrongBot(win_bonus=win_bonus)
         self.solve_cards = solve_cards
@@ -82,7 +131,10 @@ class PitchPosition:
             self.captured[self.table.side[t["winner"]]].extend(p["card"] for p in t["cards"])
 
     def sample(self, rng: random.Random) -> pitch.State:
-        return pitch.determinize(self.view, rng)
+        if self.weigh is None:
+            return pitch.determinize(self.view, rng)
+        pool = [pitch.determinize(self.view, rng) for _ in range(self.pool)]
+        return rng.choices(pool, weights=[self.weigh(s) for s in pool])[0]
 
     def value(self, sample: pitch.State, action: Action, stream: float) -> float:
         view = self.view
@@ -109,7 +161,8 @@ class PitchPosition:
 
 class ExpertBot(ExpertBase):
     """Sequential halving over sampled deals; ``win_bonus``: points a hand that decides the game adds;
-    ``solve_cards``: the cards left in all hands from which the trick play is solved exactly."""
+    ``solve_cards``: the cards left in all hands from which the trick play is solved exactly;
+    ``pool``: deals drawn for each sample, weighed by the opponents' bids (1: no weighing)."""
 
     SIMS = 2500
     CAP_S = 1.5
@@ -120,10 +173,12 @@ class ExpertBot(ExpertBase):
         cap_s: float | None = None,
         win_bonus: float = 25.0,
         solve_cards: int = 10,
+        pool: int = 8,
     ) -> None:
         super().__init__(sims, cap_s)
         self.win_bonus = win_bonus
         self.solve_cards = solve_cards
+        self.pool = pool
 
     def position(self, view: View, legal_actions: list[Action]) -> Position:
-        return PitchPosition(view, self.win_bonus, self.solve_cards)
+        return PitchPosition(view, self.win_bonus, self.solve_cards, self.pool)

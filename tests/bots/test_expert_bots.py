@@ -242,3 +242,29 @@ def test_the_pitch_expert_values_the_last_tricks_exactly():
             for event in pitch.decide(state, seat, greedy.choose(view, legal, rng)):
                 state = pitch.apply(state, event)
     assert checked >= 6
+
+
+def test_the_pitch_expert_reads_the_opponents_bid():
+    """An opponent who bid 2 is likelier to hold a suit worth it: sampled deals that explain it weigh more."""
+    from games.bots.pitch_expert import AGREE, bid_weight
+    from games.bots.pitch_policy import bid_choice
+    from games.engines import pitch
+
+    view = {
+        "players": 2,
+        "seat": 0,
+        "config": pitch.validate_config({"players": 2}),
+        "dealer": 0,
+        "bids": [{"seat": 1, "bid": 2}],
+        "tricks": [],
+        "trick": [],
+        "pitcher": None,
+        "trump": None,
+    }
+    weigh = bid_weight(view)
+    assert weigh is not None
+    strong = ("AS", "KS", "4S", "3H", "5D", "3C")
+    weak = ("4H", "6D", "7C", "8H", "9D", "5C")
+    assert bid_choice(strong, 2, 0, False) == ("bid", 2) and bid_choice(weak, 2, 0, False) == ("bid", 1)
+    hands = lambda mine: pitch.State(hands=(("10D", "10C", "10H", "9S", "8S", "7S"), mine))  # noqa: E731
+    assert weigh(hands(strong)) == AGREE * weigh(hands(weak))
