@@ -83,11 +83,14 @@ def play_unit(
 
 
 def bench(game: str, seconds: float, expert: Any, strong: Any) -> dict[str, Any]:
+    """Pairs until ``seconds`` have passed; a pair is not started unless about one more fits."""
     wall0 = time.perf_counter()
+    slowest = 0.0
     wins, units, pair = 0.0, 0, 0
     margins: list[float] = []  # per pair (a deal played both ways): the Expert's points minus Strong's
     cpu: dict[str, list[float]] = {"expert": [], "strong": []}
-    while time.perf_counter() - wall0 < seconds:
+    while time.perf_counter() - wall0 + slowest < seconds or pair == 0:
+        started = time.perf_counter()
         seed = 10_000 + pair
         margin = 0.0
         for expert_seat in (0, 1):
@@ -101,6 +104,8 @@ def bench(game: str, seconds: float, expert: Any, strong: Any) -> dict[str, Any]
             cpu["strong"] += times[1 - expert_seat]
         margins.append(margin / 2)
         pair += 1
+        slowest = max(slowest, time.perf_counter() - started)
+        print(f"  {game} pair {pair}: expert {wins:g}/{units}, margin {margin / 2:+g}", flush=True)
     low, high = wilson(wins, units)
     mean = sum(margins) / max(len(margins), 1)
     spread = (
