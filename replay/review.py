@@ -256,7 +256,8 @@ def evaluate(
         if measured is None:
             return None
         best_value, played_value = measured
-    loss = max(0.0, best_value - played_value)
+    # Labelled by the loss as stored and shown: 0.4975 is shown as 0.5 and must be labelled as 0.5.
+    loss = round(max(0.0, best_value - played_value), 2)
     return Decision(
         seq=seq,
         seat=seat,
@@ -266,7 +267,7 @@ def evaluate(
         best=best if loss > 0 else played,
         played_value=round(played_value, 2),
         best_value=round(max(best_value, played_value), 2),
-        loss=round(loss, 2),
+        loss=loss,
         label=label(loss, ref.settings),
     )
 

@@ -338,3 +338,19 @@ def test_the_expert_reviewer_flags_the_kazino_blunder_too() -> None:
     decision = review.evaluate(ref, state, seat, engine.decide(state, seat, trail), "expert", seq=9)
     assert decision is not None and decision.label == review.MISTAKE
     assert decision.best["type"] == "capture" and decision.best["card"] == "5S"
+
+
+def test_a_loss_is_labelled_as_it_is_shown() -> None:
+    """A loss of 0.4975 shows as 0.5, Pitch's inaccuracy threshold: it is labelled one."""
+    engine = engines.get("kazino")
+    state, seat = kazino_position()
+    trail = {"type": "trail", "card": "JH"}
+
+    class Close:
+        def scores(self, view: View, legal: list[Action], rng: random.Random) -> list[tuple[float, Action]]:
+            others = [a for a in legal if a != trail]
+            return [(0.4975, others[0]), (0.0, trail)]
+
+    ref = review.Referee(engine, Close(), Close(), 1.0, review.settings_for("pitch"))
+    decision = review.evaluate(ref, state, seat, engine.decide(state, seat, trail), "close")
+    assert decision is not None and decision.loss == 0.5 and decision.label == review.INACCURACY
