@@ -124,6 +124,7 @@ SEAT_CHOICES: list[tuple[str, Promise]] = [
     ("bot:random", _("Computer (Beginner)")),
     ("bot:greedy", _("Computer (Easy)")),
     ("bot:strong", _("Computer (Strong)")),
+    ("bot:expert", _("Computer (Expert)")),
     ("friend", _("A friend (invite link)")),
     ("open", _("Anyone signed in (an open seat in the lobby)")),
     ("local", _("Another player on this device")),

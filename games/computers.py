@@ -7,7 +7,7 @@ tournament, where every seat it takes keeps it (entrant "Computer 3 (Strong)" is
 ``Entry.bot_number``, the ``bot_number`` of ``entrant.registered``, rating keys ``bot:LEVEL:N``) and
 every page names them with ``name`` in the reader's language. The level names are the glossary's
 (docs/glossary.md, "Computer players"): Beginner (``random``), Easy (``greedy``), Strong
-(``strong``); the internal names never show.
+(``strong``), Expert (``expert``); the internal names never show.
 
 Stored display names (``stored_name``, in English) are only for logs, exports and the admin.
 Names written before this existed ("Bot 6 (greedy)", "Òdinatè 2 (fasil)", "Greedy 1") are read
@@ -21,10 +21,10 @@ import re
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-LEVELS = ("random", "greedy", "strong")
-LEVEL_NAMES = {"random": _("Beginner"), "greedy": _("Easy"), "strong": _("Strong")}
-_ENGLISH = {"random": "Beginner", "greedy": "Easy", "strong": "Strong"}
-_KEY = re.compile(r"^bot:(random|greedy|strong):(\d{1,6})$")
+LEVELS = ("random", "greedy", "strong", "expert")
+LEVEL_NAMES = {"random": _("Beginner"), "greedy": _("Easy"), "strong": _("Strong"), "expert": _("Expert")}
+_ENGLISH = {"random": "Beginner", "greedy": "Easy", "strong": "Strong", "expert": "Expert"}
+_KEY = re.compile(r"^bot:(random|greedy|strong|expert):(\d{1,6})$")
 
 
 def name(number: int, level: str) -> str:
@@ -69,6 +69,9 @@ _LEVEL_WORDS = {
     "strong": "strong",
     "fò": "strong",
     "magaling": "strong",
+    "expert": "expert",
+    "ekspè": "expert",
+    "eksperto": "expert",
 }
 
 

@@ -1,6 +1,7 @@
-"""Engine review of a finished game: every decision scored by the strong bot from its seat's view.
+"""Engine review of a finished game: every decision scored by a computer player from its seat's view.
 
-For each command a seat chose among several legal actions, the strong bot values every one of
+The reviewer is the Expert (``settings.REVIEW_LEVEL``, default ``expert``; ``strong`` for the
+strong bot, as before). For each command a seat chose among several legal actions, it values every one of
 them from ``engine.view(state, seat)`` and the legal actions alone — exactly what it would have
 seen playing that seat — with a search bounded by a sample count (never the clock) and a random
 stream seeded by the decision, so a review is reproducible. The action played is recognised by
@@ -35,7 +36,10 @@ from replay.models import Review
 log = logging.getLogger(__name__)
 
 #: Bumped when the way figures are computed changes (stored with every review's settings).
-REVIEW_VERSION = 1
+REVIEW_VERSION = 2  # 2: the Expert reviews (settings["level"])
+
+#: The computer levels that may review, the default first (``settings.REVIEW_LEVEL`` chooses).
+REVIEW_LEVELS = ("expert", "strong")
 
 INACCURACY, MISTAKE = "inaccuracy", "mistake"
 LABELS = {INACCURACY: gettext_lazy("inaccuracy"), MISTAKE: gettext_lazy("mistake")}
@@ -56,12 +60,14 @@ class Scorer(Protocol):
     ) -> list[tuple[float, Action]]: ...
 
 
-def settings_for(engine_name: str, overrides: Mapping[str, float] | None = None) -> dict[str, Any]:
-    """The defaults, then ``settings.REVIEW[engine]``, then ``overrides``; checked."""
+def settings_for(engine_name: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The defaults, then ``settings.REVIEW[engine]``, then ``overrides``; checked. ``level`` (which
+    computer player reviews) comes from ``settings.REVIEW_LEVEL`` unless ``overrides`` names one."""
     if engine_name not in DEFAULTS:
         raise ServiceError("not_reviewable", _("Games of this kind cannot be reviewed."))
     configured = getattr(django_settings, "REVIEW", {}).get(engine_name, {})
-    merged: dict[str, Any] = {**DEFAULTS[engine_name], **configured, **(overrides or {})}
+    level = getattr(django_settings, "REVIEW_LEVEL", REVIEW_LEVELS[0])
+    merged: dict[str, Any] = {**DEFAULTS[engine_name], "level": level, **configured, **(overrides or {})}
     for name in ("samples", "measure", "batches"):
         merged[name] = int(merged[name])
     if (
@@ -69,6 +75,7 @@ def settings_for(engine_name: str, overrides: Mapping[str, float] | None = None)
         or merged["batches"] < MIN_BATCHES
         or not 0 <= merged["inaccuracy"] <= merged["mistake"]
         or merged["win"] < 0
+        or merged["level"] not in REVIEW_LEVELS
     ):
         raise ValueError(f"bad review settings for {engine_name}: {merged}")
     merged["version"] = REVIEW_VERSION
@@ -77,7 +84,7 @@ def settings_for(engine_name: str, overrides: Mapping[str, float] | None = None)
 
 @dataclass(frozen=True)
 class Referee:
-    """The strong bot twice, searching by sample count whatever the clock.
+    """The reviewing bot twice, searching by sample count whatever the clock.
 
     ``choose`` finds the best option among all the legal ones; ``measure`` values that option and
     the move played on fresh samples. Picking the highest of many noisy means would inflate the
@@ -93,16 +100,21 @@ class Referee:
 
 
 def referee(engine: Engine, settings: Mapping[str, Any]) -> Referee:
-    choose, scale = _strong_bot(engine.NAME, settings["samples"], settings["win"], settle=True)
-    measure, _scale = _strong_bot(engine.NAME, settings["measure"], settings["win"], settle=False)
+    choose, scale = _bot(engine.NAME, settings["samples"], settings, settle=True)
+    measure, _scale = _bot(engine.NAME, settings["measure"], settings, settle=False)
     return Referee(engine, choose, measure, scale, settings)
 
 
-def _strong_bot(engine_name: str, samples: int, win: float, *, settle: bool) -> tuple[Scorer, float]:
-    """The engine's strong bot bounded by ``samples`` alone, and its unit in points (its bot module's
-    ``review_bot``). With ``settle``, the search may stop early once one option clearly leads (enough
-    to find the best); without, every sample is played (a loss measured on fewer would be noisier)."""
-    found: tuple[Scorer, float] = bots.review_bot(engine_name, samples, win, settle=settle)
+def _bot(
+    engine_name: str, samples: int, settings: Mapping[str, Any], *, settle: bool
+) -> tuple[Scorer, float]:
+    """The reviewing level's bot bounded by ``samples`` alone, and its unit in points (its bot
+    module's ``review_bot``: the Expert's values are the strong bot's, searched further). With
+    ``settle``, the search may stop once one option clearly leads (enough to find the best); without,
+    every sample is played (a loss measured on fewer would be noisier)."""
+    found: tuple[Scorer, float] = bots.review_bot(
+        engine_name, samples, settings["win"], settle=settle, level=settings["level"]
+    )
     return found
 
 

@@ -75,7 +75,7 @@ class SeatIn(Schema):
         description="me: the token's player (credential returned); computer: a computer player of "
         "`level`; open: anyone signed in may take it from the lobby; invite: only through its invite code."
     )
-    level: Literal["random", "greedy", "strong"] = "greedy"
+    level: Literal["random", "greedy", "strong", "expert"] = "greedy"
 
 
 #: No game has more options than this: a longer object is refused before the engine reads it.

@@ -10,7 +10,7 @@ from typing import Any
 
 from games.bots.base import Bot, RandomBot
 
-LEVELS = ("random", "greedy", "strong")
+LEVELS = ("random", "greedy", "strong", "expert")
 
 __all__ = ["LEVELS", "Bot", "RandomBot", "get", "review_bot", "review_settings"]
 
@@ -20,17 +20,19 @@ def get(engine_name: str, level: str) -> Bot:
 
     ``random`` fits every engine; ``greedy`` and ``strong`` come from the
     engine's own module ``games.bots.<engine_name>``, which defines
-    ``GreedyBot`` and ``StrongBot``.
+    ``GreedyBot`` and ``StrongBot``; ``expert`` from ``games.bots.<engine_name>_expert``
+    (``ExpertBot``, on the shared search of ``games.bots.search``).
     """
     if level not in LEVELS:
         raise ValueError(f"unknown bot level {level!r}; choose one of {', '.join(LEVELS)}")
     if level == "random":
         return RandomBot()
+    suffix = "_expert" if level == "expert" else ""
     try:
-        module: Any = importlib.import_module(f"games.bots.{engine_name}")
+        module: Any = importlib.import_module(f"games.bots.{engine_name}{suffix}")
     except ModuleNotFoundError as exc:
         raise ValueError(f"no {level} bot for {engine_name!r}") from exc
-    cls = getattr(module, "GreedyBot" if level == "greedy" else "StrongBot")
+    cls = getattr(module, {"greedy": "GreedyBot", "strong": "StrongBot", "expert": "ExpertBot"}[level])
     bot: Bot = cls()
     return bot
 
@@ -50,8 +52,12 @@ def review_settings(engine_name: str) -> dict[str, float] | None:
     return dict(found) if found is not None else None
 
 
-def review_bot(engine_name: str, samples: int, win: float, *, settle: bool) -> tuple[Any, float]:
-    """The engine's strong bot as the review's referee, bounded by ``samples`` alone, and its unit in
-    points (``review_bot`` in ``games.bots.<engine_name>``)."""
-    found: tuple[Any, float] = _module(engine_name).review_bot(samples, win, settle=settle)
+def review_bot(
+    engine_name: str, samples: int, win: float, *, settle: bool, level: str = "strong"
+) -> tuple[Any, float]:
+    """The engine's bot of ``level`` (``strong`` or ``expert``) as the review's referee, bounded by
+    ``samples`` alone, and its unit in points (``review_bot`` in ``games.bots.<engine_name>``, or in
+    ``games.bots.<engine_name>_expert``)."""
+    module = _module(engine_name) if level == "strong" else _module(f"{engine_name}_expert")
+    found: tuple[Any, float] = module.review_bot(samples, win, settle=settle)
     return found

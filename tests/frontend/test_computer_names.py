@@ -28,16 +28,16 @@ ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("en", "ht", "tl")
 INTERNAL = re.compile(r"\b(?:greedy|Greedy|Intermediate|Bot \d)")
 LEVELS = {
-    "en": ["Beginner", "Easy", "Strong"],
-    "ht": ["Debitan", "Fasil", "Fò"],
-    "tl": ["Baguhan", "Madali", "Magaling"],
+    "en": ["Beginner", "Easy", "Strong", "Expert"],
+    "ht": ["Debitan", "Fasil", "Fò", "Ekspè"],
+    "tl": ["Baguhan", "Madali", "Magaling", "Eksperto"],
 }
 # The glossary's names (docs/glossary.md, "Computer players").
 NAMES = {"en": "Computer %s (%s)", "ht": "Òdinatè %s (%s)", "tl": "Kompyuter %s (%s)"}
 
 
 def named(language: str, number: int, level: str) -> str:
-    word = LEVELS[language][("random", "greedy", "strong").index(level)]
+    word = LEVELS[language][("random", "greedy", "strong", "expert").index(level)]
     return NAMES[language] % (number, word if language == "en" else word.lower())
 
 
@@ -48,7 +48,7 @@ def as_the_table_names_it(language: str, seat: dict) -> str:
         if language != "en"
         else gettext.NullTranslations()
     )
-    level = {"random": "Beginner", "greedy": "Easy", "strong": "Strong"}[seat["bot"]]
+    level = {"random": "Beginner", "greedy": "Easy", "strong": "Strong", "expert": "Expert"}[seat["bot"]]
     number = seat["computer"] if seat["computer"] is not None else seat["number"] + 1
     return js.gettext("Computer %(n)s (%(level)s)") % {"n": number, "level": js.gettext(level)}
 

@@ -341,3 +341,25 @@ def test_a_loss_is_labelled_as_it_is_shown():
     found = review.evaluate(ref, state, seat, logged, "seed")
     assert found is not None and found.loss == 0.5
     assert found.label == review.INACCURACY
+
+
+def test_the_expert_reviews_unless_the_settings_choose_the_strong_bot(settings) -> None:
+    engine = engines.get("pitch")
+    assert review.settings_for("pitch")["level"] == "expert"
+    ref = review.referee(engine, review.settings_for("pitch"))
+    assert type(ref.choose).__name__ == "ReviewSearch" and type(ref.measure).__name__ == "ReviewSearch"
+    settings.REVIEW_LEVEL = "strong"
+    assert isinstance(review.referee(engine, review.settings_for("pitch")).choose, PitchBot)
+    assert review.settings_for("pitch", {"level": "expert"})["level"] == "expert"
+    with pytest.raises(ValueError):
+        review.settings_for("pitch", {"level": "random"})
+
+
+def test_the_expert_reviewer_flags_the_kazino_blunder_too() -> None:
+    engine = engines.get("kazino")
+    state, seat = kazino_position()
+    ref = review.referee(engine, review.settings_for("kazino", {"level": "expert"}))
+    trail = {"type": "trail", "card": "9D"}
+    decision = review.evaluate(ref, state, seat, engine.decide(state, seat, trail), "expert", seq=9)
+    assert decision is not None and decision.label == review.MISTAKE
+    assert decision.best["type"] == "capture" and decision.best["card"] == "5S"

@@ -42,7 +42,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--partnerships", action="store_true", help="entrants are pairs (dominoes, Pitch)"
         )
-        parser.add_argument("--bots", default="greedy", choices=["random", "greedy", "strong"])
+        parser.add_argument("--bots", default="greedy", choices=["random", "greedy", "strong", "expert"])
         parser.add_argument("--best-of", type=int, default=1)
         parser.add_argument("--rounds", type=int, default=None)
         parser.add_argument(

@@ -42,7 +42,7 @@ let cancelled = false;
 let userEvent = false; // this redraw comes from the player's own key or tap (not from the socket)
 let drawnPending = null; // the preview as last drawn (choose() sets ``pending`` before it redraws)
 
-const BOT_LEVELS = { random: () => gettext("Beginner"), greedy: () => gettext("Easy"), strong: () => gettext("Strong") };
+const BOT_LEVELS = { random: () => gettext("Beginner"), greedy: () => gettext("Easy"), strong: () => gettext("Strong"), expert: () => gettext("Expert") };
 
 // Computer seats are named by their number and level in the reader's language (games/computers.py):
 // a tournament's computer keeps its entrant's number at every table.

@@ -1,0 +1,94 @@
+"""The dominoes Expert: the shared search (``games.bots.search``) over the strong bot's valuations.
+
+A sample is a deal consistent with the view, picked (in every variant) from a pool drawn by
+``determinize`` in proportion to how well it explains the opponents' plays (``dominoes_infer``):
+a larger pool than the strong bot's, since the Expert has the time. In a sample, an action is
+valued exactly where the rest of the round is small enough to solve (Block between two sides,
+``dominoes_solve``: the endgame over the sampled deal), by the game's chances from the new scores
+where they are known (``dominoes_equity``), else by a fast playout (``dominoes_sim``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from games.bots.dominoes import StrongBot
+from games.bots.dominoes_equity import Equity
+from games.bots.dominoes_infer import play_weight
+from games.bots.dominoes_sim import WIN, playout, value
+from games.bots.dominoes_solve import Solver, solvable, solve
+from games.bots.search import ExpertBase, Position, ReviewSearch
+from games.engines import dominoes as engine
+from games.engines.base import Action, View
+from games.engines.dominoes.state import State
+
+
+class DominoesPosition:
+    """One decision of a dominoes seat: weighted deals, and each action's value in a deal."""
+
+    def __init__(self, view: View, pool: int, win_bonus: int, epsilon: float, equity: Equity | None) -> None:
+        self.view = view
+        self.seat: int = view["seat"]
+        self.pool = pool
+        self.win_bonus = win_bonus
+        self.epsilon = epsilon
+        self.equity = equity
+        self.weigh = play_weight(view) if pool > 1 else None
+
+    def sample(self, rng: random.Random) -> tuple[State, Solver]:
+        if self.weigh is None:
+            state = engine.determinize(self.view, rng)
+        else:
+            pool = [engine.determinize(self.view, rng) for _ in range(self.pool)]
+            state = rng.choices(pool, weights=[self.weigh(s) for s in pool])[0]
+        return state, Solver(state, self.win_bonus, self.seat, 0.0, self.equity)
+
+    def value(self, sample: tuple[State, Solver], action: Action, stream: float) -> float:
+        state, solver = sample
+        after: Any = state
+        for event in engine.decide(state, self.seat, action):
+            after = engine.apply(after, event)
+        if solvable(after):
+            return solve(after, self.seat, self.win_bonus, solver)
+        end = playout(after, random.Random(stream), self.epsilon)
+        if self.equity is None:
+            return value(end, self.seat, self.win_bonus)
+        return self.equity.value(end, self.seat)
+
+
+class ExpertBot(ExpertBase):
+    """Sequential halving over weighted deals; ``game=False`` values a round's end by its margin
+    (the review, which counts points) instead of the chance of winning the game."""
+
+    SIMS = 4000
+    CAP_S = 1.5
+
+    def __init__(
+        self,
+        sims: int | None = None,
+        cap_s: float | None = None,
+        pool: int = 16,
+        win_bonus: int = WIN,
+        epsilon: float = 0.1,
+        game: bool = True,
+    ) -> None:
+        super().__init__(sims, cap_s)
+        self.pool = pool
+        self.win_bonus = win_bonus
+        self.epsilon = epsilon
+        self.game = game
+
+    def position(self, view: View, legal_actions: list[Action]) -> Position:
+        equity = StrongBot(game=self.game).equity(view)
+        return DominoesPosition(view, self.pool, self.win_bonus, self.epsilon, equity)
+
+
+def review_bot(samples: int, win: float, *, settle: bool) -> tuple[ReviewSearch, float]:
+    """The Expert as the review's referee (``games.bots.review_bot``): values in half-points, a
+    round's end by its margin, as the strong bot's."""
+    half_points = round(2 * win)
+    return ReviewSearch(
+        lambda sims: ExpertBot(sims, math.inf, win_bonus=half_points, game=False), samples, settle
+    ), 0.5
