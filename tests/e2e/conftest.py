@@ -218,10 +218,14 @@ WebSocket.prototype.send = function (data) {
 };
 // The last frames the page received (their type and error code): a failing wait says what came.
 window.__frames = [];
+// The sockets the page opened, newest last: a test may ask the server a question on one (a round trip
+// that orders what the server sent before it).
+window.__sockets = [];
 const NativeSocket = window.WebSocket;
 window.WebSocket = class extends NativeSocket {
   constructor(...args) {
     super(...args);
+    window.__sockets.push(this);
     this.addEventListener("message", (event) => {
       try {
         const m = JSON.parse(event.data);
