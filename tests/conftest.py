@@ -28,7 +28,7 @@ def _flush_with_bypass(self, sql_list):  # type: ignore[no-untyped-def]
     from games.store import allow_rewrite
 
     # A browser test's Daphne process may still be writing (a computer move) while the test's
-    # flush truncates: PostgreSQL then breaks the deadlock by failing one side. Try again.
+    # flush locks the tables: PostgreSQL then breaks the deadlock by failing one side. Try again.
     for attempt in range(5):
         try:
             with allow_rewrite(self.connection):
@@ -48,12 +48,12 @@ _KEPT_BY_FLUSH = frozenset({"django_content_type", "auth_permission"})
 
 
 def _sql_flush(style, connection, reset_sequences=True, allow_cascade=False):  # type: ignore[no-untyped-def]
-    """The flush after a ``transaction=True`` test, made cheap: it ran after a thousand tests, and cost
-    most of a second each on a loaded machine. On PostgreSQL, DELETE instead of TRUNCATE (which makes
-    every table's and index's files anew and syncs them: half a second for 31 tables, almost all of
-    them empty), behind the same exclusive locks, so that a browser test's server writing meanwhile
-    waits as it did for TRUNCATE; the foreign keys are checked at commit (Django makes them deferrable).
-    Sequences are not reset, as before (pytest-django's flush does not ask for it)."""
+    """The flush after a ``transaction=True`` test (some 760 of them), made cheap. On PostgreSQL, DELETE
+    instead of TRUNCATE, which makes every table's and index's files anew and syncs them: 0.2 s for 31
+    tables, almost all of them empty, on a quiet disk, 0.3-1.6 s beside other work; DELETE takes 10-30 ms.
+    The same exclusive locks are taken first, so that a browser test's server writing meanwhile waits as
+    it did for TRUNCATE; the foreign keys are checked at commit (Django makes them deferrable). Sequences
+    are not reset, as before (pytest-django's flush does not ask for it)."""
     tables = [
         t
         for t in connection.introspection.django_table_names(only_existing=True, include_views=False)
