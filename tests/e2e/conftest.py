@@ -83,6 +83,23 @@ def server(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
     log.close()
 
 
+@pytest.fixture(autouse=True)
+def _no_channel_layer_in_the_test_process(settings):  # type: ignore[no-untyped-def]
+    """The pages listen to the server's channel layer (Redis, or Daphne's own memory), never to this
+    process's: a move a test makes here (``tests/replay/play.py``, ``service.submit``) reaches a page only
+    when it next loads the table (a reconnection, a gap, a reload), as a move from another server that
+    shares no layer would. This process therefore has no layer, and its publications are skipped.
+
+    With the in-memory layer it had, each publication went through ``async_to_sync`` in the test's
+    thread, where Playwright's sync API keeps its event loop running: asgiref refused ("You cannot use
+    AsyncToSync in the same thread as an async event loop") and every move logged an error that no page
+    could have missed, but that buried a failing test's own output."""
+    from channels.layers import channel_layers
+
+    settings.CHANNEL_LAYERS = {}
+    channel_layers.backends.clear()
+
+
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -201,10 +218,14 @@ WebSocket.prototype.send = function (data) {
 };
 // The last frames the page received (their type and error code): a failing wait says what came.
 window.__frames = [];
+// The sockets the page opened, newest last: a test may ask the server a question on one (a round trip
+// that orders what the server sent before it).
+window.__sockets = [];
 const NativeSocket = window.WebSocket;
 window.WebSocket = class extends NativeSocket {
   constructor(...args) {
     super(...args);
+    window.__sockets.push(this);
     this.addEventListener("message", (event) => {
       try {
         const m = JSON.parse(event.data);

@@ -12,7 +12,7 @@ from replay import frames
 from replay.frames import ALL, PUBLIC
 from tests.replay.play import new_game, play
 
-from .conftest import screenshot
+from .conftest import COUNT_SENDS, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -106,6 +106,7 @@ def test_stepping_through_a_finished_game_links_and_perspectives(page: Any) -> N
 
 def test_autoplay_moves_on_by_itself_and_stops_when_asked(page: Any) -> None:
     game, _replay = finished_dominoes()
+    page.clock.install()  # the page's timers on a clock the test can run forward (time flows meanwhile)
     page.goto(f"/games/{game.pk}/replay/")
     at(page, 0, PUBLIC)
     page.select_option("#speed", "400")
@@ -113,7 +114,8 @@ def test_autoplay_moves_on_by_itself_and_stops_when_asked(page: Any) -> None:
     page.wait_for_function("() => Number(document.querySelector('#replay').dataset.index) >= 3")
     page.click("#play")
     stopped = page.eval_on_selector("#replay", "e => e.dataset.index")
-    page.wait_for_timeout(900)
+    # Ten steps' time at once on the page's clock: a timer left running would have moved the replay.
+    page.clock.run_for(4000)
     assert page.eval_on_selector("#replay", "e => e.dataset.index") == stopped
     assert page.get_attribute("#play", "aria-pressed") == "false"
 
@@ -144,6 +146,8 @@ def test_a_room_member_follows_the_driver_looks_around_alone_and_rejoins(browser
     game, replay = finished_dominoes()
     coach_context = browser.new_context(viewport={"width": 1100, "height": 900}, base_url=server)
     viewer_context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server)
+    for context in (coach_context, viewer_context):
+        context.add_init_script(COUNT_SENDS)  # the frames each page receives, and its sockets
     coach, viewer = coach_context.new_page(), viewer_context.new_page()
     try:
         sign_in(coach, "coach")
@@ -166,10 +170,22 @@ def test_a_room_member_follows_the_driver_looks_around_alone_and_rejoins(browser
         viewer.click("#back")
         at(viewer, 2, ALL)
         assert viewer.get_attribute("#room", "data-following") == "0"
+        coach.evaluate("window.__frames = []")
+        viewer.evaluate("window.__frames = []")
         coach.click("#forward")
         coach.click("#forward")
         at(coach, 5, ALL)
-        viewer.wait_for_timeout(500)
+        # The room was told both moves (the driver hears each back from the room's group, every member's
+        # copy sent in the same group send); then the viewer's socket answers a question of its own, so
+        # a position the server had sent the viewer would have arrived before that answer.
+        coach.wait_for_function("window.__frames.filter((f) => f.startsWith('position')).length >= 2")
+        viewer.evaluate(
+            """() => window.__sockets.filter((s) => s.url.includes('/ws/replays/')).at(-1)
+                .send(JSON.stringify({type: 'follow', on: false}))"""
+        )
+        viewer.wait_for_function("window.__frames.includes('following')")
+        assert not [f for f in viewer.evaluate("window.__frames") if f.startswith("position")]
+        assert viewer.eval_on_selector("#replay", "e => e.dataset.index") == "2"
         at(viewer, 2, ALL)
         viewer.click("#rejoin")
         at(viewer, 5, ALL)

@@ -49,8 +49,8 @@ def test_the_page_claims_an_invite_and_its_socket_carries_no_credential(page):
 def test_a_gap_in_updates_makes_the_client_resync(page):
     game = claimed_table(page)
     seq = page.evaluate("window.tableClient.snap.seq")
-    # A move the page never heard of (made in this process, whose channel layer the server does not
-    # share), then an update that does not follow the page's seq.
+    # A move the page never heard of (made in this process, which has no channel layer: conftest.py),
+    # then an update that does not follow the page's seq.
     service.submit(game.pk, 0, {"type": "add", "n": 1}, "elsewhere-1", store.head(game.pk)[0])
     assert page.evaluate("window.tableClient.snap.seq") == seq
     page.evaluate(
@@ -103,13 +103,6 @@ def test_a_move_confirmed_while_the_socket_is_down_is_sent_when_it_is_back(page)
     assert page.locator("#preview").is_hidden()
 
 
-def _unheard(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """Moves made in this process reach no page: with Redis the server would share the channel layer."""
-    from games import publish
-
-    monkeypatch.setattr(publish, "table_changed", lambda table: None)
-
-
 def _watch_banner(page) -> None:  # type: ignore[no-untyped-def]
     """Keep every text the error banner shows, however briefly."""
     page.evaluate(
@@ -126,13 +119,12 @@ def _moves(game: Game) -> list[dict]:  # type: ignore[type-arg]
     return [e.data for e in store.load(game.pk) if e.type == "added"]
 
 
-def test_a_move_refused_because_the_table_moved_on_is_played_again_when_still_legal(page, monkeypatch):
+def test_a_move_refused_because_the_table_moved_on_is_played_again_when_still_legal(page):
     """#23.3: a person never sees a concurrency error. The table moves on without the page hearing of
     it (a pause made in this process); the move confirmed from the old picture is refused as stale,
     and the client sends it again from the new picture, since it is still legal."""
     game = claimed_table(page)
     _watch_banner(page)
-    _unheard(monkeypatch)
     service.pause(game.pk, "elsewhere-pause", store.head(game.pk)[0], by="seat:1")
     seen = page.evaluate("window.tableClient.snap.seq")
     assert seen < store.head(game.pk)[0]
@@ -144,12 +136,11 @@ def test_a_move_refused_because_the_table_moved_on_is_played_again_when_still_le
     assert page.locator("#preview").is_hidden()
 
 
-def test_a_move_no_longer_possible_is_explained_in_plain_words(page, monkeypatch):
+def test_a_move_no_longer_possible_is_explained_in_plain_words(page):
     """The same, but the seat's move was made elsewhere meanwhile (another device of the same player):
     the stale move is not sent again, and the page says what happened without seqs or jargon."""
     game = claimed_table(page)
     _watch_banner(page)
-    _unheard(monkeypatch)
     service.submit(game.pk, 0, {"type": "add", "n": 1}, "elsewhere-1", store.head(game.pk)[0])
     page.get_by_role("button", name="add · n 2").click()
     page.click("#confirm")
@@ -162,7 +153,7 @@ def test_a_move_no_longer_possible_is_explained_in_plain_words(page, monkeypatch
     page.wait_for_function("window.tableClient.snap.view.total === 1")
 
 
-def test_an_undo_refused_because_the_table_moved_on_is_explained_in_plain_words(page, monkeypatch):
+def test_an_undo_refused_because_the_table_moved_on_is_explained_in_plain_words(page):
     """Undo from an old picture would take back someone else's move: it is not sent again, and the
     page says in words that nothing was taken back (no "move 4, it is now at 5")."""
     game = claimed_table(page)
@@ -170,7 +161,6 @@ def test_an_undo_refused_because_the_table_moved_on_is_explained_in_plain_words(
     page.click("#confirm")
     page.wait_for_function("window.tableClient.snap.view.total === 1 && window.tableClient.snap.can_undo")
     _watch_banner(page)
-    _unheard(monkeypatch)
     service.submit(game.pk, 1, {"type": "add", "n": 2}, "elsewhere-2", store.head(game.pk)[0])
     page.click("#undo")
     page.wait_for_function("window.bannerTexts.length > 0")
