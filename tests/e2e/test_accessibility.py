@@ -41,7 +41,8 @@ ENABLED = ":not([disabled]):not([aria-disabled=true])"
 SELECTABLE = {
     "kazino": f".kz-hand-card{ENABLED}",
     "pitch": f".pt-bid{ENABLED}, .pt-hand-card{ENABLED}",
-    "dominoes": f".dom-tile{ENABLED}",
+    # A hand with no tile that fits offers Draw or Pass instead (the deal is the form's, at random).
+    "dominoes": f".dom-tile{ENABLED}, .dom-button[data-action=draw], .dom-button[data-action=pass]",
     "skyjo": "button.sk-target",
 }
 # Extra choices on the new-table form, so that the table shows more of what it can show.
