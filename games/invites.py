@@ -171,7 +171,7 @@ def take_open(game_id: int, *, user: Any, number: int | None = None) -> Seat:
         wanted = wanted.filter(number=number)
     row = wanted.select_related("game").first()
     if row is not None and not seats.in_club(seats.Requester(user), row.game):
-        raise UnknownInvite("unknown_invite", UNKNOWN)  # a club's seat: as for no such table
+        row = None  # a club-only table's seat, to a non-member: as at a table with none (#33)
     if row is None:
         raise Gone("seat_taken", _("No seat of this table is open to all: ask for an invite."))
     invite = next((i for i in current(row.game) if i.seat_id == row.pk), None)
