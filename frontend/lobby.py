@@ -135,7 +135,10 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
     # The tables of the reader's clubs come first (#33: a member finds their club's seats and games
     # before the public ones), then tables with a seat the reader may take (finding a game), then the
     # reader's tables waiting for them, the demo's last (stable: latest move first otherwise).
-    rows["live"].sort(key=lambda r: (not r.club, not r.open_to_reader, not r.my_turn, r.game.is_demo))
+    mine = seats.clubs_of(requester.user)
+    rows["live"].sort(
+        key=lambda r: (r.game.club_id not in mine, not r.open_to_reader, not r.my_turn, r.game.is_demo)
+    )
     return rows
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from django.db import connections
 from django.test import Client
@@ -20,7 +21,8 @@ from django.test import Client
 from frontend import lobby
 from games import queries, seats, service, store
 from games.models import Game, Seat
-from tests.tournaments.test_secret_tables import answers, edge_state
+from tests.replay.sockets import session_of
+from tests.tournaments.test_secret_tables import _socket, answers, edge_state, http, same_text
 from tournaments import clubs
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -106,6 +108,27 @@ def test_a_club_only_table_answers_non_members_as_a_table_that_does_not_exist(se
     client.force_login(place.users["member"])
     page = client.get(f"/tables/{place.live.pk}/")
     assert page.context["client"]["socket"] == f"/ws/tables/{place.live.pk}/"
+
+    # The better move drawn on the board, and a replay room a member opens: a room's link and socket
+    # lead nowhere for a non-member either.
+    better = "/games/{id}/replay/better/?at=1&as=public"
+    assert http(client, "get", better, place.finished.pk) != http(client, "get", better, missing)
+    room = client.post(f"/games/{place.finished.pk}/replay/rooms/")["Location"].rstrip("/").rsplit("/", 1)[1]
+    assert client.get(f"/replays/rooms/{room}/").status_code == 200
+    for role in OUTSIDERS:
+        visitor = Client()
+        user = place.users[role]
+        if user is not None:
+            visitor.force_login(user)
+        assert http(visitor, "get", better, place.finished.pk) == http(visitor, "get", better, missing)
+        there, nowhere = (
+            same_text(visitor.get(f"/replays/rooms/{key}/").content.decode(), key) for key in (room, "0" * 8)
+        )
+        assert there == nowhere, f"{role}: the room told that the table exists"
+        session = async_to_sync(session_of)(user) if user is not None else None
+        sockets = [async_to_sync(_socket)("/ws/replays/rooms/{id}/", key, session) for key in (room, "0" * 8)]
+        assert sockets[0] == sockets[1], f"{role}: the room's socket told that the table exists"
+    connections.close_all()
 
 
 def test_only_a_member_takes_the_open_seat_and_only_members_and_players_find_the_table() -> None:
