@@ -87,7 +87,7 @@ def members(request: HttpRequest, slug: str, *, error: str = "", status: int = 2
         "organiser": organiser,
         "me": clubs.membership(club, request.user),
         "join_link": request.build_absolute_uri(join) if organiser else None,
-        "add_form": AddMemberForm(),
+        "add_form": AddMemberForm(label_suffix=""),  # no colon: Kreyòl writes a space before one
         "roles": Member.Role,
         "error": error,
     }

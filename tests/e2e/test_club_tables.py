@@ -31,6 +31,9 @@ def test_a_member_finds_a_club_only_table_first_and_a_non_member_never_sees_it(
     try:
         # José opens the club's join link (Rose shared it from the members' page) and joins.
         phone.goto(f"/clubs/{club.slug}/members/")
+        found = run_axe(phone)["violations"]
+        assert not found, f"the club's members page [ht phone]:\n{report(found)}"
+        screenshot(phone, "club-members-ht-phone")
         link = phone.input_value("#join-link-value")
         laptop.goto(link)
         laptop.click("#join-club")
