@@ -4,7 +4,8 @@ A table is live while someone has moved at it in the last ``LOBBY_IDLE_MINUTES``
 time); a table nobody has moved at for longer, and a finished one, is listed under "Recent". Each row
 says who sits there (people, computers, open seats), whether one of the reader's seats is to play,
 whether the reader may take an open seat there (those tables come first: #33, finding a game),
-whether it is a demo table, and how many watch it (``games.audience``; no number when that cannot be
+whether it is a demo table, which club a club-only table is for (the reader's clubs' tables come
+first; nobody else sees them), and how many watch it (``games.audience``; no number when that cannot be
 known).
 
 The demo (#33, "the demo drowns a new player") keeps to a few rows: its tables (``is_demo``, one per
@@ -31,7 +32,7 @@ from games.catalogue import titles
 from games.models import Event, Game, Seat
 from games.tables import load_table
 from tournaments.log import FINISHED
-from tournaments.models import MatchGame, Tournament
+from tournaments.models import Club, MatchGame, Tournament
 
 LIVE_LENGTH = 30
 RECENT_LENGTH = 20
@@ -45,6 +46,7 @@ class Row:
     seats: list[Seat]
     live: bool
     mine: list[int] = field(default_factory=list)  # the reader's seats (numbers)
+    club: str = ""  # a club-only table's club (#33): only its members and players see the row
     my_turn: bool = False
     watching: int | None = None
 
@@ -94,6 +96,8 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
     cutoff = now - idle_after()
     # Lesson tables are nobody's to watch or join; a secret duplicate deal's table nobody's to find yet.
     tables = Game.objects.listed().without_secret_deals().exclude(in_demo_tournament())
+    # A club-only table is its members' and players' to find (#33); to anyone else it is not there.
+    tables = seats.seen_by(requester.user, tables)
     if game is not None:
         tables = tables.filter(engine=game)
     active = _with_last_move(tables.filter(status=Game.Status.ACTIVE))
@@ -113,20 +117,28 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
     for seat in Seat.objects.filter(game__in=[g.pk for g in shown]).order_by("game_id", "number"):
         seated[seat.game_id].append(seat)
     names = titles()
+    club_names = dict(
+        Club.objects.filter(pk__in={g.club_id for g in shown if g.club_id}).values_list("pk", "name")
+    )
     watching = audience.counts([g.pk for g in live])
     rows: dict[str, Any] = {"live": [], "recent": [], "demo_tournaments": demo_tournaments(game)}
     for games, section in ((live, "live"), (recent, "recent")):
         for g in games:
             row = Row(g, names.get(g.engine, g.engine), g.last_move, seated[g.pk], live=section == "live")
             row.mine = sorted(seats.held_among(requester, row.seats))
+            row.club = club_names.get(g.club_id, "") if g.club_id else ""
             if row.mine and g.status == Game.Status.ACTIVE:
                 row.my_turn = _to_play(g, row.mine)
             if watching is not None and section == "live":
                 row.watching = watching.get(g.pk, 0)
             rows[section].append(row)
-    # Tables with a seat the reader may take come first (#33, finding a game), then the reader's tables
-    # waiting for them, the demo's last (stable: latest move first otherwise).
-    rows["live"].sort(key=lambda r: (not r.open_to_reader, not r.my_turn, r.game.is_demo))
+    # The tables of the reader's clubs come first (#33: a member finds their club's seats and games
+    # before the public ones), then tables with a seat the reader may take (finding a game), then the
+    # reader's tables waiting for them, the demo's last (stable: latest move first otherwise).
+    mine = seats.clubs_of(requester.user)
+    rows["live"].sort(
+        key=lambda r: (r.game.club_id not in mine, not r.open_to_reader, not r.my_turn, r.game.is_demo)
+    )
     return rows
 
 

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from frontend import clubs
 from frontend.options import GAME_OPTIONS, TABLE_KINDS, parse_options
 from games import bounds, engines, playnow
 from games.catalogue import titles
@@ -47,7 +48,8 @@ def play_now(request: HttpRequest, game: str) -> HttpResponse:
         minutes = None
         if request.POST.get("fallback") == "on":
             minutes = bounds.FALLBACK_MINUTES.parse(request.POST.get("fallback_minutes"), _("Minutes"))
-        seek = playnow.press(request.user, game, config, kind, fallback_minutes=minutes)
+        club = clubs.chosen_club(request)  # only the members of this club, or everyone (#33)
+        seek = playnow.press(request.user, game, config, kind, fallback_minutes=minutes, club_id=club)
     except ServiceError as exc:
         context = {"message": exc.localized()["message"], "game": game, "title": titles()[game]}
         return render(request, "frontend/play_now.html", context, status=exc.status)

@@ -21,9 +21,11 @@ from frontend import points as points_ranking
 from frontend import rating_chart
 from frontend import seasons as season_pages
 from frontend.tournament_new import _older_repeats
+from games import seats as seat_rules
 from games.catalogue import titles
-from games.models import Seat
+from games.models import Game, Seat
 from games.names import seat_name
+from tournaments import clubs as member_clubs
 from tournaments import ratings as rating_rules
 from tournaments.models import Club, Rating, RatingHistory, Tournament
 
@@ -86,6 +88,8 @@ def club(request: HttpRequest, slug: str) -> HttpResponse:
         **_board(request, found, seasons["season_days"]),
         **seasons,
         "club": found,
+        # The members' page is for members; a signed-in player may be one (#33).
+        "club_member": member_clubs.may_see_members(found, request.user),
         "tournaments": Tournament.objects.filter(club=found)
         .exclude(pk__in=_older_repeats(Tournament.objects.filter(club=found)))
         .order_by("-pk")[:30],
@@ -142,11 +146,17 @@ def result_text(place: int | None, sides: int | None, shared: bool) -> str:
     return _("%(place)s of %(sides)s") % {"place": place, "sides": sides}
 
 
-def _played(key: str, history: list[RatingHistory]) -> list[Played]:
-    """The player's rated games, newest first, with who they played and how it went."""
+def _played(key: str, history: list[RatingHistory], reader: Any) -> list[Played]:
+    """The player's rated games, newest first, with who they played and how it went; not a club-only
+    table ``reader`` may not see (#33: to a non-member it is not there)."""
     start = rating_rules.MODEL.mu - 3 * rating_rules.MODEL.sigma
     before = [start] + [h.mu - 3 * h.sigma for h in history[:-1]]
-    shown = list(zip(history, before, strict=True))[-GAMES_LISTED:][::-1]
+    paired = list(zip(history, before, strict=True))
+    club_only = Game.objects.filter(pk__in={h.game_id for h, _b in paired}, club_id__isnull=False)
+    hidden = set(club_only.values_list("pk", flat=True)) - set(
+        seat_rules.seen_by(reader, club_only).values_list("pk", flat=True)
+    )
+    shown = [p for p in paired if p[0].game_id not in hidden][-GAMES_LISTED:][::-1]
     ids = [h.game_id for h, _b in shown]
     seats: dict[int, list[Seat]] = defaultdict(list)
     for seat in Seat.objects.filter(game_id__in=ids).order_by("number"):
@@ -206,7 +216,7 @@ def player(request: HttpRequest, key: str) -> HttpResponse:
         "clubs": [r for r in mine if r.club_id is not None],
         "chart": rating_chart.draw(points, "chart"),
         "phone_chart": rating_chart.draw(points, "chart-phone", width=360, dates=3),
-        "played": _played(key, history),
+        "played": _played(key, history, request.user),
         "more": max(0, len(history) - GAMES_LISTED),
         **points_ranking.player(key, game),
         **season_pages.player_seasons(key),

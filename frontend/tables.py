@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from chat import service as chat
-from frontend import lessons, round_clock
+from frontend import clubs, lessons, round_clock
 from frontend.options import (
     GAME_OPTIONS,
     RATED_BY_DEFAULT,
@@ -32,6 +32,7 @@ from games.catalogue import installed, titles
 from games.errors import Forbidden, ServiceError
 from games.models import Game, Seat
 from games.names import GUEST, PLAYER, stored_name
+from tournaments import clubs as member_clubs
 
 
 def _seat_spec(choice: str, number: int, request: HttpRequest, passing: bool = False) -> service.SeatSpec:
@@ -103,6 +104,8 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
             raw_absent = request.POST.get("absent_after", "").strip()
             absent_after = bounds.ABSENT_AFTER.parse(raw_absent) if raw_absent else None
             passing = "local" in choices
+            # Only the members of one of the player's clubs (#33), or everyone.
+            club = clubs.chosen_club(request)
             specs = [_seat_spec(choice, n, request, passing) for n, choice in enumerate(choices)]
             table = service.create_game(
                 game,
@@ -111,6 +114,7 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
                 kind=kind,
                 created_by=request.user if request.user.is_authenticated else None,
                 absent_after=absent_after,
+                club_id=club,
             )
         except ServiceError as exc:
             error = exc.localized()["message"]
@@ -145,6 +149,9 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
             Game._meta.get_field("absent_after").default,
         ),
         "rated_by_default": game in RATED_BY_DEFAULT,
+        # "Who may see and join the table": everyone, or the members of one of the player's clubs.
+        "my_clubs": member_clubs.my_clubs(request.user),
+        "chosen_club": bounds.ID.parse_or(posted.get("club") if posted is not None else None, None),
         # Play now's "if nobody comes, play a computer" (frontend/playnow.py).
         "fallback_range": range(bounds.FALLBACK_MINUTES.low, bounds.FALLBACK_MINUTES.high + 1),
     }
@@ -201,7 +208,8 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         # Not a table whose deal is secret: the edge knows nobody, so it shows such a table to no one,
         # while Daphne's socket lets its organiser watch (games.seats.may_see).
         "socket": f"{settings.SPECTATOR_SOCKET}{game.pk}/"
-        if settings.SPECTATOR_SOCKET and not mine and not game.deal_is_secret()
+        # Nor a club-only table: the edge cannot tell a member from anyone else.
+        if settings.SPECTATOR_SOCKET and not mine and game.club_id is None and not game.deal_is_secret()
         else f"/ws/tables/{game.pk}/",
         "hint": reverse("frontend:hint", args=[game.pk]),
         "rules": reverse("frontend:rules", args=[game.engine]),
@@ -227,7 +235,7 @@ def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
     it, once (games/invites.py). A link that cannot be claimed says why and grants nothing."""
     try:
         if request.method != "POST":
-            seat = invites.open_seat(game_id, code)
+            seat = invites.open_seat(game_id, code, user=request.user)
             title = titles().get(seat.game.engine, seat.game.engine)
             return render(request, "frontend/invite.html", {"seat": seat, "title": title})
         seat = invites.claim(game_id, code, user=request.user)

@@ -3,6 +3,7 @@ from django.urls import path
 from django.views.generic import RedirectView
 
 from frontend import (
+    clubs,
     console,
     lessons,
     over_the_board,
@@ -54,6 +55,13 @@ urlpatterns = [
     path("tournaments/", tournament_new.tournament_list, name="tournaments"),
     path("ratings/", ratings.leaderboard, name="leaderboard"),
     path("clubs/<slug:slug>/", ratings.club, name="club"),
+    # Club members (#33): the members' page, the join link, the organisers' buttons, leaving.
+    path("clubs/<slug:slug>/members/", clubs.members, name="club_members"),
+    path("clubs/<slug:slug>/join/<str:code>/", clubs.join, name="club_join"),
+    path("clubs/<slug:slug>/members/add", clubs.add, name="club_add"),
+    path("clubs/<slug:slug>/members/change", clubs.change, name="club_change"),
+    path("clubs/<slug:slug>/members/new-code", clubs.rotate, name="club_rotate"),
+    path("clubs/<slug:slug>/leave", clubs.leave, name="club_leave"),
     path("players/<path:key>/", ratings.player, name="player"),
     path("clubs/<slug:slug>/seasons/new/", season_pages.new_season, name="new_season"),
     path("seasons/<id:season_id>/", season_pages.season, name="season"),

@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import names, publish, tables
+from games import names, publish, seats, tables
 from games.engines.base import _
 from games.errors import ServiceError
 from games.models import Game, Invite, Seat
@@ -100,10 +100,18 @@ def _check(invite: Invite) -> None:
         raise Gone("invite_expired", EXPIRED)
 
 
-def open_seat(game_id: int, code: Any) -> Seat:
+def _for_members(invite: Invite, user: Any) -> None:
+    """A club-only table's seats are its club's members' (#33): to anyone else its invite is no
+    invite, as for a table that does not exist (no hint that it does)."""
+    if not seats.in_club(seats.Requester(user), invite.seat.game):
+        raise UnknownInvite("unknown_invite", UNKNOWN)
+
+
+def open_seat(game_id: int, code: Any, *, user: Any = None) -> Seat:
     """The seat an invite offers, if it can be claimed now (UnknownInvite or Gone otherwise).
     Reads only: opening a link never takes the seat."""
     invite = _find(game_id, code)
+    _for_members(invite, user)
     _check(invite)
     return invite.seat
 
@@ -125,6 +133,7 @@ def claim(game_id: int, code: Any, *, user: Any, one_seat: bool = False) -> Seat
         invite = _find(game_id, code, lock=True)
         seat = Seat.objects.select_for_update(of=("self",)).select_related("game").get(pk=invite.seat_id)
         invite.seat = seat  # read again under the lock
+        _for_members(invite, user)
         _check(invite)
         if one_seat and signed_in and Seat.objects.filter(game_id=game_id, user=user, bot_level="").exists():
             raise AlreadySeated("already_seated", SEATED)
@@ -161,6 +170,8 @@ def take_open(game_id: int, *, user: Any, number: int | None = None) -> Seat:
     if number is not None:
         wanted = wanted.filter(number=number)
     row = wanted.select_related("game").first()
+    if row is not None and not seats.in_club(seats.Requester(user), row.game):
+        row = None  # a club-only table's seat, to a non-member: as at a table with none (#33)
     if row is None:
         raise Gone("seat_taken", _("No seat of this table is open to all: ask for an invite."))
     invite = next((i for i in current(row.game) if i.seat_id == row.pk), None)

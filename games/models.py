@@ -100,6 +100,10 @@ class Game(models.Model):
     deal_key = models.CharField(max_length=64, blank=True, default="", db_index=True)
     # A demo table deals again when a game ends, so the site always has something to watch.
     is_demo = models.BooleanField(default=False)
+    # A club-only table (#33): seen and joined only by the members of this club (and its seated
+    # players; games.seats.may_see). A plain id: the club lives in tournaments, which games never
+    # imports; who belongs to which club reaches games through ``games.seats.CLUBS``.
+    club_id = models.PositiveIntegerField(null=True, blank=True, db_index=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -220,6 +224,9 @@ class Seek(models.Model):
     expires_at = models.DateTimeField()
     fallback_at = models.DateTimeField(null=True, blank=True)
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # Only members of this club (a plain id, as ``Game.club_id``): part of ``key``, so a club's players
+    # are seated with each other only, at a club-only table.
+    club_id = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -25,7 +25,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import bounds, jobs, service
+from games import bounds, jobs, seats, service
 from games.engines.base import _
 from games.errors import ServiceError
 from games.models import Game, Seek
@@ -50,9 +50,11 @@ class Busy(ServiceError):
     status = 409
 
 
-def key_of(engine: str, config: dict[str, Any], kind: str) -> str:
-    """Who may be seated together: the same game, options (as the engine composed them) and kind."""
-    text = json.dumps([engine, config, kind], sort_keys=True, separators=(",", ":"))
+def key_of(engine: str, config: dict[str, Any], kind: str, club_id: int | None = None) -> str:
+    """Who may be seated together: the same game, options (as the engine composed them) and kind; and
+    for a club-only table the same club (a key without a club is the one it always was)."""
+    parts: list[Any] = [engine, config, kind] + ([club_id] if club_id is not None else [])
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -60,13 +62,15 @@ def alive(seek: Seek, now: datetime) -> bool:
     return seek.status == Seek.Status.WAITING and seek.expires_at > now and seek.seen_at > now - UNSEEN
 
 
-def _table(engine: str, config: dict[str, Any], kind: str, users: list[Any]) -> Game:
+def _table(
+    engine: str, config: dict[str, Any], kind: str, users: list[Any], club_id: int | None = None
+) -> Game:
     """A table with ``users`` seated in a random order and computers in the other seats."""
     people = list(users)
     secrets.SystemRandom().shuffle(people)
     specs = [service.SeatSpec(u.get_username(), user=u) for u in people]
     specs += [service.SeatSpec.computer(n + 1, COMPUTER) for n in range(len(specs), config["players"])]
-    return service.create_game(engine, config, specs, kind=kind)
+    return service.create_game(engine, config, specs, kind=kind, club_id=club_id)
 
 
 def press(
@@ -76,6 +80,7 @@ def press(
     kind: str,
     *,
     fallback_minutes: int | None = None,
+    club_id: int | None = None,
     now: datetime | None = None,
 ) -> Seek:
     """``user`` presses Play now (``config`` composed and checked by the engine already): their entry,
@@ -86,12 +91,14 @@ def press(
     if fallback_minutes is not None:
         fallback_minutes = bounds.FALLBACK_MINUTES.parse(fallback_minutes)
     now = now or timezone.now()
-    key = key_of(engine, config, kind)
     fallback_at = now + timedelta(minutes=fallback_minutes) if fallback_minutes else None
+    if club_id is not None and club_id not in seats.clubs_of(user):
+        raise ServiceError("not_a_member", _("Choose one of your clubs."))
+    key = key_of(engine, config, kind, club_id)
     for _attempt in range(ATTEMPTS):
         try:
             with transaction.atomic():
-                return _press(user, engine, config, kind, key, fallback_at, now)
+                return _press(user, engine, config, kind, key, fallback_at, now, club_id)
         except IntegrityError:
             continue  # another entry for the same was written meanwhile: it is there to be matched now
     raise Busy("busy", _("Many players pressed Play now at once: press it again."))
@@ -105,6 +112,7 @@ def _press(
     key: str,
     fallback_at: datetime | None,
     now: datetime,
+    club_id: int | None,
 ) -> Seek:
     Seek.objects.filter(user=user, status=Seek.Status.WAITING).exclude(key=key).update(
         status=Seek.Status.CANCELLED
@@ -121,7 +129,7 @@ def _press(
         _schedule_fallback(waiting, now)
         return waiting
     if waiting is not None:
-        game = _table(engine, config, kind, [waiting.user, user])
+        game = _table(engine, config, kind, [waiting.user, user], club_id)
         waiting.status, waiting.game = Seek.Status.MATCHED, game
         waiting.save(update_fields=["status", "game"])
         return Seek.objects.create(
@@ -132,6 +140,7 @@ def _press(
             key=key,
             status=Seek.Status.MATCHED,
             game=game,
+            club_id=club_id,
             created_at=now,
             seen_at=now,
             expires_at=now,
@@ -146,6 +155,7 @@ def _press(
         seen_at=now,
         expires_at=now + LIFETIME,
         fallback_at=fallback_at,
+        club_id=club_id,
     )
     _schedule_fallback(seek, now)
     return seek
@@ -207,7 +217,7 @@ def fall_back(seek_id: int, *, now: datetime | None = None) -> str:
             seek.status = Seek.Status.EXPIRED
             seek.save(update_fields=["status"])
             return "expired"
-        seek.game = _table(seek.engine, dict(seek.config), seek.kind, [seek.user])
+        seek.game = _table(seek.engine, dict(seek.config), seek.kind, [seek.user], seek.club_id)
         seek.status = Seek.Status.MATCHED
         seek.save(update_fields=["status", "game"])
     return "seated"

@@ -20,10 +20,13 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games.models import Game, Seat
 
+Rows = TypeVar("Rows", bound=QuerySet[Any])
 SESSION_KEY = "seat_tokens"
 TOKEN_HEADER = "X-Seat-Token"
 _SCOPE_HEADER = TOKEN_HEADER.lower().encode()
@@ -102,8 +105,44 @@ def held_among(requester: Requester, seats: Iterable[Seat]) -> dict[int, Seat]:
     return mine
 
 
+def clubs_of(user: Any) -> frozenset[int]:
+    """The ids of the clubs ``user`` belongs to (``CLUBS``: the app that keeps clubs answers)."""
+    if user is None or not user.is_authenticated:
+        return frozenset()
+    found: frozenset[int] = frozenset()
+    for hook in CLUBS:
+        found |= hook(user)
+    return found
+
+
+def in_club(requester: Requester, game: Game) -> bool:
+    """Whether ``requester`` may see a club-only table (#33): a member of its club, one of its seated
+    players, or staff. Any table of no club: yes."""
+    if game.club_id is None:
+        return True
+    user = requester.user
+    if user is not None and user.is_authenticated and (user.is_staff or game.club_id in clubs_of(user)):
+        return True
+    return bool(held(requester, game))
+
+
+def seen_by(user: Any, rows: Rows) -> Rows:
+    """``rows`` without the club-only tables ``user`` may not see (``in_club``): the lobby's, the API's
+    and a player page's lists. A player seated at one by their account sees it."""
+    if user is not None and user.is_authenticated and user.is_staff:
+        return rows
+    visible = Q(club_id__isnull=True)
+    if user is not None and user.is_authenticated:
+        mine = Seat.objects.filter(game=OuterRef("pk"), user=user, bot_level="")
+        visible |= Q(club_id__in=clubs_of(user)) | Q(Exists(mine))
+    return rows.filter(visible)
+
+
 def may_see(requester: Requester, game: Game) -> bool:
     """Whether ``requester`` may know that ``game``'s table exists at all.
+
+    A club-only table is its club's members', seated players' and staff's only (``in_club``); to
+    anyone else it is not there, on every path, as an id no table has.
 
     A table dealt a duplicate deal not released yet (``Game.deal_is_secret``) is its seated players',
     its organiser's (who made the table, or the tournament it is played for: ``ORGANISES``) and
@@ -111,6 +150,8 @@ def may_see(requester: Requester, game: Game) -> bool:
     gets: that it exists — a best-of-3's third game, say — tells another match's withheld result
     (#37), and game ids are sequential. Read afresh: a release opens the table at once.
     """
+    if not in_club(requester, game):
+        return False
     if not game.deal_is_secret():
         return True
     user = requester.user
@@ -121,6 +162,10 @@ def may_see(requester: Requester, game: Game) -> bool:
             return True
     return bool(held(requester, game))
 
+
+#: The ids of the clubs a user belongs to (tournaments keeps clubs and their members and registers
+#: here, so games imports no other app).
+CLUBS: list[Callable[[Any], frozenset[int]]] = []
 
 #: Whether a user organises a game another app made for them (a tournament's table: the tournament
 #: made it, its organiser runs it). The apps above register here, so games imports none of them.

@@ -97,8 +97,11 @@ def create_game(
     is_demo: bool = False,
     deal: tuple[str, int] | None = None,
     absent_after: int | None = None,
+    club_id: int | None = None,
 ) -> Game:
     """Validate the config, store the game, its seats and its opening events, in one transaction.
+
+    ``club_id``: a club-only table, for that club's members (the caller checked that its maker is one).
 
     ``deal``: (group key, index) when other tables are dealt the same cards (a duplicate round):
     the game plays that deal of the group, secret until the group's owner releases it.
@@ -129,6 +132,7 @@ def create_game(
             # Callers read it through bounds.ABSENT_AFTER; None keeps the model's default.
             **({"absent_after": bounds.ABSENT_AFTER.parse(absent_after)} if absent_after is not None else {}),
             is_demo=is_demo,
+            club_id=club_id,
             deal_group=group,
             deal_index=deal[1] if deal is not None else None,
         )

@@ -6,6 +6,7 @@ writes them but ``tournaments.projection`` (inside the transaction that appends 
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -16,13 +17,45 @@ from games import computers
 from games.models import NAME_LENGTH
 
 
+def new_join_code() -> str:
+    return secrets.token_urlsafe(16)
+
+
 class Club(models.Model):
     name = models.CharField(max_length=100)
     slug = models.SlugField(unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who made the club: one of its organisers (tournaments/clubs.py), as staff are.
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The code of the club's join link (/clubs/join/CODE/), shared by an organiser; rotating it makes
+    # every link given before it join nobody. No credential to anything else.
+    join_code = models.CharField(max_length=32, default=new_join_code, unique=True)
 
     def __str__(self) -> str:
         return self.name
+
+
+class Member(models.Model):
+    """A user who belongs to a club (#33): they see and join its club-only tables. An organiser also
+    shares the join link, adds and removes members (tournaments/clubs.py)."""
+
+    class Role(models.TextChoices):
+        MEMBER = "member", _("Member")
+        ORGANISER = "organiser", _("Organiser")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="members")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_members")
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="club_member_unique")]
+        ordering = ["club", "user__username"]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.club_id} ({self.role})"
 
 
 class Tournament(models.Model):

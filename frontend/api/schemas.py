@@ -100,6 +100,11 @@ class CreateIn(Schema):
         description="Rated tables: seconds a seat may be without a connection before the others may "
         "claim the game (POST .../claim); left out: 120. Thinking time is unlimited.",
     )
+    club: int | None = bounds.ID.schema(
+        default=None,
+        description="A club-only table: the id of one of your clubs; only its members (and the seated "
+        "players) see and join the table. Left out: everyone.",
+    )
 
 
 class SeatCommandIn(Schema):

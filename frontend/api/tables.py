@@ -51,8 +51,10 @@ def me(request: HttpRequest) -> dict[str, Any]:
 def lobby(request: HttpRequest) -> dict[str, Any]:
     """Live tables (newest first) with their seats, and the tournaments not over yet."""
     with database_guard():
+        # A club-only table is listed to its club's members and its players only (#33).
+        reader = caller(request).requester(READ, PLAY).user
         live = (
-            Game.objects.tables()
+            seats.seen_by(reader, Game.objects.tables())
             .without_secret_deals()  # nothing to watch but its opening, and it tells another table's result
             .filter(status=Game.Status.ACTIVE, is_demo=False)
             .exclude(in_demo_tournament())  # the demo club's Swiss: dozens of games an evening (#33)
@@ -150,9 +152,17 @@ def create(request: HttpRequest, body: schemas.CreateIn) -> Status:
             config = engines.compose(body.game, body.options, len(body.seats))
         except engines.IllegalAction as exc:
             raise ServiceError.from_illegal(exc) from None
+        if body.club is not None and body.club not in seats.clubs_of(user):
+            raise ServiceError("not_a_member", _("Choose one of your clubs."), fields=["club"])
         specs = [_seat_spec(seat, n, user) for n, seat in enumerate(body.seats)]
         game = service.create_game(
-            body.game, config, specs, kind=body.kind, created_by=user, absent_after=body.absent_after
+            body.game,
+            config,
+            specs,
+            kind=body.kind,
+            created_by=user,
+            absent_after=body.absent_after,
+            club_id=body.club,
         )
         rows = list(game.seats.order_by("number"))
         codes = {i.seat.number: i.code for i in invites.current(game)}

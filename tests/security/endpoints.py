@@ -18,7 +18,7 @@ from games import queries, store, streams
 from games.models import ApiToken, Game, Seat, Seek
 from replay.models import Annotation, Room, RoomMember
 from seasons import log as season_log
-from tournaments.models import Entry, Match, Tournament
+from tournaments.models import Club, Entry, Match, Member, Tournament
 
 from .world import ROLES, World, api_headers, v1_headers
 
@@ -132,6 +132,17 @@ def _live_seat_0(world: World) -> Any:
 
 def _head(game: Callable[[World], Game]) -> Callable[[World], Any]:
     return lambda world: store.head(game(world).pk)
+
+
+def _members(world: World) -> Any:
+    return sorted(Member.objects.filter(club=world.club()).values_list("user_id", "role"))
+
+
+# An organiser's button of the club: the organiser and staff may; the owner (a member) is refused; to
+# anyone else it is a club that does not exist.
+_ORGANISERS_ONLY = cells(
+    NOT_FOUND, organiser=FOUND, staff=FOUND, owner=Expect(403), guest=LOGIN, anonymous=LOGIN
+)
 
 
 def _season_head(world: World) -> Any:
@@ -1049,6 +1060,83 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("frontend:leaderboard", "GET", lambda w: "/ratings/", cells(OK)),
     Endpoint("frontend:club", "GET", lambda w: "/clubs/no-such-club/", cells(NOT_FOUND)),
     Endpoint("frontend:player", "GET", lambda w: "/players/user:999999/", cells(NOT_FOUND)),
+    # --- Club members (frontend/clubs.py, #33): the club's organiser made it, the owner is a member.
+    # To a non-member the members' page and its buttons are a club that does not exist.
+    Endpoint(
+        "frontend:club_members",
+        "GET",
+        lambda w: f"/clubs/{w.club().slug}/members/",
+        cells(NOT_FOUND, owner=OK, organiser=OK, staff=OK),
+    ),
+    Endpoint(
+        "frontend:club_join",
+        "GET",
+        lambda w: f"/clubs/{w.club().slug}/join/{w.club().join_code}/",
+        cells(SHOWN, guest=LOGIN, anonymous=LOGIN),
+        effect=_members,
+    ),
+    Endpoint(
+        "frontend:club_join",
+        "POST",
+        lambda w: f"/clubs/{w.club().slug}/join/{w.club().join_code}/",
+        cells(
+            FOUND,
+            owner=Expect(302, changes=False),
+            organiser=Expect(302, changes=False),
+            guest=LOGIN,
+            anonymous=LOGIN,
+        ),
+        effect=_members,
+    ),
+    Endpoint(
+        "frontend:club_join",
+        "POST",
+        lambda w: f"/clubs/{w.club().slug}/join/not-the-code/",
+        cells(NOT_FOUND, guest=LOGIN, anonymous=LOGIN),
+        label="an old code",
+        effect=_members,
+    ),
+    Endpoint(
+        "frontend:club_add",
+        "POST",
+        lambda w: f"/clubs/{w.club().slug}/members/add",
+        _ORGANISERS_ONLY,
+        data=lambda w: {"username": w.users["spectator"].username},
+        effect=_members,
+    ),
+    Endpoint(
+        "frontend:club_change",
+        "POST",
+        lambda w: f"/clubs/{w.club().slug}/members/change",
+        _ORGANISERS_ONLY,
+        label="remove the owner",
+        data=lambda w: {"user": w.users["owner"].pk},
+        effect=_members,
+    ),
+    Endpoint(
+        "frontend:club_change",
+        "POST",
+        lambda w: f"/clubs/{w.club().slug}/members/change",
+        _ORGANISERS_ONLY,
+        label="make the owner an organiser",
+        data=lambda w: {"user": w.users["owner"].pk, "role": "organiser"},
+        effect=_members,
+    ),
+    Endpoint(
+        "frontend:club_rotate",
+        "POST",
+        lambda w: f"/clubs/{w.club().slug}/members/new-code",
+        _ORGANISERS_ONLY,
+        effect=lambda w: Club.objects.filter(pk=w.club().pk).values_list("join_code", flat=True).get(),
+    ),
+    Endpoint(
+        "frontend:club_leave",
+        "POST",
+        lambda w: f"/clubs/{w.club().slug}/leave",
+        # The organiser is the last one of a club with members; staff is no member.
+        cells(NOT_FOUND, owner=FOUND, organiser=Expect(400), staff=Expect(400), guest=LOGIN, anonymous=LOGIN),
+        effect=_members,
+    ),
     # --- Replays (replay/views.py) -------------------------------------------------------------------
     Endpoint("replay:page", "GET", lambda w: f"/games/{w.live.pk}/replay/", cells(OK)),
     Endpoint(

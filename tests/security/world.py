@@ -28,6 +28,7 @@ from games.seats import SESSION_KEY
 from games.tables import load_table
 from replay import access, comments, frames, rooms
 from seasons import service as seasons
+from tournaments import clubs
 from tournaments import service as tournaments
 from tournaments.models import Club, MatchGame
 
@@ -100,12 +101,13 @@ class World:
         return self.played_by_hand
 
     def club(self) -> Club:
-        """A club with a running tournament of the organiser's, the owner against the opponent (so the
-        organiser may define the club's seasons, and the club's screen has a round to show); made on
-        first use."""
+        """A club the organiser made (its organiser), the owner a member, with a running tournament of
+        the organiser's, the owner against the opponent (so the organiser may define the club's
+        seasons, and the club's screen has a round to show); made on first use."""
         if self.the_club is None:
             organiser = self.users["organiser"]
-            self.the_club = Club.objects.create(name="Security Club", slug=f"security-club-{organiser.pk}")
+            self.the_club = clubs.create("Security Club", f"security-club-{organiser.pk}", by=organiser)
+            clubs.join(self.the_club.join_code, self.users["owner"])  # a member, not an organiser
             options = {"game_config": {"match": "single"}}
             night = tournaments.create(
                 "Club Night", "kazino", "swiss", options, club=self.the_club, by=organiser
