@@ -200,10 +200,11 @@ class Watch:
     """One socket's place in a feed: ``send`` writes a text frame to it; ``lost`` closes it when the
     feed can no longer promise every update."""
 
-    def __init__(self, feed: _Feed, send: Send, lost: Lost | None) -> None:
+    def __init__(self, feed: _Feed, send: Send, lost: Lost | None, counted: bool) -> None:
         self.feed = feed
         self.send = send
         self.lost = lost
+        self.counted = counted
 
 
 class _Registry:
@@ -237,23 +238,31 @@ def _new_feed(layer: Any, key: tuple[int, int, int | None]) -> _Feed:
 
 
 async def join(
-    layer: Any, game_id: int, send: Send, *, seat: int | None = None, lost: Lost | None = None
+    layer: Any,
+    game_id: int,
+    send: Send,
+    *,
+    seat: int | None = None,
+    lost: Lost | None = None,
+    counted: bool = True,
 ) -> Watch:
     """Subscribe (once per process and audience) and hold this socket's updates until ``live``.
-    ``seat``: a seat's feed (only on Redis: ``on_redis``); None: the spectators'."""
+    ``seat``: a seat's feed (only on Redis: ``on_redis``); None: the spectators'. ``counted``: a
+    spectator the lobby counts (a socket on the server's loop; not the API's stream, which runs on a
+    request's loop and is no one watching the page)."""
     registry, key = _registry().feeds, (id(layer), game_id, seat)
     feed = registry.get(key)
     if feed is None:
         feed = registry[key] = _new_feed(layer, key)
-    watch = Watch(feed, send, lost)
+    watch = Watch(feed, send, lost, counted and seat is None)
     feed.members[watch] = []
-    if seat is None:
+    if watch.counted:
         audience.changed(game_id, _watching(game_id))
     try:
         await asyncio.shield(feed.subscribed)
     except BaseException:  # the subscription failed (the next socket tries again), or this one left
         feed.members.pop(watch, None)
-        if seat is None:
+        if watch.counted:
             audience.changed(game_id, _watching(game_id))
         if not feed.members and registry.get(key) is feed:
             del registry[key]
@@ -278,7 +287,7 @@ async def leave(watch: Watch) -> None:
     feed = watch.feed
     if watch in feed.members:
         del feed.members[watch]
-        if feed.seat is None:
+        if watch.counted:
             audience.changed(feed.game_id, _watching(feed.game_id))
     registry = _registry().feeds
     if feed.members:
@@ -306,16 +315,17 @@ def detach_all() -> None:
 def _watching(game_id: int) -> int:
     """This process's spectators of one table (the lobby's count, games.audience)."""
     return sum(
-        len(f.members)
-        for (_layer, gid, seat), f in _registry().feeds.items()
-        if gid == game_id and seat is None
+        sum(1 for watch in feed.members if watch.counted)
+        for (_layer, gid, _seat), feed in _registry().feeds.items()
+        if gid == game_id
     )
 
 
 def watched() -> dict[int, int]:
     """Spectators per table in this process (on the running loop)."""
     counts: dict[int, int] = {}
-    for (_layer, game_id, seat), feed in _registry().feeds.items():
-        if seat is None:
-            counts[game_id] = counts.get(game_id, 0) + len(feed.members)
+    for (_layer, game_id, _seat), feed in _registry().feeds.items():
+        counted = sum(1 for watch in feed.members if watch.counted)
+        if counted:
+            counts[game_id] = counts.get(game_id, 0) + counted
     return counts

@@ -86,7 +86,7 @@ async def stream(request: HttpRequest, table: str, query: Query[StreamQuery]) ->
         async def lost() -> None:
             heard.put_nowait(None)
 
-        watch = await feeds.join(layer, game_id, update, seat=number, lost=lost)
+        watch = await feeds.join(layer, game_id, update, seat=number, lost=lost, counted=False)
     else:  # the embedded mode: a seat's updates come to its group
         groups.append(seat_group(game_id, number))
     channel = await layer.new_channel()
