@@ -387,7 +387,9 @@ def test_entrant_and_level_names_match_on_every_page(client, organiser, language
     for level in ("random", "greedy", "strong"):
         act(client, row, action="add_bot", level=level)
     with translation.override(language):
-        levels = {level: str(computers.LEVEL_NAMES[level]) for level in ("random", "greedy", "strong")}
+        levels = {
+            level: str(computers.LEVEL_NAMES[level]) for level in ("random", "greedy", "strong", "expert")
+        }
         names = {e.number: str(e.shown_name) for e in Entry.objects.filter(tournament=row)}
         english = {}
     with translation.override("en"):
