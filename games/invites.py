@@ -175,6 +175,8 @@ def take_open(game_id: int, *, user: Any, number: int | None = None) -> Seat:
     if row is None:
         raise Gone("seat_taken", _("No seat of this table is open to all: ask for an invite."))
     invite = next((i for i in current(row.game) if i.seat_id == row.pk), None)
-    if invite is None:
-        raise Gone("game_over", GAME_OVER)
+    if invite is None:  # the game ended, or someone took the seat since it was read (a race: #33)
+        if row.game.status != Game.Status.ACTIVE:
+            raise Gone("game_over", GAME_OVER)
+        raise Gone("seat_taken", TAKEN)
     return claim(game_id, invite.code, user=user, one_seat=True)

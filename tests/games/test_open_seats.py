@@ -112,3 +112,24 @@ def test_the_page_says_why_a_second_seat_is_refused(client):
     assert again.status_code == 409
     assert "You already play a seat at this table." in again.content.decode()
     assert seats.held(seats.Requester(user=ben), game).keys() == {1}
+
+
+def test_a_seat_taken_between_the_look_and_the_claim_is_told_taken_not_over(monkeypatch):
+    """The race above, made certain: the other person's claim lands after this one has found the open
+    seat and before it reads the seat's invite. The table is still being played: ``seat_taken``."""
+    ana, ben, cy = _users("ana", "ben", "cy")
+    game = _table(owner=ana)
+    real = invites.current
+    raced: list[bool] = []
+
+    def current(table):  # type: ignore[no-untyped-def]
+        if not raced:
+            raced.append(True)
+            invites.take_open(game.pk, user=ben)  # the other claim wins meanwhile
+        return real(table)
+
+    monkeypatch.setattr(invites, "current", current)
+    with pytest.raises(ServiceError) as lost:
+        invites.take_open(game.pk, user=cy)
+    assert lost.value.code == "seat_taken" and lost.value.status == 410
+    assert Seat.objects.get(game=game, number=1).user == ben
