@@ -238,8 +238,8 @@ def _send_pubsub(
             followed.update(group for group, count in zip(some, pipe.execute(), strict=True) if count)
         heard = [
             (channel, message)
-            for (channel, (_seat, message)), (_name, count) in zip(
-                zip(channels, audiences, strict=True), subscribers, strict=True
+            for channel, (_seat, message), (_name, count) in zip(
+                channels, audiences, subscribers, strict=True
             )
             if count
         ]

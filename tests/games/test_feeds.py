@@ -115,13 +115,19 @@ def redis_layer():  # type: ignore[no-untyped-def]
     return RedisChannelLayer(hosts=[{"address": os.environ["REDIS_URL"]}])
 
 
+WAIT = 60.0  # seconds: only a bound for a failing test, never the pace of a passing one
+
+
 async def wait_until(check, what: str) -> None:  # type: ignore[no-untyped-def]
-    """Until ``check()`` holds: Redis answers in its own time (bounded, so a failure does not hang)."""
-    for _ in range(500):
-        if check():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"never: {what}")
+    """Until ``check()`` holds: Redis answers in its own time. Each look yields to the loop (whose
+    tasks are what makes ``check`` true) and waits for nothing else; the deadline is read from the
+    loop's clock, so a slow machine gets as many looks as it needs."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + WAIT
+    while not check():
+        if loop.time() > deadline:
+            raise AssertionError(f"never: {what}")
+        await asyncio.sleep(0)
 
 
 @pytest.mark.redis
