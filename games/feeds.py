@@ -62,7 +62,6 @@ class _Feed:
         self.detached = False
 
     async def forward(self, text: str) -> None:
-        print("FWD", self.key, text[:80], {id(w): h for w, h in self.members.items()})
         for watch, held in list(self.members.items()):
             if held is not None:
                 held.append(text)
