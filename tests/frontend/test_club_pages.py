@@ -160,3 +160,17 @@ def test_a_players_page_keeps_a_club_only_game_from_non_members(club):
     link = f'href="/tables/{game.pk}/"'
     assert link in member.get(f"/players/user:{ben.pk}/?game=dominoes").content.decode()
     assert link not in stranger.get(f"/players/user:{ben.pk}/?game=dominoes").content.decode()
+
+
+def test_the_lobby_reads_a_members_clubs_once(club):
+    """Which tables the reader may see and which come first both follow from their clubs: one read."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ana, ana_user = _client("ana")
+    clubs.join(club.join_code, ana_user)
+    ana.post("/new/kazino/", {**FORM, "club": str(club.pk)})
+    with CaptureQueriesContext(connection) as queries:
+        page = ana.get("/").content.decode()
+    assert _row_ids(page, "live-tables") == [Game.objects.get(club_id=club.pk).pk]
+    assert sum('FROM "tournaments_member"' in q["sql"] for q in queries.captured_queries) == 1
