@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
+from django.db.models import Case, Exists, F, OuterRef, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -102,7 +102,10 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
     if game is not None:
         tables = tables.filter(engine=game)
     active = _with_last_move(tables.filter(status=Game.Status.ACTIVE))
-    live = list(active.filter(last_move__gte=cutoff).order_by("-last_move")[:LIVE_LENGTH])
+    # The reader's clubs' tables first already here, before the cut, so that the order below (which
+    # puts them first) has them to show however many public tables moved since.
+    clubs_first = Case(When(club_id__in=mine, then=Value(0)), default=Value(1)) if mine else Value(1)
+    live = list(active.filter(last_move__gte=cutoff).order_by(clubs_first, "-last_move")[:LIVE_LENGTH])
     idle = list(active.filter(last_move__lt=cutoff, is_demo=False).order_by("-last_move")[:RECENT_LENGTH])
     # Finished games of computers only (the demo club's Swiss plays dozens an hour) are no one's to go
     # back to: Recent tables lists games that people played (#33, "the demo drowns a new player").
