@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
+from django.db.models import Case, Exists, F, OuterRef, QuerySet, Subquery, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -97,11 +97,15 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
     # Lesson tables are nobody's to watch or join; a secret duplicate deal's table nobody's to find yet.
     tables = Game.objects.listed().without_secret_deals().exclude(in_demo_tournament())
     # A club-only table is its members' and players' to find (#33); to anyone else it is not there.
-    tables = seats.seen_by(requester.user, tables)
+    mine = seats.clubs_of(requester.user)  # read once: the filter and the order below both need them
+    tables = seats.seen_by(requester.user, tables, clubs=mine)
     if game is not None:
         tables = tables.filter(engine=game)
     active = _with_last_move(tables.filter(status=Game.Status.ACTIVE))
-    live = list(active.filter(last_move__gte=cutoff).order_by("-last_move")[:LIVE_LENGTH])
+    # The reader's clubs' tables first already here, before the cut, so that the order below (which
+    # puts them first) has them to show however many public tables moved since.
+    clubs_first = Case(When(club_id__in=mine, then=Value(0)), default=Value(1)) if mine else Value(1)
+    live = list(active.filter(last_move__gte=cutoff).order_by(clubs_first, "-last_move")[:LIVE_LENGTH])
     idle = list(active.filter(last_move__lt=cutoff, is_demo=False).order_by("-last_move")[:RECENT_LENGTH])
     # Finished games of computers only (the demo club's Swiss plays dozens an hour) are no one's to go
     # back to: Recent tables lists games that people played (#33, "the demo drowns a new player").
@@ -135,7 +139,6 @@ def listing(requester: seats.Requester, now: datetime, game: str | None = None) 
     # The tables of the reader's clubs come first (#33: a member finds their club's seats and games
     # before the public ones), then tables with a seat the reader may take (finding a game), then the
     # reader's tables waiting for them, the demo's last (stable: latest move first otherwise).
-    mine = seats.clubs_of(requester.user)
     rows["live"].sort(
         key=lambda r: (r.game.club_id not in mine, not r.open_to_reader, not r.my_turn, r.game.is_demo)
     )

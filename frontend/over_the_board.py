@@ -177,6 +177,7 @@ def _page(
 ) -> HttpResponse:
     entries = {e.number: e for e in Entry.objects.filter(tournament=row, number__in=match.entrants)}
     sides = [{"number": n, "name": entries[n].shown_name if n in entries else str(n)} for n in match.entrants]
+    names = {s["number"]: s["name"] for s in sides}  # every summary below reads them from here
     config = board_config(row, match)
     games = list(match.board)
     recorded = [g for g in games if g.get("places")]
@@ -215,14 +216,16 @@ def _page(
         "number": number,
         "best_of": best_of,
         "decided": decided,
-        "pending": summary(row, match, config, pending["hands"]) if pending else None,
+        "pending": summary(row, match, config, pending["hands"], names) if pending else None,
         "pending_game": pending,
         "confirmed": set(pending.get("confirmed", [])) if pending else set(),
         # Who disagreed with this entry: asked again, they could confirm what they sent to the
         # organiser; a new entry clears the disputes and asks everyone again.
         "disputed_by": {d["entrant"] for d in pending.get("disputes", [])} if pending else set(),
         "waiting_for": [s for s in sides if pending and s["number"] not in board.answered(pending)],
-        "recorded": [(g, summary(row, match, config, g.get("recorded_hands") or [])) for g in recorded],
+        "recorded": [
+            (g, summary(row, match, config, g.get("recorded_hands") or [], names)) for g in recorded
+        ],
         "correcting": correcting,
         "form_rows": form_rows(row.game, config, sides, hands_in_form, prefill),
         "form_count": hands_in_form,

@@ -17,7 +17,7 @@ from frontend.tournaments import _int
 from games import bounds, engines
 from games.engines.base import IllegalAction, Number, Pick, ScoreSheet
 from tournaments import board
-from tournaments.models import Entry, Match, Tournament
+from tournaments.models import Match, Tournament
 
 
 def sheet_of(game: str, config: dict[str, Any]) -> ScoreSheet:
@@ -102,16 +102,16 @@ def rows_in(values: Any) -> int:
 
 
 def summary(
-    row: Tournament, match: Match, config: dict[str, Any], hands: list[dict[str, Any]]
+    row: Tournament, match: Match, config: dict[str, Any], hands: list[dict[str, Any]], names: dict[int, str]
 ) -> dict[str, Any] | None:
     """An entry as the table sees it before confirming: the points of each hand as the rules count
-    them (the closer doubled, the pitcher set back…), the totals and the places."""
+    them (the closer doubled, the pitcher set back…), the totals and the places. ``names``: the
+    match's players by entrant number, as the page already read them (one query for all its entries)."""
     try:
         scored = board.score(row.game, config, list(match.entrants), hands)
     except IllegalAction:
         return None
     sheet = sheet_of(row.game, config)
-    names = {e.number: e.shown_name for e in Entry.objects.filter(tournament=row, number__in=match.entrants)}
     lines = []
     for i, (points, mark) in enumerate(zip(scored.rows, scored.marks, strict=True)):
         cells = []

@@ -126,15 +126,16 @@ def in_club(requester: Requester, game: Game) -> bool:
     return bool(held(requester, game))
 
 
-def seen_by(user: Any, rows: Rows) -> Rows:
+def seen_by(user: Any, rows: Rows, clubs: frozenset[int] | None = None) -> Rows:
     """``rows`` without the club-only tables ``user`` may not see (``in_club``): the lobby's, the API's
-    and a player page's lists. A player seated at one by their account sees it."""
+    and a player page's lists. A player seated at one by their account sees it. ``clubs``: the user's
+    ``clubs_of``, when the caller has read them already."""
     if user is not None and user.is_authenticated and user.is_staff:
         return rows
     visible = Q(club_id__isnull=True)
     if user is not None and user.is_authenticated:
         mine = Seat.objects.filter(game=OuterRef("pk"), user=user, bot_level="")
-        visible |= Q(club_id__in=clubs_of(user)) | Q(Exists(mine))
+        visible |= Q(club_id__in=clubs_of(user) if clubs is None else clubs) | Q(Exists(mine))
     return rows.filter(visible)
 
 

@@ -12,15 +12,9 @@ from typing import Any
 
 from games.engines.base import DIGITS, IllegalAction, Sheet, _, read_int
 
-
-def whole(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    # ASCII digits of bounded length only (games/bounds.py): "²" is a digit to isdigit() but int() raises
-    # on it, and int() on thousands of digits costs time before it refuses (#37).
-    return read_int(value) if isinstance(value, str) else None
+#: A whole number as people write it: ASCII digits of bounded length only (``read_int``): "²" is a digit
+#: to isdigit() but int() raises on it, and int() on thousands of digits costs time before it refuses (#37).
+whole = read_int
 
 
 def whole_or_half(value: Any) -> Fraction | None:
@@ -54,7 +48,8 @@ def per_side(
     out: dict[int, Fraction] = {}
     for side in sides:
         raw = values[str(side)]
-        number = whole_or_half(raw) if halves else (None if whole(raw) is None else Fraction(whole(raw) or 0))
+        count = None if halves else whole(raw)
+        number = whole_or_half(raw) if halves else (None if count is None else Fraction(count))
         if number is None:
             raise IllegalAction("not_a_number", _("Line {hand}: every score is a whole number."), hand=line)
         out[side] = number

@@ -16,7 +16,7 @@ side's (``games.publish.snapshot``), read once per table and language (seats wit
 are named in the socket's language, as Daphne names them) and brought up to date with the updates heard
 since, as a client does (an update whose ``since`` is not the picture's seq throws it away); it is read
 again after ``STATE_TTL`` seconds, so a seat's new name shows. A socket is subscribed before its state
-is read, and the updates heard meanwhile follow the state, as in games/spectators.py.
+is read, and the updates heard meanwhile follow the state, as in games/feeds.py.
 
 Close codes as on Daphne: 4403 for a seat asked of the edge (players connect to Daphne), 4400 for a
 credential in the address, 4404 for no such table, 4503 when the edge stops or loses Redis (whose

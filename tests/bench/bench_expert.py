@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from games import engines  # noqa: E402
 from games.bots import get as get_bot  # noqa: E402
-from tests.bench.benchlib import machine, percentile  # noqa: E402
+from tests.bench.benchlib import machine, percentile, wilson  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "expert.txt"
 
@@ -40,15 +40,6 @@ UNITS: dict[str, tuple[dict[str, Any], int]] = {
     "pitch": ({}, 1),
     "skyjo": ({}, -1),
 }
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def play_unit(

@@ -23,7 +23,6 @@ which also checks the two engines agree move by move. Appends to tests/bench/res
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import sys
@@ -35,6 +34,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from tests.bench.benchlib import wilson  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "vs_ismcts.txt"
 UCT_C = 2.0
@@ -48,16 +49,6 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "pitch": ("pitch", {"max_hands": 1}),  # one hand
 }
 FOUR_GAMES = ("skyjo", "block", "kazino", "pitch")
-
-
-def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a rate (``score`` wins, draws counted half, out of ``n``)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = score / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def result_for(outcome: dict[str, Any], seat: int) -> tuple[float, float]:

@@ -45,6 +45,16 @@ def machine() -> dict[str, Any]:
     }
 
 
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a rate (``score`` wins, draws counted half, out of ``n``)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def percentile(values: list[float], q: float) -> float:
     """The nearest-rank ``q`` quantile (0 < q <= 1): the smallest value with at least q of them at or below."""
     if not values:

@@ -45,3 +45,14 @@ def test_a_drop_that_cannot_be_done_is_said_not_raised(capsys, monkeypatch):
     monkeypatch.setattr(connection.creation, "_nodb_cursor", broken)
     assert benchlib.drop_scratch("scratch_gone") is False
     assert "drop it by hand" in capsys.readouterr().err
+
+
+def test_the_wilson_interval_of_a_rate():
+    """The benches' 95% interval of a win rate (draws counted half): the textbook figures, and no
+    games knowing nothing."""
+    from tests.bench.benchlib import wilson
+
+    low, high = wilson(24, 40)
+    assert round(low, 3) == 0.446 and round(high, 3) == 0.737
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert wilson(10, 10)[1] == 1.0 and wilson(0, 10)[0] == 0.0

@@ -160,3 +160,33 @@ def test_a_players_page_keeps_a_club_only_game_from_non_members(club):
     link = f'href="/tables/{game.pk}/"'
     assert link in member.get(f"/players/user:{ben.pk}/?game=dominoes").content.decode()
     assert link not in stranger.get(f"/players/user:{ben.pk}/?game=dominoes").content.decode()
+
+
+def test_the_lobby_reads_a_members_clubs_once(club):
+    """Which tables the reader may see and which come first both follow from their clubs: one read."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ana, ana_user = _client("ana")
+    clubs.join(club.join_code, ana_user)
+    ana.post("/new/kazino/", {**FORM, "club": str(club.pk)})
+    with CaptureQueriesContext(connection) as queries:
+        page = ana.get("/").content.decode()
+    assert _row_ids(page, "live-tables") == [Game.objects.get(club_id=club.pk).pk]
+    assert sum('FROM "tournaments_member"' in q["sql"] for q in queries.captured_queries) == 1
+
+
+def test_a_members_club_table_is_listed_however_many_public_tables_moved_since(club, monkeypatch):
+    """The live list is cut to its length after the reader's clubs' tables are put first: a club's
+    table is not pushed out by newer public ones."""
+    from frontend import lobby
+
+    ana, ana_user = _client("ana")
+    ben, _ben = _client("ben")
+    clubs.join(club.join_code, ana_user)
+    ana.post("/new/kazino/", {**FORM, "club": str(club.pk)})
+    ben.post("/new/kazino/", FORM)  # newer: listed first if the list were cut by time alone
+    monkeypatch.setattr(lobby, "LIVE_LENGTH", 1)
+    assert _row_ids(ana.get("/").content.decode(), "live-tables") == [Game.objects.get(club_id=club.pk).pk]
+    public = Game.objects.get(club_id__isnull=True)
+    assert _row_ids(ben.get("/").content.decode(), "live-tables") == [public.pk]

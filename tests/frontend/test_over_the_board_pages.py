@@ -285,3 +285,26 @@ def test_the_score_pages_speak_the_players_language(language, game):
         main = re.search(r"<main>(.*)</main>", page, re.S).group(1)
         text = html.unescape(re.sub(r"<[^>]+>", " ", main))
         assert not english_on_page(text, phrases), (url, english_on_page(text, phrases))
+
+
+def test_the_players_names_are_read_once_however_many_entries_the_page_sums_up():
+    """The page's summaries of entries (pending, recorded) name the players from the entries the page
+    read once: an entry to sum up costs no further read of them."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    row, people = setup()
+    match = Match.objects.filter(tournament=row).first()
+    url = f"/tournaments/{row.pk}/score/{match.key}/"
+    phone = as_user(people[match.entrants[1]])
+
+    def entry_reads() -> tuple[str, int]:
+        with CaptureQueriesContext(connection) as queries:
+            page = phone.get(url).content.decode()
+        return page, sum('FROM "tournaments_entry"' in q["sql"] for q in queries.captured_queries)
+
+    _page, before = entry_reads()
+    as_user(people[match.entrants[0]]).post(url, kazino_form(match, 30, 22))
+    page, after = entry_reads()
+    assert 'id="confirm"' in page and f"Cards captured: {NAMES[match.entrants[0] - 1]} 30" in page
+    assert after == before

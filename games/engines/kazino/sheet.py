@@ -7,10 +7,10 @@ from fractions import Fraction
 from typing import Any
 
 from games.engines.base import Config, IllegalAction, Number, ScoreSheet, Sheet, _, pgettext
-from games.engines.kazino.cards import card_points
+from games.engines.kazino.cards import DECK, card_points
 from games.engines.tally import add_row, per_side, ranked, winner_places
 
-KAZINO_CARDS = 52
+KAZINO_CARDS = len(DECK)  # every card of the pack is captured by the game's end
 
 
 def score_sheet(config: Config) -> ScoreSheet:
