@@ -184,14 +184,24 @@ SEATS_CHANGED = orjson.dumps({"type": "seats_changed"}).decode()
 def seats_changed(game_id: int, players: int) -> None:
     """Tell the table's pages that its seats changed (a seat taken through an invite or the lobby):
     each asks again for the whole table, whose seat names are written in its own reader's language.
-    Nothing else is said: a page that hears it learns no more than a reload would show it. Spectators
-    are told only in the embedded mode: on Redis their feed carries table updates only (the edge's
-    channel), and they see the new names when they next connect."""
-    for group in [*(seat_group(game_id, n) for n in range(players)), public_group(game_id)]:
+    Nothing else is said: a page that hears it learns no more than a reload would show it. Seats hear it
+    on their groups; spectators on their feed: the spectators' Redis channel (Daphne's and the edge's,
+    which reads its pictures again), or the public group in the embedded mode."""
+    layer = get_channel_layer()
+    on_redis = redis_url(layer) is not None
+    groups = [seat_group(game_id, n) for n in range(players)]
+    if not on_redis:
+        groups.append(public_group(game_id))  # the embedded mode's spectators
+    for group in groups:
         try:
             group_send(group, {"type": "table.update", "text": SEATS_CHANGED})
         except Exception:  # the seat is taken whatever the layer does; pages catch up on reload
             log.exception("could not tell game %s's pages that its seats changed", game_id)
+    if on_redis:
+        try:
+            _Direct.client(layer, 0).publish(feed_channel(game_id, None), SEATS_CHANGED)
+        except Exception:
+            log.exception("could not tell game %s's spectators that its seats changed", game_id)
 
 
 def encode_update(message: dict[str, Any]) -> str:

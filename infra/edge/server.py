@@ -58,6 +58,11 @@ class Edge:
         text = data.decode()
         try:
             fields = json.loads(text)
+            if fields.get("type") == "seats_changed":
+                # Its sockets ask for the table again (``resync``): read afresh, with the new names.
+                table.forget_pictures()
+                self.send_all(table, text)
+                return
             seq, since = int(fields["seq"]), int(fields["since"])
         except (ValueError, KeyError, TypeError):  # only games.publish writes here: never expected
             log.error("spectator edge: a message on %s is no update: ignored", channel)

@@ -45,6 +45,13 @@ class Table:
             else:
                 self.states[language] = after
 
+    def forget_pictures(self) -> None:
+        """The seats changed (a seat taken): every kept picture names them as they were. The next
+        ``state`` (a socket's connect or ``resync``) is read again."""
+        self.states.clear()
+        self.texts.clear()
+        self.read_at.clear()
+
     def keep(self, language: str, state: dict[str, Any], read_at: float) -> None:
         self.states[language], self.read_at[language] = state, read_at
         self.texts.pop(language, None)

@@ -135,3 +135,42 @@ def test_on_redis_a_move_is_published_to_the_audiences_that_listen_and_their_vie
         keys = redis.Redis.from_url(os.environ["REDIS_URL"])
         for key in keys.scan_iter(f"{prefix}*"):
             keys.delete(key)
+
+
+@pytest.mark.redis
+def test_on_redis_a_seat_taken_is_told_to_the_spectators_on_their_channel(settings):
+    """Spectators on Redis hear ``seats_changed`` on their feed (the spectators' channel: Daphne's and
+    the edge's), the seats on their groups."""
+    import os
+    import uuid
+
+    import redis
+    from channels.layers import channel_layers
+
+    from games import publish
+    from games.groups import edge_channel
+
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [{"address": os.environ["REDIS_URL"]}],
+                "prefix": f"t-{uuid.uuid4().hex[:8]}",
+            },
+        }
+    }
+    channel_layers.backends.clear()
+    subscriber = redis.Redis.from_url(os.environ["REDIS_URL"]).pubsub()
+    try:
+        game = tiny_game()
+        subscriber.subscribe(edge_channel(game.pk))
+        assert subscriber.get_message(timeout=5)["type"] == "subscribe"
+        layer, channels = listen([seat_group(game.pk, 0)])
+        publish.seats_changed(game.pk, 2)
+        frame = subscriber.get_message(timeout=5)
+        assert json.loads(frame["data"]) == {"type": "seats_changed"}
+        told = received(layer, channels[seat_group(game.pk, 0)])
+        assert [json.loads(m["text"]) for m in told] == [{"type": "seats_changed"}]
+    finally:
+        subscriber.close()
+        channel_layers.backends.clear()

@@ -70,3 +70,20 @@ def test_each_language_keeps_its_seats_and_every_update_reaches_them_all():
     assert table.text("ht") is table.text("ht")  # encoded once while it is kept
     table.keep("tl", {"type": "state", "seq": 5, "since": 5, "seats": ["Bisita 1"], "view": {}}, 0.0)
     assert table.seq is None and table.resumed(3) is None  # read past the updates heard: the state then
+
+
+def test_seats_changed_reaches_the_edges_sockets_and_its_pictures_are_read_again():
+    """A seat taken (games.publish.seats_changed): the edge forwards the frame, whose pages ask for the
+    table again, and forgets its pictures, which name the seats as they were."""
+    from infra.edge.server import Edge
+
+    table = table_with_state(10)
+    edge = Edge("redis://unused", "/ws/watch/")
+    edge.tables[7] = table
+    sent: list[str] = []
+    edge.send_all = lambda _table, text: sent.append(text)  # type: ignore[method-assign]
+    frame = json.dumps({"type": "seats_changed"})
+    edge._message(b"tablehall:spectators:7", frame.encode())
+    assert sent == [frame]
+    assert not table.states and table.seq is None, "the next state is read with the new names"
+    edge.pool.shutdown()
