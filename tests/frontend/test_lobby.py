@@ -213,3 +213,23 @@ def test_tables_with_a_seat_the_reader_may_take_come_first(client, clock):
     client.force_login(ana)  # the maker: their table, no seat to take there
     live = _section(client.get("/").content.decode(), "live-tables")
     assert "Take the open seat" not in _row(live, opened.pk)
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [("en", "2 players</span>: "), ("ht", "2 jwè</span> : "), ("tl", "2 manlalaro</span>: ")],
+)
+def test_a_rows_player_count_and_names_are_one_sentence_in_the_readers_language(client, language, expected):
+    """The colon between the count and the names is the language's: Kreyòl writes a space before it
+    (it was outside the translation, so "2 jwè: Ana" in Kreyòl). The names stay escaped."""
+    game = service.create_game(
+        "kazino",
+        {"players": 2, "match": "single"},
+        [service.SeatSpec("<b>Ana</b>", name_role=""), service.SeatSpec.computer(2, "expert")],
+        seed=9,
+    )
+    client.cookies["django_language"] = language
+    row = _row(client.get("/").content.decode(), game.pk)
+    assert 'data-players="2"' in row
+    assert expected in row, row
+    assert "&lt;b&gt;Ana&lt;/b&gt; · " in row and "<b>Ana</b>" not in row

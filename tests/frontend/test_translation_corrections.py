@@ -221,3 +221,24 @@ def test_kreyol_rules_pages_put_a_space_before_a_colon(game):
     body = Path(__file__).resolve().parents[2] / f"frontend/templates/frontend/rules/{game}_body.ht.html"
     text = re.sub(r"<[^>]+>", " ", body.read_text())
     assert not TIGHT_COLON.findall(text)
+
+
+# The glossary's words for a score sheet's lines (docs/glossary.md, "A Skyjo round is *manch*..."): in
+# Kreyòl a tournament's round is *wonn*, so a line called "Wonn 3" on a sheet or the entry form of
+# "Rezilta wonn 1" read as a round of the tournament (it was so for Skyjo and dominoes).
+LINE_NAMES = [
+    ("ht", "Skyjo", "Round %(n)s", "Manch 3"),
+    ("ht", "dominoes", "Round %(n)s", "Men 3"),
+    ("ht", "Kazino", "Game %(n)s", "Pati 3"),
+    ("tl", "Skyjo", "Round %(n)s", "Ikot 3"),
+    ("tl", "dominoes", "Round %(n)s", "Ikot 3"),
+    ("tl", "Kazino", "Game %(n)s", "Laro 3"),
+]
+
+
+@pytest.mark.parametrize(("language", "context", "message", "expected"), LINE_NAMES)
+def test_a_score_sheets_lines_are_named_as_the_glossary_says(language, context, message, expected):
+    with translation.override(language):
+        assert translation.pgettext(context, message) % {"n": 3} == expected
+        heading = translation.pgettext(context, message.replace(" %(n)s", ""))
+        assert heading == expected.split()[0]
