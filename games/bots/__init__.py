@@ -59,5 +59,7 @@ def review_bot(
     ``samples`` alone, and its unit in points (``review_bot`` in ``games.bots.<engine_name>``, or in
     ``games.bots.<engine_name>_expert``)."""
     module = _module(engine_name) if level == "strong" else _module(f"{engine_name}_expert")
+    if not callable(getattr(module, "review_bot", None)):
+        raise ValueError(f"no {level} reviewer for {engine_name!r}: choose another REVIEW_LEVEL")
     found: tuple[Any, float] = module.review_bot(samples, win, settle=settle)
     return found

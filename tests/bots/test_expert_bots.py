@@ -268,3 +268,14 @@ def test_the_pitch_expert_reads_the_opponents_bid():
     assert bid_choice(strong, 2, 0, False) == ("bid", 2) and bid_choice(weak, 2, 0, False) == ("bid", 1)
     hands = lambda mine: pitch.State(hands=(("10D", "10C", "10H", "9S", "8S", "7S"), mine))  # noqa: E731
     assert weigh(hands(strong)) == AGREE * weigh(hands(weak))
+
+
+def test_a_review_level_a_game_has_no_reviewer_for_is_refused_by_name():
+    """An engine with a strong bot but no Expert module: asking its Expert reviewer says so, instead of
+    failing on a missing attribute deep in the review."""
+    import pytest
+
+    from games import bots
+
+    with pytest.raises(ValueError, match="no expert reviewer for 'tiny'"):
+        bots.review_bot("tiny", 4, 0.0, settle=True, level="expert")
