@@ -14,6 +14,7 @@ from django.conf import settings  # noqa: E402
 
 from games.sockets import SessionReadGuard  # noqa: E402
 from games.worker import resume_pending  # noqa: E402
+from infra.heap import settle  # noqa: E402
 from infra.limits import BodyLimit, RefuseNulSockets  # noqa: E402
 from infra.metrics import SocketGauge  # noqa: E402
 from infra.origin import SiteOriginValidator  # noqa: E402
@@ -36,3 +37,4 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+settle()

@@ -14,7 +14,7 @@ DJANGO_HTTPS   1 behind nginx with TLS: secure cookies, HSTS, redirect to https 
 LOG_FORMAT     json: one JSON object per log line (production); default: plain text
 TURN_WATCHDOG_INTERVAL, TURN_WATCHDOG_IDLE   the computer turns' watchdog (celery beat)
 CHANNEL_LAYER_CONNECTIONS   Redis connections a process's channel layer may hold at once (1000)
-FOLDS_KEPT     games whose last fold each process keeps (256): at least the live tables a worker serves
+FOLDS_KEPT     games whose last fold each process keeps (1024): at least the live tables a process serves
 LOBBY_IDLE_MINUTES   minutes without a move before a table leaves the lobby's live list (10)
 DEMO_PAUSE_MINUTES   the pause before the demo club's tournament starts again once it ends (15)
 METRICS_TOKEN  lets /metrics be read from elsewhere than this machine (infra/metrics.py)
@@ -251,7 +251,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
 # Each process keeps the last fold of this many recently played games (games/tables.py): a turn at a
 # table kept costs a fraction of a millisecond, at one not kept it folds the whole log again (some 11 ms
 # CPU at 240 events; a kept fold of that size holds some 0.4 MB).
-FOLDS_KEPT = int(os.environ.get("FOLDS_KEPT", "256"))
+FOLDS_KEPT = int(os.environ.get("FOLDS_KEPT", "1024"))
 TURN_WATCHDOG_INTERVAL = float(os.environ.get("TURN_WATCHDOG_INTERVAL", "10"))
 TURN_WATCHDOG_IDLE = float(os.environ.get("TURN_WATCHDOG_IDLE", "30"))
 # The lobby's "Live tables" are those someone moved at in the last LOBBY_IDLE_MINUTES; the others are

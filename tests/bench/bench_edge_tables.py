@@ -29,6 +29,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench.bench_capacity import cpu, postgres_cpu, postmaster_pid, redis_pid  # noqa: E402
 from tests.bench.bench_edge import WATCH, edge_process  # noqa: E402
 from tests.bench.bench_fanout import (  # noqa: E402
     cpu_seconds,
@@ -122,12 +123,10 @@ async def seated(url: str, game: int, token: str) -> tuple[Any, dict[str, Any]]:
 
 
 async def play(
-    url: str, game: int, tokens: list[str], period: float, seconds: float, offset: float
+    players: list[Any], seq: int, period: float, seconds: float, offset: float
 ) -> dict[int, float]:
-    """Two players of one table: a move every ``period`` s for ``seconds`` s; {seq: time sent}."""
+    """Two seated players of one table: a move every ``period`` s for ``seconds`` s; {seq: time sent}."""
     await asyncio.sleep(offset)
-    players, states = zip(*[await seated(url, game, t) for t in tokens], strict=True)
-    seq = max(state["seq"] for state in states)
     sent: dict[int, float] = {}
     end = time.monotonic() + seconds
     move = 0
@@ -144,12 +143,43 @@ async def play(
     return sent
 
 
+SEATING: list[float] = [0.0]  # seconds to seat every player before the first move
+
+
 async def play_all(
-    webs: list[str], tables: list[tuple[int, list[str]]], period: float, seconds: float
+    webs: list[str],
+    tables: list[tuple[int, list[str]]],
+    period: float,
+    seconds: float,
+    seated_all: Any = lambda: None,
 ) -> dict[int, dict[int, float]]:
+    """Every player seated first (as the spectators are watching first: a club's people sit down over
+    minutes, not in the same three seconds as the evening's moves), then every table moving, each at
+    its own moment in the period. Seating's time is reported apart."""
+    gate = asyncio.Semaphore(50)
+
+    async def seat(url: str, game: int, token: str) -> tuple[Any, dict[str, Any]]:
+        async with gate:
+            return await seated(url, game, token)
+
+    started = time.monotonic()
+    sat = await asyncio.gather(
+        *[
+            asyncio.gather(*[seat(webs[i % len(webs)], game, t) for t in tokens])
+            for i, (game, tokens) in enumerate(tables)
+        ]
+    )
+    SEATING[0] = time.monotonic() - started
+    seated_all()
     runs = [
-        play(webs[i % len(webs)], game, tokens, period, seconds, period * i / len(tables))
-        for i, (game, tokens) in enumerate(tables)
+        play(
+            [ws for ws, _state in table],
+            max(state["seq"] for _ws, state in table),
+            period,
+            seconds,
+            period * i / len(tables),
+        )
+        for i, table in enumerate(sat)
     ]
     results = await asyncio.gather(*runs)
     return {game: sent for (game, _t), sent in zip(tables, results, strict=True)}
@@ -195,10 +225,30 @@ def measure(
                 if answer[0] != "ready":
                     raise RuntimeError(f"a spectator could not connect: {answer[1]}")
             edge_cpu0 = sum(cpu_seconds(p) for p in edge.pids)  # type: ignore[attr-defined]
-            web_cpu0 = sum(cpu_seconds(p.pid) for p in web)
+            web_cpu0 = [0.0]
+            postmaster, redis = postmaster_pid(), redis_pid()
+            parts0: dict[str, float] = {}
+
+            def parts() -> dict[str, float]:
+                """Each part's CPU seconds so far (PostgreSQL's whole server, shared with anything else)."""
+                return {
+                    "web": sum(cpu(p.pid) for p in web),
+                    "edge": sum(cpu(p) for p in edge.pids),  # type: ignore[attr-defined]
+                    "postgres": postgres_cpu(postmaster),
+                    "redis": cpu(redis) if redis else 0.0,
+                    "players (bench)": cpu(os.getpid()),
+                    "spectators (bench)": sum(cpu(p.pid) for p in procs),
+                }
+
+            def playing() -> None:  # CPU counted from the first move
+                web_cpu0[0] = sum(cpu_seconds(p.pid) for p in web)
+                parts0.update(parts())
+
             webs = [f"ws://127.0.0.1:{p.port}" for p in web]  # type: ignore[attr-defined]
-            sent = asyncio.run(play_all(webs, made, period, seconds))
-            web_cpu = sum(cpu_seconds(p.pid) for p in web) - web_cpu0
+            sent = asyncio.run(play_all(webs, made, period, seconds, playing))
+            web_cpu = sum(cpu_seconds(p.pid) for p in web) - web_cpu0[0]
+            parts_spent = {name: v - parts0[name] for name, v in parts().items()}
+            played_s = seconds + period  # the playing's wall time: the last table starts a period late
             for pipe in pipes:
                 pipe.send("played")
             received: dict[str, list[float]] = {}
@@ -258,6 +308,12 @@ def measure(
         "fanout_p99": percentile(from_store, 0.99),
         "edge_processes": processes,
         "retries": RETRIES[0],
+        "seating_s": SEATING[0],
+        # CPU a move of each part, and the share of the machine's cores each part kept busy while playing
+        "cpu_ms_per_move": {
+            name: 1e3 * v / max(1, sum(len(m) for m in sent.values())) for name, v in parts_spent.items()
+        },
+        "cores_busy": {name: v / played_s for name, v in parts_spent.items()},
         "load": os.getloadavg(),
     }
 
@@ -287,7 +343,13 @@ def main() -> None:
         f"p50_ms={f['p50']:.1f} p99_ms={f['p99']:.1f} max_ms={f['max']:.1f} lost={f['lost']} "
         f"edge_cpu_us_per_message={f['edge_cpu_us']:.1f} web_cpu_ms_per_move={f['web_cpu_ms']:.2f} "
         f"load={f['load'][0]:.1f} "
-        f"sockets_connected_again={f['retries']}"
+        f"sockets_connected_again={f['retries']} seating_s={f['seating_s']:.1f}"
+    )
+    print(
+        "  cpu ms/move: "
+        + ", ".join(f"{k} {v:.2f}" for k, v in f["cpu_ms_per_move"].items())
+        + "; cores busy: "
+        + ", ".join(f"{k} {v:.2f}" for k, v in f["cores_busy"].items())
     )
     print(
         f"  send to stored p50/p99 ms {f['stored_p50']:.1f}/{f['stored_p99']:.1f}; "
