@@ -1,12 +1,13 @@
 """Many tables through the spectator edge at human pace (issue #24: 20,000 spectators over 200 tables).
 
 Run on demand (not collected by pytest):
-    eval "$(bin/services)" && python tests/bench/bench_edge_tables.py [--tables 200] [--spectators 20000]
-        [--period 3] [--seconds 30] [--clients 4]
+    eval "$(bin/services)" && python tests/bench/bench_edge_tables.py [--tables 250 500 …] [--spectators N]
+        [--period 3] [--seconds 30] [--clients 4] [--chart docs/img] [--json out.json]
 
 The processes of tests/bench/bench_edge.py (two Daphne, one spectator edge, PostgreSQL, Redis); ``tables``
-tables of the tiny engine, each with two players on Daphne who make one move every ``period`` seconds
-(each table starting at its own moment in the period), and ``spectators`` spread evenly over the tables,
+tables of the tiny engine, each with two players on Daphne (every player seated first, then each table
+moving from its own moment in the period) who make one move every ``period`` seconds, and ``spectators``
+(two a table unless given) spread evenly over the tables,
 watching through the edge from ``clients`` client processes. Latency: from a move's send to each of its
 table's spectators' receipt (one machine, ``time.time()``); lost: not received 30 s after the last move;
 CPU per message: the edge's CPU over the updates it delivered. Where the time goes: from the send to the
@@ -19,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import multiprocessing as mp
 import os
 import sys
@@ -293,6 +295,7 @@ def measure(
         "tables": tables,
         "spectators": spectators,
         "moves": sum(len(m) for m in sent.values()),
+        "due": tables * math.ceil(seconds / period),
         "messages": expected,
         "p50": percentile(latencies, 0.5),
         "p99": percentile(latencies, 0.99),
@@ -318,32 +321,14 @@ def measure(
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=200)
-    parser.add_argument("--spectators", type=int, default=20_000)
-    parser.add_argument("--period", type=float, default=3.0)
-    parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--clients", type=int, default=4)
-    # Two edge processes on one port: each process may hold 20,000 open files on this machine.
-    parser.add_argument("--edge-processes", type=int, default=2)
-    parser.add_argument("--web-processes", type=int, default=2)
-    args = parser.parse_args()
-    f = measure(
-        args.tables,
-        args.spectators,
-        args.period,
-        args.seconds,
-        args.clients,
-        args.edge_processes,
-        args.web_processes,
-    )
+def report(f: dict[str, Any]) -> None:
     print(
         f"tables={f['tables']} spectators={f['spectators']} moves={f['moves']} messages={f['messages']} "
         f"p50_ms={f['p50']:.1f} p99_ms={f['p99']:.1f} max_ms={f['max']:.1f} lost={f['lost']} "
         f"edge_cpu_us_per_message={f['edge_cpu_us']:.1f} web_cpu_ms_per_move={f['web_cpu_ms']:.2f} "
         f"load={f['load'][0]:.1f} "
-        f"sockets_connected_again={f['retries']} seating_s={f['seating_s']:.1f}"
+        f"sockets_connected_again={f['retries']} seating_s={f['seating_s']:.1f}",
+        flush=True,
     )
     print(
         "  cpu ms/move: "
@@ -353,8 +338,67 @@ def main() -> None:
     )
     print(
         f"  send to stored p50/p99 ms {f['stored_p50']:.1f}/{f['stored_p99']:.1f}; "
-        f"stored to spectator p50/p99 ms {f['fanout_p50']:.1f}/{f['fanout_p99']:.1f}"
+        f"stored to spectator p50/p99 ms {f['fanout_p50']:.1f}/{f['fanout_p99']:.1f}",
+        flush=True,
     )
+
+
+def sweep(
+    steps: list[int], period: float = 3.0, seconds: float = 30.0, clients: int = 2, edge_processes: int = 1
+) -> list[dict[str, Any]]:
+    """``measure`` at each number of tables, smallest first, until the first step past the goal's terms
+    (report_people.passed): that step is the knee; the larger ones are not run."""
+    from tests.bench import report_people
+
+    done = []
+    for tables in sorted(steps):
+        RETRIES[0] = 0
+        f = measure(tables, 2 * tables, period, seconds, clients, edge_processes)
+        report(f)
+        done.append(f)
+        if not report_people.passed(f):
+            break
+    return done
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[200])
+    parser.add_argument("--spectators", type=int, default=None, help="in all (default: 2 a table)")
+    parser.add_argument("--period", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--clients", type=int, default=4)
+    # Two edge processes on one port: each process may hold 20,000 open files on this machine.
+    parser.add_argument("--edge-processes", type=int, default=2)
+    parser.add_argument("--web-processes", type=int, default=2)
+    parser.add_argument("--chart", type=Path, help="draw the curve as bench-people.png in this directory")
+    parser.add_argument("--json", type=Path, help="write every step's figures into this file")
+    args = parser.parse_args()
+    if args.spectators is None and args.web_processes == 2:
+        steps = sweep(args.tables, args.period, args.seconds, args.clients, args.edge_processes)
+    else:
+        steps = []
+        for tables in args.tables:
+            RETRIES[0] = 0
+            spectators = args.spectators if args.spectators is not None else 2 * tables
+            f = measure(
+                tables,
+                spectators,
+                args.period,
+                args.seconds,
+                args.clients,
+                args.edge_processes,
+                args.web_processes,
+            )
+            report(f)
+            steps.append(f)
+    if args.json:
+        args.json.write_text(json.dumps(steps, indent=1))
+    if args.chart:
+        from tests.bench import report as page
+
+        page.charts({"people": steps}, args.chart)
+        print(f"chart: {args.chart}/bench-people.png")
 
 
 if __name__ == "__main__":

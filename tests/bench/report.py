@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from tests.bench import report_ismcts
+from tests.bench import report_ismcts, report_people
 
 ROOT = Path(__file__).resolve().parents[2]
 IMG = ROOT / "docs" / "img"
@@ -149,6 +149,7 @@ def goals(results: dict[str, Any]) -> list[dict[str, Any]]:
     rows += two_player_goals(p)
     rows += bracket_goals((p or {}).get("brackets"))
     rows += command_goals(results)
+    rows += report_people.goals(results)
     return rows
 
 
@@ -466,7 +467,9 @@ def render(results: dict[str, Any], images: dict[str, str] | None = None) -> str
         "",
         "Written by `bin/bench` (`tests/bench/run_all.py`), which runs every measurement of `tests/bench/` "
         "once, through the same functions as the scripts run on their own, and rewrites this page and "
-        "its charts. Do not edit it by hand: run the command again.",
+        "its charts. Do not edit it by hand: run the command again. What was measured by hand (a "
+        "quiet-machine run of one section, an A/B of two versions of the code, where the time goes) is "
+        "in [benchmark-notes.md](benchmark-notes.md), dated; this command never rewrites that page.",
         "",
         f"    {results['command']}",
         "",
@@ -518,6 +521,7 @@ def render(results: dict[str, Any], images: dict[str, str] | None = None) -> str
     out += _pairing(results)
     out += _command(results)
     out += _capacity(results, images)
+    out += report_people.section(results, _busy(results, "people"), images)
     if results.get("errors"):
         out += ["## Errors", ""]
         out += [f"- **{section}**: `{message}`" for section, message in results["errors"].items()]
@@ -1407,6 +1411,8 @@ def charts(results: dict[str, Any], directory: Path = IMG) -> dict[str, str]:
         more = ax2.get_legend_handles_labels()
         ax.legend(lines[0] + more[0], lines[1] + more[1], fontsize="small", loc="upper left")
         save(fig, "capacity")
+
+    report_people.chart(results, plt, save)
 
     bots = results.get("bots")
     if bots:

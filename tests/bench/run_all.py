@@ -48,6 +48,7 @@ SECTIONS = (
     "edge",
     "pipeline",
     "capacity",
+    "people",
 )
 JSON = ROOT / "tests" / "bench" / "results" / "run_all.json"
 PAGE = ROOT / "docs" / "BENCHMARKS.md"
@@ -76,6 +77,8 @@ def settings(quick: bool) -> dict[str, Any]:
             "edge_moves": 10,
             "capacity_steps": [20, 50],
             "capacity_window": 8.0,
+            "people_steps": [20, 50],
+            "people_seconds": 6.0,
         }
     return {
         "seconds": 2.0,
@@ -98,6 +101,8 @@ def settings(quick: bool) -> dict[str, Any]:
         "edge_moves": 40,
         "capacity_steps": [100, 250, 500, 750, 1000, 1250, 1500, 2000],
         "capacity_window": 30.0,
+        "people_steps": [250, 500, 750, 1000, 1250, 1500],
+        "people_seconds": 30.0,
     }
 
 
@@ -250,6 +255,12 @@ def capacity_section(s: dict[str, Any]) -> dict[str, Any]:
     return bench_capacity.measure(s["capacity_steps"], window=s["capacity_window"])
 
 
+def people_section(s: dict[str, Any]) -> list[dict[str, Any]]:
+    from tests.bench import bench_edge_tables
+
+    return bench_edge_tables.sweep(s["people_steps"], seconds=s["people_seconds"])
+
+
 RUNNERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "engines": engines_section,
     "replay": replay_section,
@@ -262,6 +273,7 @@ RUNNERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "edge": edge_section,
     "pipeline": pipeline_section,
     "capacity": capacity_section,
+    "people": people_section,
 }
 
 

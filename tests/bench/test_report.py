@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.bench import benchlib, report
+from tests.bench import report_people, benchlib, report
 
 GAMES = ["skyjo", "dominoes", "kazino", "pitch"]
 
@@ -263,6 +263,27 @@ def figures() -> dict[str, Any]:
                 }
             },
         },
+        "people": [people_step(n, p99=30.0 if n < 1250 else 900.0) for n in (500, 1000, 1250)],
+    }
+
+
+def people_step(tables: int, p99: float, lost: int = 0, made: float = 1.0) -> dict[str, Any]:
+    parts = {"web": 3.3, "edge": 0.3, "postgres": 0.7}
+    return {
+        "tables": tables,
+        "spectators": 2 * tables,
+        "moves": int(10 * tables * made),
+        "due": 10 * tables,
+        "p50": 5.0,
+        "p99": p99,
+        "lost": lost,
+        "stored_p99": p99 - 5,
+        "fanout_p99": 8.0,
+        "web_cpu_ms": 3.3,
+        "cpu_ms_per_move": parts,
+        "cores_busy": {name: ms * tables / 3000 for name, ms in parts.items()},
+        "seating_s": tables / 100,
+        "load": [1.5, 1.0, 0.8],
     }
 
 
@@ -288,7 +309,7 @@ def quality(above: int | None, faults: int) -> dict[str, Any]:
 def test_every_goal_of_the_issue_has_a_row_and_all_are_met_here():
     rows = report.goals(figures())
     names = [r["goal"] for r in rows]
-    assert len(rows) == 1 + 4 + 2 + 1 + 2 + 4 + 6 * 2 + 1 + 1 + 1 + 1 + 4 + 3 + 3 + 2
+    assert len(rows) == 1 + 4 + 2 + 1 + 2 + 4 + 6 * 2 + 1 + 1 + 1 + 1 + 4 + 3 + 3 + 2 + 1
     assert any("OpenSpiel" in n for n in names)
     assert {f"replay fold, {g}" for g in GAMES} <= set(names)
     assert {f"strong bot move time, {g}" for g in GAMES} <= set(names)
@@ -301,7 +322,8 @@ def test_every_goal_of_the_issue_has_a_row_and_all_are_met_here():
     assert sum("multi-player Swiss" in n for n in names) == 6 * 2 + 2
     tables_512 = next(r for r in rows if r["goal"].startswith("multi-player Swiss round of 512"))
     assert tables_512["measured"] == "400.0 ms", "512 at tables of four, standings included"
-    command, capacity = rows[-2:]
+    command, capacity, people = rows[-3:]
+    assert people["measured"] == "1,000 tables (knee at 1,250)" and people["met"] is True
     assert command["ratio"] == "0.23× raw" and "2.0 queries/move" in command["measured"]
     assert capacity["measured"] == "1,000 tables (knee at 1,250)" and capacity["ratio"] == "1.00× goal"
 
@@ -323,7 +345,7 @@ def test_the_command_path_and_capacity_goals_say_no_when_missed():
     results = copy.deepcopy(figures())
     results["pipeline"][1].update(rate=400.0, ratio=0.1)
     results["capacity"]["capacity"] = 500
-    command, capacity = report.goals(results)[-2:]
+    command, capacity, _people = report.goals(results)[-3:]
     assert command["met"] is False and capacity["met"] is False
     page = report.render(results)
     assert (
@@ -411,7 +433,7 @@ def test_a_section_that_did_not_run_keeps_its_goal_rows_unmeasured_and_the_page_
         del results[section]
     results["errors"] = {"fanout": "RuntimeError: REDIS_URL is not set"}
     rows = report.goals(results)
-    assert len(rows) == 42
+    assert len(rows) == 43
     unmeasured = [r for r in rows if r["met"] is None]
     assert len(unmeasured) == 1 + 2 + 4
     page = report.render(results)
@@ -426,7 +448,7 @@ def test_the_page_has_the_command_the_machine_and_a_table_per_area():
     results["sections"] = {"fanout": {"load_before": [5.3, 4.0, 3.0], "load_after": [4.9, 4.2, 3.1]}}
     page = report.render(results, {"fanout": "img/bench-fanout.png"})
     assert "## Live tables: move-to-spectator latency (load 5.3 → 4.9)" in page
-    assert "    bin/bench\n" in page
+    assert "    bin/bench\n" in page and "[benchmark-notes.md](benchmark-notes.md)" in page
     assert "2 CPUs" in page and "1.00, 1.50, 2.00 at the start" in page
     for heading in ("## Goals", "## Engines", "## Replay and rebuild", "## Event store", "## Live tables"):
         assert heading in page
@@ -457,7 +479,7 @@ def test_percentiles_are_nearest_rank():
 def test_the_charts_are_drawn_when_matplotlib_is_there(tmp_path):
     pytest.importorskip("matplotlib", reason="matplotlib comes with the bench extra (bin/bench)")
     drawn = report.charts(figures(), tmp_path / "img")
-    assert set(drawn) == {"fanout", "engines", "bots", "capacity"}
+    assert set(drawn) == {"fanout", "engines", "bots", "capacity", "people"}
     for path in drawn.values():
         assert (tmp_path / path).stat().st_size > 1000
 
@@ -496,3 +518,22 @@ def test_the_edge_goals_compare_with_daphne_in_the_same_run_and_say_no_when_miss
     assert rows["5,000 spectators on one table through the edge, 2 moves/s"]["met"] is False
     page = report.render(results)
     assert "## Spectator edge: one table" in page and "| edge | 5,000 | 200,000 |" in page
+
+
+def test_the_people_goal_is_the_largest_step_that_passed_with_every_smaller_one():
+    results = copy.deepcopy(figures())
+    row = report_people.goals(results)[0]
+    assert row["measured"] == "1,000 tables (knee at 1,250)" and row["met"] is True
+    page = report.render(results, {"people": "img/bench-people.png"})
+    assert "## Capacity: tables of people" in page and "| 1,000 | 10,000 / 10,000 | 5.0 | 30.0 |" in page
+    assert "Where the time goes at 1,000 tables" in page and "| web | 3.30 | 1.10 |" in page
+    # A step with a move lost, or moves not made (the players fell behind), is past the goal.
+    for spoiled in (people_step(1000, 30.0, lost=1), people_step(1000, 30.0, made=0.9)):
+        results["people"][1] = spoiled
+        row = report_people.goals(results)[0]
+        assert row["measured"] == "500 tables (knee at 1,000)" and row["met"] is False
+    # A smaller step over the limit caps the capacity even where a larger one passed.
+    results["people"] = [people_step(500, 300.0), people_step(1000, 30.0)]
+    assert report_people.goals(results)[0]["measured"] == "0 tables (knee at 500)"
+    results["people"] = []
+    assert report_people.goals(results)[0]["met"] is None
