@@ -101,6 +101,18 @@ class DatabaseUnavailable(ServiceError):
         )
 
 
+class LiveUnavailable(ServiceError):
+    """The live updates' connection (Redis pub/sub) could not be opened: the table is fine, its stream
+    is not available for now. Nothing was changed; opening it again later resumes it (``since``)."""
+
+    status = 503
+
+    def __init__(self) -> None:
+        super().__init__(
+            "live_unavailable", _("Live updates are not available right now: try again in a moment.")
+        )
+
+
 @contextmanager
 def database_guard() -> Iterator[None]:
     """Turn a lost or unreachable database into DatabaseUnavailable (503, a code and a sentence).

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,14 +24,17 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.http import HttpRequest, StreamingHttpResponse
 from ninja import Query, Router
+from redis.exceptions import RedisError
 
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
 from frontend.api.tables import ERRORS, audience_of, game_of
 from games import bounds, credentials, feeds, presence, publish, resume
-from games.errors import database_guard
+from games.errors import LiveUnavailable, database_guard
 from games.groups import seat_group
 from games.tables import load_table
+
+log = logging.getLogger(__name__)
 
 router = Router(tags=["tables"], auth=TokenAuth())
 #: While nothing happens, a blank line this often (seconds): proxies and clients keep the stream open.
@@ -86,7 +90,11 @@ async def stream(request: HttpRequest, table: str, query: Query[StreamQuery]) ->
         async def lost() -> None:
             heard.put_nowait(None)
 
-        watch = await feeds.join(layer, game_id, update, seat=number, lost=lost, counted=False)
+        try:
+            watch = await feeds.join(layer, game_id, update, seat=number, lost=lost, counted=False)
+        except (ConnectionError, RedisError, OSError) as exc:  # not the client's fault, nor a bug: 503
+            log.warning("game %s: could not subscribe a stream (%s)", game_id, exc)
+            raise LiveUnavailable from None
     else:  # the embedded mode: a seat's updates come to its group
         groups.append(seat_group(game_id, number))
     channel = await layer.new_channel()

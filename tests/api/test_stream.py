@@ -11,6 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connections
 from django.test import AsyncClient
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from games import store
 from games.models import Game
@@ -117,6 +118,33 @@ async def test_a_stream_of_a_seat_not_held_is_refused(_close_db_connections):
     assert response.status_code == 403 and response.json()["error"]["code"] == "not_your_seat"
     response = await AsyncClient().get("/api/v1/tables/999999/stream")
     assert response.status_code == 404 and response.json()["error"]["code"] == "unknown_game"
+
+
+@pytest.mark.parametrize(
+    "failure", [ConnectionError("closed"), RedisConnectionError("refused"), OSError(111)]
+)
+async def test_a_stream_whose_live_connection_cannot_open_says_try_again(
+    _close_db_connections, monkeypatch, failure
+):
+    """Redis unreachable while a stream opens: a 503 the client can act on (the same request later
+    resumes with ``since``), in its language, not a server error; nothing is left subscribed."""
+    from games import feeds
+
+    async def unreachable(*args: Any, **kwargs: Any) -> Any:
+        raise failure
+
+    monkeypatch.setattr(feeds, "join", unreachable)
+    monkeypatch.setattr(feeds, "on_redis", lambda layer: True)  # a seat's stream joins its feed there
+    game, token = await table_for(0)
+    for params, headers in (({"seat": 0}, {"X-Seat-Token": token}), ({}, {})):
+        response = await AsyncClient().get(
+            f"/api/v1/tables/{game.pk}/stream", params, headers={**headers, "Accept-Language": "ht"}
+        )
+        assert response.status_code == 503 and response["Retry-After"] == "1"
+        error = response.json()["error"]
+        assert error["code"] == "live_unavailable"
+        assert "Redis" not in error["message"] and "111" not in error["message"]
+        assert error["message"] != "Live updates are not available right now: try again in a moment."
 
 
 @database_sync_to_async
