@@ -6,12 +6,21 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
+        """Every subscription of the games app, in one place (the other apps wire theirs in their own
+        ``ready``: tournaments, seasons, chat, replay, infra's metrics)."""
         from django.conf import settings
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.backends.signals import connection_created
 
-        # store registers the SQLite trigger function; publish and worker their after-commit hooks
-        # (games.hooks: publishing, then the computer seats' next turns); credentials the closing of a
-        # signed-out session's sockets.
-        from games import credentials, engines, publish, store, worker  # noqa: F401
+        from games import credentials, engines, hooks, publish, store, worker
+
+        # After each commit, in this order: the updates to their audiences, then the computer seats'
+        # next turns (infra's metrics count the move between them, order 20).
+        hooks.register("publish", publish.on_change, order=10)
+        hooks.register("computer turns", worker.on_change, order=30)
+        # A signed-out session's sockets are closed; SQLite gets the store's trigger function.
+        user_logged_out.connect(credentials.logged_out, dispatch_uid="games.credentials.logged_out")
+        connection_created.connect(store.register_sqlite_function, dispatch_uid="games.store.sqlite")
 
         for name, module in settings.EXTRA_ENGINES.items():
             engines.register(name, module)

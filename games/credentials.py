@@ -15,9 +15,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from django.contrib.auth.signals import user_logged_out
 from django.db import transaction
-from django.dispatch import receiver
 
 from games.seats import _SCOPE_HEADER
 
@@ -78,8 +76,7 @@ def close(group: str) -> None:
     transaction.on_commit(send)
 
 
-@receiver(user_logged_out, dispatch_uid="games.credentials.logged_out")
-def _logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
     session = getattr(request, "session", None)
     key = getattr(session, "session_key", None)
     if key:

@@ -310,11 +310,9 @@ def follow(follower: Follower) -> None:
         _followers.append(follower)
 
 
-def _changed(change: hooks.Change) -> None:
+def on_change(change: hooks.Change) -> None:
+    """The after-commit hook (registered in games/apps.py): the change's updates to their audiences."""
     table_changed(change.table)
-
-
-hooks.register("publish", _changed, order=10)
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:

@@ -15,8 +15,6 @@ from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError, connection, transaction
-from django.db.backends.signals import connection_created
-from django.dispatch import receiver
 from django.utils import timezone
 
 from games.errors import Conflict
@@ -283,8 +281,7 @@ def _sqlite_allow_rewrite() -> int:
     return 1 if getattr(_bypass, "on", False) else 0
 
 
-@receiver(connection_created)
-def _register_sqlite_function(sender: Any, connection: Any, **kwargs: Any) -> None:
+def register_sqlite_function(sender: Any, connection: Any, **kwargs: Any) -> None:
     if connection.vendor == "sqlite":
         connection.connection.create_function(
             "tablehall_allow_event_rewrite", 0, _sqlite_allow_rewrite, deterministic=False

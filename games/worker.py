@@ -37,15 +37,12 @@ def computer_turns(table: tables.Table) -> list[int]:
     return [seat for seat in to_act if seat < len(levels) and levels[seat]]
 
 
-def _changed(change: hooks.Change) -> None:
-    """After a commit: schedule the computer seats that are to act."""
+def on_change(change: hooks.Change) -> None:
+    """The after-commit hook (registered in games/apps.py): schedule the computer seats that are to act."""
     if change.kind == hooks.RELEASED:
         return
     for seat in computer_turns(change.table):
         schedule_bot_turn(change.table.game.pk, change.table.seq, seat)
-
-
-hooks.register("computer turns", _changed, order=30)
 
 
 def resume_pending() -> int:

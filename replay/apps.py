@@ -5,5 +5,8 @@ class ReplayConfig(AppConfig):
     name = "replay"
 
     def ready(self) -> None:
-        # The after-commit hook that tells replay sockets a game moved on (replay.live).
-        from replay import live  # noqa: F401
+        """Every subscription of the replay app, in one place: replay sockets told a game moved on."""
+        from games import publish
+        from replay import live
+
+        publish.follow(live.moved)

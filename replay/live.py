@@ -6,13 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import publish
 from games.tables import Table
 from replay.groups import game_group
 
 
-def _moved(table: Table) -> list[tuple[str, dict[str, Any]]]:
+def moved(table: Table) -> list[tuple[str, dict[str, Any]]]:
+    """A follower of the table's updates (registered in replay/apps.py)."""
     return [(game_group(table.game.pk), {"type": "replay.moved", "seq": table.seq})]
-
-
-publish.follow(_moved)
