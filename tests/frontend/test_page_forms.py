@@ -1,0 +1,80 @@
+"""The pages' inputs read by Django forms (#32): a bad input is refused with a sentence in the
+page's language, the page comes back with what was typed, and nothing is made or changed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tournaments.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+#: The hand-read inputs left in frontend/ (``post.get(``, ``POST.get(``, ``GET.get(``): this only goes down.
+HAND_READ_MOST = 1000
+
+
+def test_the_hand_read_inputs_left_in_frontend_only_go_down():
+    pattern = re.compile(r"\b(?:post|POST|GET)\.get\(")
+    found = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for path in sorted((ROOT / "frontend").rglob("*.py"))
+        for n, line in enumerate(path.read_text().splitlines(), start=1)
+        if pattern.search(line)
+    ]
+    assert len(found) <= HAND_READ_MOST, (
+        f"{len(found)} inputs read by hand (at most {HAND_READ_MOST}): read them with a form\n"
+        + "\n".join(found)
+    )
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "Players at a table must be a whole number from 2 to 8."),
+        ("ht", "Jwè pa tab dwe yon nonm antye soti 2 rive 8."),
+        ("tl", "Dapat buong numero ang Manlalaro bawat mesa mula 2 hanggang 8."),
+    ],
+)
+def test_a_tournament_with_a_number_out_of_bounds_is_refused_in_the_pages_language(
+    client, organiser, language, sentence
+):
+    typed = {"name": "Friday Cup", "game": "kazino", "format": "swiss", "table_size": "99", "rounds": "4"}
+    response = client.post("/tournaments/new/", typed, HTTP_ACCEPT_LANGUAGE=language)
+    page = response.content.decode()
+    assert response.status_code == 200
+    error = re.search(r'<p class="error" role="alert">(.*?)</p>', page)
+    assert error and sentence in error.group(1), error
+    assert 'value="Friday Cup"' in page and 'value="99"' in page and 'name="rounds"' in page
+    assert 'max="30" value="4"' in page
+    assert not Tournament.objects.exists()
+
+
+def test_a_tournament_form_refuses_a_choice_it_does_not_offer_and_keeps_the_tie_breaks(client, organiser):
+    typed = {"name": "Cup", "game": "kazino", "format": "swiss", "bye_value": "double", "tiebreak": ["wins"]}
+    page = client.post("/tournaments/new/", typed).content.decode()
+    assert (
+        "A sit-out (bye) scores: Select a valid choice. double is not one of the available choices." in page
+    )
+    assert '<option value="wins" selected>' in page
+    many = {"name": "Cup", "game": "kazino", "format": "swiss", "tiebreak": ["wins"] * 5}
+    assert "At most 4 tie-breaks." in client.post("/tournaments/new/", many).content.decode()
+    long = {"name": "N" * 121, "game": "kazino", "format": "swiss"}
+    assert (
+        "Name must be at most 120 characters long." in client.post("/tournaments/new/", long).content.decode()
+    )
+    assert not Tournament.objects.exists()
+
+
+def test_the_estimate_refuses_a_number_out_of_bounds_by_its_label(client):
+    answer = client.get(
+        "/tournaments/estimate",
+        {"game": "kazino", "format": "swiss", "best_of": "10"},
+        HTTP_ACCEPT_LANGUAGE="ht",
+    )
+    assert answer.status_code == 400
+    assert answer.json()["error"]["code"] == "bad_number"
+    assert "1" in answer.json()["error"]["message"] and "9" in answer.json()["error"]["message"]
