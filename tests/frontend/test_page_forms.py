@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.models import Tournament
+from tournaments.models import Match, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -78,3 +78,60 @@ def test_the_estimate_refuses_a_number_out_of_bounds_by_its_label(client):
     assert answer.status_code == 400
     assert answer.json()["error"]["code"] == "bad_number"
     assert "1" in answer.json()["error"]["message"] and "9" in answer.json()["error"]["message"]
+
+
+# --- Real cards (frontend/over_the_board.py) ---------------------------------------------------------
+
+
+def _board_night():
+    from tests.frontend.test_over_the_board_pages import as_user, setup
+
+    row, people = setup()
+    match = Match.objects.filter(tournament=row).first()
+    return row, people, match, as_user
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "Game must be a whole number from 1 to 9."),
+        ("ht", "dwe yon nonm antye soti 1 rive 9."),
+        ("tl", "mula 1 hanggang 9."),
+    ],
+)
+def test_a_score_entry_for_a_game_out_of_bounds_is_refused_and_kept_as_typed(language, sentence):
+    row, people, match, as_user = _board_night()
+    first, second = match.entrants
+    phone = as_user(people[first])
+    typed = {"action": "enter", "game": "99", "count": "1", f"h0-cards-{first}": "30", f"h0-cards-{second}": "22"}
+    url = f"/tournaments/{row.pk}/score/{match.key}/"
+    response = phone.post(url, typed, HTTP_ACCEPT_LANGUAGE=language)
+    page = response.content.decode()
+    assert response.status_code == 400 and sentence in page
+    assert f'name="h0-cards-{first}"' in page and 'value="30"' in page and 'value="22"' in page
+    assert Match.objects.get(pk=match.pk).board == []
+
+
+def test_a_score_entry_button_it_does_not_know_or_a_reasonless_dispute_changes_nothing():
+    row, people, match, as_user = _board_night()
+    phone = as_user(people[match.entrants[0]])
+    url = f"/tournaments/{row.pk}/score/{match.key}/"
+    page = phone.post(url, {"action": "explode"}, follow=True).content.decode()
+    assert "Unknown action." in page
+    refused = phone.post(url, {"action": "dispute", "game": "1", "seen": "1", "reason": "  "})
+    assert refused.status_code == 400
+    assert "Give a reason: the organiser reads it, and the log keeps it." in refused.content.decode()
+    rows = phone.post(url, {"action": "more", "game": "1", "count": "100000"})
+    assert rows.status_code == 400 and "Rows must be a whole number from 0 to 100." in rows.content.decode()
+    assert Match.objects.get(pk=match.pk).board == []
+
+
+def test_the_organisers_switches_refuse_a_round_out_of_bounds():
+    row, people, _match, as_user = _board_night()
+    organiser = as_user(people[0])
+    before = sorted(Tournament.objects.get(pk=row.pk).board_rounds)
+    page = organiser.post(
+        f"/tournaments/{row.pk}/board/", {"action": "round", "round": "31", "on": "1"}, follow=True
+    ).content.decode()
+    assert "Round must be a whole number from 1 to 30." in page
+    assert sorted(Tournament.objects.get(pk=row.pk).board_rounds) == before
