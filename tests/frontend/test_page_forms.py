@@ -103,7 +103,13 @@ def test_a_score_entry_for_a_game_out_of_bounds_is_refused_and_kept_as_typed(lan
     row, people, match, as_user = _board_night()
     first, second = match.entrants
     phone = as_user(people[first])
-    typed = {"action": "enter", "game": "99", "count": "1", f"h0-cards-{first}": "30", f"h0-cards-{second}": "22"}
+    typed = {
+        "action": "enter",
+        "game": "99",
+        "count": "1",
+        f"h0-cards-{first}": "30",
+        f"h0-cards-{second}": "22",
+    }
     url = f"/tournaments/{row.pk}/score/{match.key}/"
     response = phone.post(url, typed, HTTP_ACCEPT_LANGUAGE=language)
     page = response.content.decode()
