@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from games.models import Game
 from tournaments.models import Match, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -141,3 +142,36 @@ def test_the_organisers_switches_refuse_a_round_out_of_bounds():
     ).content.decode()
     assert "Round must be a whole number from 1 to 30." in page
     assert sorted(Tournament.objects.get(pk=row.pk).board_rounds) == before
+
+
+# --- A new table (frontend/tables.py, frontend/playnow.py) -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "Seat: Select a valid choice. bot:nobody is not one of the available choices."),
+        ("ht", "Plas: Chwazi yon chwa ki bon. bot:nobody pa youn nan chwa yo ofri yo."),
+        ("tl", "Puwesto: Pumili ng tamang pagpipilian. Ang bot:nobody ay wala sa mga pagpipilian."),
+    ],
+)
+def test_a_new_table_with_a_seat_it_does_not_offer_is_refused_and_kept_as_typed(client, language, sentence):
+    typed = {
+        "players": "3",
+        "seat0": "me",
+        "seat1": "bot:nobody",
+        "seat2": "bot:greedy",
+        "absent_after": "90",
+    }
+    response = client.post("/new/dominoes/", typed, HTTP_ACCEPT_LANGUAGE=language)
+    page = response.content.decode()
+    assert response.status_code == 200 and sentence in page
+    assert 'name="absent_after"' in page and 'value="90"' in page
+    assert not Game.objects.exists()
+
+
+def test_a_new_table_refuses_a_name_too_long(client):
+    typed = {"players": "2", "seat0": "local", "name0": "N" * 151, "seat1": "local"}
+    page = client.post("/new/kazino/", typed).content.decode()
+    assert "Name: Ensure this value has at most 150 characters (it has 151)." in page
+    assert not Game.objects.exists()
