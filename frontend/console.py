@@ -25,6 +25,7 @@ from django.views.decorators.http import require_POST
 from frontend import form_errors
 from frontend import tournament_forms as tf
 from frontend.match_names import namer
+from frontend.query_forms import ActionForm
 from frontend.tournament_page import page, undo_text, warning_text
 from frontend.tournaments import _get
 from games import computers
@@ -387,4 +388,5 @@ def do(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
 def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The former single address, ``/tournaments/ID/act`` with ``action``: the same forms (pages
     cached before #32 post here)."""
-    return do(request, tournament_id, str(request.POST.get("action", ""))[:32])
+    form = ActionForm(request.POST)
+    return do(request, tournament_id, form.cleaned_data["action"] if form.is_valid() else "")

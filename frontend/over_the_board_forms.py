@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from frontend.query_forms import QueryForm
 from games import bounds
 
 GIVE_A_REASON = _("Give a reason: the organiser reads it, and the log keeps it.")
@@ -52,17 +53,12 @@ class CodeForm(forms.Form):
     code = forms.CharField(label=_("Code"), max_length=bounds.CODE.most, required=False)
 
 
-class ShowForm(forms.Form):
+class ShowForm(QueryForm):
     """What the score pages' addresses choose to show: every table (``all``), a recorded game to
     correct (``correct``, the organiser's). A value they cannot take shows the usual page."""
 
     all = forms.BooleanField(required=False)
     correct = bounds.GAME_NUMBER.form_field(required=False)
-
-    def value(self, name: str, default: Any) -> Any:
-        self.is_valid()
-        found = self.cleaned_data.get(name)
-        return default if found in (None, "", False) else found
 
 
 class WhoForm(forms.Form):

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_GET
 
 from frontend import form_errors, seating_advice
 from frontend.options import GAME_OPTIONS, TOURNAMENTS, defaults_table, fields
+from frontend.query_forms import TournamentListQuery
 from frontend.tournament_estimates import _estimate, estimate_basis, estimate_text
 from frontend.tournament_new_form import NewTournamentForm
 from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES
@@ -44,7 +45,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     """Tournaments, newest first, filtered by game, club and status (GET parameters); a repeating
     tournament is shown once, its newest."""
     rows = Tournament.objects.select_related("club")
-    game, club, status = (request.GET.get(k, "") for k in ("game", "club", "status"))
+    query = TournamentListQuery(request.GET)
+    game, club, status = (str(query.value(k, "")) for k in ("game", "club", "status"))
     names = titles()
     if game in names:
         rows = rows.filter(game=game)

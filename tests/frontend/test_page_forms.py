@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The hand-read inputs left in frontend/ (``post.get(``, ``POST.get(``, ``GET.get(``): this only goes down.
-HAND_READ_MOST = 1000
+HAND_READ_MOST = 4
 
 
 def test_the_hand_read_inputs_left_in_frontend_only_go_down():
@@ -175,3 +175,36 @@ def test_a_new_table_refuses_a_name_too_long(client):
     page = client.post("/new/kazino/", typed).content.decode()
     assert "Name: Ensure this value has at most 150 characters (it has 151)." in page
     assert not Game.objects.exists()
+
+
+# --- The profile's API tokens (frontend/profile.py) -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "Choose at least one of the scopes play, organise and read."),
+        ("ht", None),
+        ("tl", None),
+    ],
+)
+def test_a_token_without_a_scope_is_refused_and_the_name_kept(client, organiser, language, sentence):
+    from django.utils import translation
+
+    from games.models import ApiToken
+
+    if sentence is None:
+        with translation.override(language):
+            sentence = translation.gettext("Choose at least one of the scopes play, organise and read.")
+        assert sentence != "Choose at least one of the scopes play, organise and read."
+    response = client.post(
+        "/accounts/profile/", {"action": "create", "name": "my bot"}, HTTP_ACCEPT_LANGUAGE=language
+    )
+    page = response.content.decode()
+    assert response.status_code == 200 and sentence in page
+    assert 'value="my bot"' in page
+    assert not ApiToken.objects.exists()
+    made = client.post("/accounts/profile/", {"action": "create", "name": "my bot", "scopes": ["read"]})
+    assert made.status_code == 302 and ApiToken.objects.count() == 1
+    client.post("/accounts/profile/", {"action": "revoke", "token": "9" * 30})
+    assert ApiToken.objects.get().revoked_at is None
