@@ -54,16 +54,6 @@ class ClubChoiceForm(forms.Form):
         return club
 
 
-def chosen_club(request: HttpRequest) -> int | None:
-    """The club a posted new-table or Play now form chose, or None (everyone); ServiceError when it
-    names a club the player is no member of."""
-    form = ClubChoiceForm({"club": request.POST.get("club", "")}, request.user)
-    if not form.is_valid():
-        raise ServiceError("not_a_member", " ".join(str(m) for m in form.errors["club"]))
-    club: int | None = form.cleaned_data["club"]
-    return club
-
-
 def _club(slug: str) -> Club:
     found = Club.objects.filter(slug=slug).first() if len(slug) <= 50 else None
     if found is None:

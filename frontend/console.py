@@ -22,8 +22,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from frontend import form_errors
 from frontend import tournament_forms as tf
 from frontend.match_names import namer
+from frontend.query_forms import ActionForm
 from frontend.tournament_page import page, undo_text, warning_text
 from frontend.tournaments import _get
 from games import computers
@@ -345,15 +347,6 @@ ACTIONS: dict[str, Action] = {
 FORBIDDEN_CODES = ("sign_in", "not_organiser")
 
 
-def _errors(form: forms.Form) -> str:
-    parts = []
-    for field, errors in form.errors.items():
-        label = form.fields[field].label if field in form.fields else None
-        text = " ".join(str(e) for e in errors)
-        parts.append(text if not label or text.startswith(str(label)) else f"{label}: {text}")
-    return " ".join(parts)
-
-
 def _again(request: HttpRequest, row: Tournament, action: str, status: int, **typed: Any) -> HttpResponse:
     """The page again, at ``status``, with what was typed in the action's form."""
     return page(request, row, status=status, typed={"action": action, "data": request.POST, **typed})
@@ -371,7 +364,7 @@ def do(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
         return _again(request, row, action, 403)
     form = found.form(row, request.POST)
     if not form.is_valid():
-        messages.error(request, _errors(form))
+        messages.error(request, form_errors.sentence(form))
         return _again(request, row, action, 400)
     call = Call(request, row, user, form.cleaned_data, form)
     try:
@@ -395,4 +388,5 @@ def do(request: HttpRequest, tournament_id: int, action: str) -> HttpResponse:
 def act(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The former single address, ``/tournaments/ID/act`` with ``action``: the same forms (pages
     cached before #32 post here)."""
-    return do(request, tournament_id, str(request.POST.get("action", ""))[:32])
+    form = ActionForm(request.POST)
+    return do(request, tournament_id, form.cleaned_data["action"] if form.is_valid() else "")

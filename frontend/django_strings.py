@@ -38,6 +38,7 @@ FORMS = (
     _("This password is too common."),
     # django.forms.
     _("This field is required."),
+    _("Select a valid choice. %(value)s is not one of the available choices."),
     ngettext_lazy(
         "Ensure this value has at most %(limit_value)d character (it has %(show_value)d).",
         "Ensure this value has at most %(limit_value)d characters (it has %(show_value)d).",

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 from django.views.i18n import set_language as django_set_language
 
 from frontend.models import Profile
+from frontend.query_forms import LanguageForm
 
 SUPPORTED = {code for code, _name in settings.LANGUAGES}
 
@@ -73,7 +74,8 @@ class ProfileLanguageMiddleware:
 def set_language(request: HttpRequest) -> HttpResponse:
     """The switcher on every page: Django's set_language, and the player's profile when signed in."""
     response = django_set_language(request)
-    language = request.POST.get("language", "")
+    form = LanguageForm(request.POST)
+    language = form.cleaned_data["language"] if form.is_valid() else ""
     if translation.check_for_language(language):
         save_language(request.user, language)
     return response

@@ -10,17 +10,22 @@ with the entrant the phone speaks for. Every entry, confirmation, dispute and de
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
+from frontend import form_errors
+from frontend import over_the_board_forms as of
 from frontend.match_names import namer
 from frontend.score_sheet import as_form, form_rows, parse_hands, rows_in, sheet_of, summary
-from frontend.tournaments import _get, _int, _organiser
+from frontend.tournaments import _get, _organiser
 from games import engines
 from games.errors import ServiceError
 from tournaments import board, projection, service
@@ -84,7 +89,7 @@ def score_home(request: HttpRequest, tournament_id: int) -> HttpResponse:
     for match in matches:
         if _my_entrant(request, row, match) is not None or match.key in held:
             mine.append(match)
-    if len(mine) == 1 and not request.GET.get("all"):
+    if len(mine) == 1 and not of.ShowForm(request.GET).value("all", False):
         return redirect("frontend:score_table", row.pk, mine[0].key)
     names = {e.number: e.shown_name for e in Entry.objects.filter(tournament=row)}
     context = {
@@ -105,7 +110,8 @@ def _typed_code(request: HttpRequest, row: Tournament) -> HttpResponse:
     if _codes_spent(request, row):
         messages.error(request, _("Too many codes tried: wait a minute, then try again."))
         return redirect("frontend:score_home", row.pk)
-    typed = board.normal_code(request.POST.get("code", ""))
+    form = of.CodeForm(request.POST)
+    typed = board.normal_code(form.cleaned_data["code"]) if form.is_valid() else ""
     key = board.code_table(projection.load(row.stream_id), typed) if typed else None
     if key is None:
         _code_refused(request, row)
@@ -186,7 +192,7 @@ def _page(
     pending = current if current and current.get("hands") is not None else None
     decided = match.result is not None
     best_of = int(row.options.get("best_of", 1))
-    correcting = _int(request.GET.get("correct"), 0) if organiser else 0
+    correcting = int(of.ShowForm(request.GET).value("correct", 0)) if organiser else 0
     if correcting and not 1 <= correcting <= len(recorded):
         correcting = 0
     prefill = values
@@ -235,6 +241,119 @@ def _page(
     return render(request, "frontend/tournaments/score_entry.html", context, status=status)
 
 
+@dataclass
+class _Press:
+    """One button of a table's score entry, its form read: who pressed it and what it carries."""
+
+    request: HttpRequest
+    row: Tournament
+    match: Match
+    entrant: int | None
+    code: str | None
+    organiser: bool
+    data: dict[str, Any]
+
+    @property
+    def user(self) -> Any:
+        return self.request.user if self.request.user.is_authenticated else None
+
+    def page(self, *, rows: int | None = None, values: Any = None, status: int = 200) -> HttpResponse:
+        return _page(
+            self.request, self.row, self.match, self.entrant, self.organiser,
+            needs_who=False, rows=rows, values=values, status=status,
+        )  # fmt: skip
+
+
+def _who(p: _Press) -> HttpResponse | None:
+    if p.data["entrant"] not in p.match.entrants or p.match.key not in _held(p.request, p.row):
+        raise ServiceError("not_at_table", _("Only the players of this table can do this."))
+    _hold(p.request, p.row, p.match.key, entrant=p.data["entrant"])
+    return redirect("frontend:score_table", p.row.pk, p.match.key)
+
+
+def _more(p: _Press) -> HttpResponse | None:
+    count = min((1 if p.data["count"] is None else p.data["count"]) + 1, board.MAX_HANDS)
+    return p.page(rows=count, values=p.request.POST)
+
+
+def _enter(p: _Press) -> HttpResponse | None:
+    hands = parse_hands(p.row.game, board_config(p.row, p.match), p.match.entrants, p.request.POST)
+    if p.organiser and p.entrant is None:
+        return _resolve(p, hands)
+    service.enter_result(
+        p.row, p.match.key, p.data["game"], hands, entrant=p.entrant, user=p.user, code=p.code
+    )
+    return None
+
+
+def _resolve(p: _Press, hands: list[dict[str, Any]] | None = None) -> HttpResponse | None:
+    if hands is None:
+        hands = parse_hands(p.row.game, board_config(p.row, p.match), p.match.entrants, p.request.POST)
+    service.resolve_result(p.row, p.match.key, p.data["game"], hands, p.data["reason"], by=p.user)
+    return None
+
+
+def _accept(p: _Press) -> HttpResponse | None:
+    service.resolve_result(p.row, p.match.key, p.data["game"], None, p.data["reason"], by=p.user)
+    return None
+
+
+def _seat_code(p: _Press) -> str | None:
+    """By the table's code a phone proves a seat at the table, not which: an answer takes the code
+    of the answering player's own seat (#37 item 4), tried as codes are."""
+    if p.code is None:
+        return None
+    if _codes_spent(p.request, p.row):
+        raise ServiceError("too_many", _("Too many codes tried: wait a minute, then try again."))
+    return board.normal_code(p.data["seat_code"]) or p.code
+
+
+def _answered(p: _Press, answer: Callable[[str | None], Any]) -> None:
+    code = _seat_code(p)
+    try:
+        answer(code)
+    except ServiceError as refused:
+        if code is not None and refused.code in CODE_REFUSALS:
+            _code_refused(p.request, p.row)
+        raise
+
+
+def _confirm(p: _Press) -> HttpResponse | None:
+    game, seen = p.data["game"], p.data["seen"] or 0
+    _answered(
+        p,
+        lambda code: service.confirm_result(
+            p.row, p.match.key, game, seen, entrant=p.entrant, user=p.user, code=code
+        ),
+    )
+    return None
+
+
+def _dispute(p: _Press) -> HttpResponse | None:
+    game, seen, reason = p.data["game"], p.data["seen"] or 0, p.data["reason"]
+    _answered(
+        p,
+        lambda code: service.dispute_result(
+            p.row, p.match.key, game, seen, reason, entrant=p.entrant, user=p.user, code=code
+        ),
+    )
+    return None
+
+
+#: Each button of the score entry: its form and what it does (None: done, the table's page next).
+BUTTONS: dict[str, tuple[type[forms.Form], Callable[[_Press], HttpResponse | None]]] = {
+    "who": (of.WhoForm, _who),
+    "more": (of.MoreRowsForm, _more),
+    "enter": (of.EntryForm, _enter),
+    "resolve": (of.EntryForm, _resolve),
+    "accept": (of.AcceptForm, _accept),
+    "confirm": (of.AnswerForm, _confirm),
+    "dispute": (of.DisputeForm, _dispute),
+}
+#: The buttons of the score sheet: refused, the sheet comes back as it was typed.
+SHEET = ("enter", "resolve")
+
+
 def _act(
     request: HttpRequest,
     row: Tournament,
@@ -243,68 +362,34 @@ def _act(
     code: str | None,
     organiser: bool,
 ) -> HttpResponse:
-    post = request.POST
-    action = post.get("action", "")
-    user: Any = request.user if request.user.is_authenticated else None
-    game = _int(post.get("game"), 0)
     back = redirect("frontend:score_table", row.pk, match.key)
+    button = of.ButtonForm(request.POST, BUTTONS)
+    if not button.is_valid():
+        messages.error(request, form_errors.sentence(button))
+        return back
+    action = button.cleaned_data["action"]
+    form_class, handler = BUTTONS[action]
+    form = form_class(request.POST)
+    if not form.is_valid():
+        messages.error(request, form_errors.sentence(form))
+        values = request.POST if action in SHEET else None
+        rows = form.cleaned_data.get("count")
+        return _page(
+            request, row, match, entrant, organiser,
+            needs_who=False, rows=1 if rows is None else rows, values=values, status=400,
+        )  # fmt: skip
+    press = _Press(request, row, match, entrant, code, organiser, form.cleaned_data)
     try:
-        if action == "who":
-            chosen = _int(post.get("entrant"), 0)
-            if chosen not in match.entrants or match.key not in _held(request, row):
-                raise ServiceError("not_at_table", _("Only the players of this table can do this."))
-            _hold(request, row, match.key, entrant=chosen)
-            return back
-        if action in ("dispute", "accept") and not str(post.get("reason", "")).strip():
-            # The organiser decides from the reason; "record as it is" keeps why in the log (#30).
-            messages.error(request, _("Give a reason: the organiser reads it, and the log keeps it."))
-            return _page(request, row, match, entrant, organiser, needs_who=False, status=400)
-        if action == "more":
-            count = min(_int(post.get("count"), 1) + 1, board.MAX_HANDS)
-            return _page(request, row, match, entrant, organiser, needs_who=False, rows=count, values=post)
-        if action in ("enter", "resolve"):
-            hands = parse_hands(row.game, board_config(row, match), match.entrants, post)
-            if action == "resolve" or (organiser and entrant is None):
-                service.resolve_result(row, match.key, game, hands, post.get("reason", ""), by=user)
-            else:
-                service.enter_result(row, match.key, game, hands, entrant=entrant, user=user, code=code)
-        elif action == "accept":
-            service.resolve_result(row, match.key, game, None, post.get("reason", ""), by=user)
-        elif action in ("confirm", "dispute"):
-            seen = _int(post.get("seen"), 0)
-            if code is not None:
-                # By the table's code a phone proves a seat at the table, not which: a confirmation
-                # takes the code of the confirming player's own seat (#37 item 4), tried as codes are.
-                if _codes_spent(request, row):
-                    raise ServiceError("too_many", _("Too many codes tried: wait a minute, then try again."))
-                code = board.normal_code(post.get("seat_code", "")) or code
-            try:
-                if action == "confirm":
-                    service.confirm_result(row, match.key, game, seen, entrant=entrant, user=user, code=code)
-                else:
-                    service.dispute_result(
-                        row,
-                        match.key,
-                        game,
-                        seen,
-                        post.get("reason", ""),
-                        entrant=entrant,
-                        user=user,
-                        code=code,
-                    )
-            except ServiceError as refused:
-                if code is not None and refused.code in CODE_REFUSALS:
-                    _code_refused(request, row)
-                raise
-        else:
-            raise ServiceError("unknown_action", _("Unknown action."))
+        answer = handler(press)
     except ServiceError as exc:
         messages.error(request, exc.localized()["message"])
-        if action in ("enter", "resolve"):  # the form again, as it was typed
-            count = _int(post.get("count"), 1)
-            return _page(request, row, match, entrant, organiser, needs_who=False, rows=count, values=post)
-    else:
-        messages.success(request, _done(action))
+        if action in SHEET:  # the form again, as it was typed
+            assert isinstance(form, of.EntryForm)
+            return press.page(rows=form.rows(), values=request.POST)
+        return back
+    if answer is not None:
+        return answer
+    messages.success(request, _done(action))
     return back
 
 
@@ -321,27 +406,44 @@ def _done(action: str) -> str:
 # --- The organiser's page ------------------------------------------------------------------------
 
 
+def _tournament_on(row: Tournament, data: dict[str, Any], user: Any) -> None:
+    service.set_over_the_board(row, data["on"], by=user)
+
+
+def _round_on(row: Tournament, data: dict[str, Any], user: Any) -> None:
+    service.set_round_over_the_board(row, data["round"], data["on"], by=user)
+
+
+def _add_player(row: Tournament, data: dict[str, Any], user: Any) -> None:
+    service.register(row, data["name"], by=user)
+
+
+#: The organiser's buttons: each its form and its command.
+SWITCHES: dict[str, tuple[type[forms.Form], Callable[[Tournament, dict[str, Any], Any], None]]] = {
+    "tournament": (of.TournamentBoardForm, _tournament_on),
+    "round": (of.RoundBoardForm, _round_on),
+    "add_player": (of.AddPlayerForm, _add_player),
+}
+
+
+def _switch(request: HttpRequest, row: Tournament) -> None:
+    button = of.ButtonForm(request.POST, SWITCHES)
+    form = SWITCHES[button.cleaned_data["action"]][0](request.POST) if button.is_valid() else button
+    if not form.is_valid():
+        messages.error(request, form_errors.sentence(form))
+        return
+    try:
+        SWITCHES[button.cleaned_data["action"]][1](row, form.cleaned_data, request.user)
+    except ServiceError as exc:
+        messages.error(request, exc.localized()["message"])
+
+
 def board_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     row = _get(tournament_id)
     if not _organiser(request, row):
         raise Http404(_("There is no such page."))
-    user: Any = request.user
     if request.method == "POST":
-        post = request.POST
-        action = post.get("action", "")
-        try:
-            if action == "tournament":
-                service.set_over_the_board(row, post.get("on") == "1", by=user)
-            elif action == "round":
-                service.set_round_over_the_board(
-                    row, _int(post.get("round"), 0), post.get("on") == "1", by=user
-                )
-            elif action == "add_player":
-                service.register(row, post.get("name", ""), by=user)
-            else:
-                raise ServiceError("unknown_action", _("Unknown action."))
-        except ServiceError as exc:
-            messages.error(request, exc.localized()["message"])
+        _switch(request, row)
         return redirect("frontend:board", row.pk)
     row.refresh_from_db()
     t = projection.load(row.stream_id)

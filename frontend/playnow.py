@@ -9,12 +9,12 @@ from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from frontend import clubs
-from frontend.options import GAME_OPTIONS, TABLE_KINDS, parse_options
-from games import bounds, engines, playnow
+from frontend import form_errors
+from frontend.options import GAME_OPTIONS, parse_options
+from frontend.table_forms import PlayNowForm
+from games import engines, playnow
 from games.catalogue import titles
 from games.errors import ServiceError
 from games.models import Seek
@@ -27,6 +27,11 @@ def _new_table(game: str) -> str:
     return reverse("frontend:new_table", args=[game])
 
 
+def _refused(request: HttpRequest, game: str, message: str, status: int) -> HttpResponse:
+    context = {"message": message, "game": game, "title": titles()[game]}
+    return render(request, "frontend/play_now.html", context, status=status)
+
+
 @require_POST
 def play_now(request: HttpRequest, game: str) -> HttpResponse:
     if game not in GAME_OPTIONS:
@@ -34,25 +39,20 @@ def play_now(request: HttpRequest, game: str) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect(f"{settings.LOGIN_URL}?next={_new_table(game)}")
     spec = GAME_OPTIONS[game]
+    form = PlayNowForm(request.POST, request.user, spec)
+    if not form.is_valid():
+        return _refused(request, game, form_errors.sentence(form), 400)
     try:
-        players = bounds.PLAYERS.parse_or(request.POST.get("players", spec.default_players), -1)
-        if players not in spec.players:
-            raise ServiceError("bad_players", _("Choose how many players sit at the table."))
-        kind = request.POST.get("kind", "casual")
-        if kind not in TABLE_KINDS:
-            raise ServiceError("bad_kind", _("Choose a rated or a casual table."))
+        players, kind = form.cleaned_data["players"], form.cleaned_data["kind"]
         try:
             config = engines.compose(game, parse_options(game, request.POST), players)
         except engines.IllegalAction as exc:
             raise ServiceError.from_illegal(exc) from None
-        minutes = None
-        if request.POST.get("fallback") == "on":
-            minutes = bounds.FALLBACK_MINUTES.parse(request.POST.get("fallback_minutes"), _("Minutes"))
-        club = clubs.chosen_club(request)  # only the members of this club, or everyone (#33)
+        minutes = form.minutes()
+        club = form.cleaned_data["club"]  # only the members of this club, or everyone (#33)
         seek = playnow.press(request.user, game, config, kind, fallback_minutes=minutes, club_id=club)
     except ServiceError as exc:
-        context = {"message": exc.localized()["message"], "game": game, "title": titles()[game]}
-        return render(request, "frontend/play_now.html", context, status=exc.status)
+        return _refused(request, game, exc.localized()["message"], exc.status)
     if seek.game_id is not None:
         return redirect("frontend:table", game_id=seek.game_id)
     return redirect("frontend:play_wait", seek_id=seek.pk)

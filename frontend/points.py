@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from frontend.query_forms import GameQuery
 from seasons import counted, points, ranking
 from tournaments.models import Club, shown_name
 
@@ -26,7 +27,7 @@ def period_names() -> dict[str, str]:
 
 
 def chosen_period(request: HttpRequest) -> str:
-    asked = request.GET.get("period", "all")
+    asked = str(GameQuery(request.GET).value("period", "")) if "period" in request.GET else "all"
     if asked not in points.PERIODS:
         raise Http404(_("There is no such period."))
     return asked
@@ -42,7 +43,7 @@ def board(
     if period == "season" and season is None:
         raise Http404(_("This club has no season now."))
     rows = ranking.lines(ranking.Asked(game, period, club.pk if club else None, season))
-    if request.GET.get("computers") != "1":
+    if not GameQuery(request.GET).computers_shown():
         # People only, as the ratings above (#33: the demo's Swiss of computers filled Kazino's points).
         rows = [line for line in rows if not line.player.startswith("bot:")]
     rows = rows[:BOARD_LENGTH]

@@ -29,9 +29,10 @@ from django_ratelimit.core import get_usage
 from frontend.match_names import namer, table_label
 from frontend.match_scores import score
 from frontend.qr import qr_svg
+from frontend.query_forms import PrintQuery
 from frontend.tournament_page import _bracket as bracket_of_rows
 from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES, _criteria, _get, _organiser, place_words
-from games import bounds, engines
+from games import engines
 from games.catalogue import titles
 from tournaments import board, options, projection
 from tournaments.models import Entry, Match, Tournament
@@ -54,7 +55,7 @@ def _entries(row: Tournament) -> dict[int, Entry]:
 
 
 def _round(request: HttpRequest, row: Tournament) -> int:
-    number = bounds.ROUND.parse_or(request.GET.get("round"), row.round)
+    number = PrintQuery(request.GET).value("round", row.round)
     return number if 1 <= number <= row.round else row.round
 
 
@@ -73,7 +74,7 @@ def _seat_names(entries: dict[int, Entry], entrants: list[int]) -> list[dict[str
 
 
 def _base(request: HttpRequest, row: Tournament, sheet: str, title: str) -> dict[str, Any]:
-    paper = PAPERS.get(request.GET.get("paper", ""), "")
+    paper = PAPERS.get(PrintQuery(request.GET).value("paper", ""), "")
     query = request.GET.urlencode()
     return {
         "t": row,
@@ -298,7 +299,7 @@ def _score_sheet(request: HttpRequest, row: Tournament) -> dict[str, Any]:
     table's players filled in with ``?table=KEY``)."""
     entries = _entries(row)
     context = _base(request, row, "score-sheet", _("Score sheet"))
-    key = request.GET.get("table", "")
+    key = PrintQuery(request.GET).value("table", "")
     match = Match.objects.filter(tournament=row, key=key).first() if key else None
     size = int(row.options.get("table_size", 2))
     partnerships = bool(row.options.get("partnerships"))

@@ -20,6 +20,7 @@ from django.utils.translation import pgettext
 from frontend import points as points_ranking
 from frontend import rating_chart
 from frontend import seasons as season_pages
+from frontend.query_forms import GameQuery
 from frontend.tournament_new import _older_repeats
 from games import seats as seat_rules
 from games.catalogue import titles
@@ -36,7 +37,7 @@ GAMES_LISTED = 50
 def _chosen(request: HttpRequest, rated: list[str]) -> str:
     """The game in the address, else the first one with ratings here, else the first game."""
     names = titles()
-    asked = request.GET.get("game")
+    asked = GameQuery(request.GET).value("game", "") if "game" in request.GET else None
     if asked is not None:
         if asked not in names:
             raise Http404(_("There is no such game."))
@@ -51,7 +52,7 @@ def _tabs(chosen: str, games: list[str]) -> list[dict[str, Any]]:
 
 def _board(request: HttpRequest, club: Club | None, season: Any = None) -> dict[str, Any]:
     # People first (#33: the demo's eight computers filled the board); the computers on request.
-    computers = request.GET.get("computers") == "1"
+    computers = GameQuery(request.GET).computers_shown()
     rated_here = Rating.objects.filter(club=club)
     if not computers:
         rated_here = rated_here.exclude(player__startswith="bot:")

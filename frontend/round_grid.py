@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from frontend.over_the_board import _current_board_matches, board_config
 from frontend.printables import table_label
+from frontend.query_forms import RowsQuery
 from frontend.score_sheet import form_rows, parse_hands, sheet_of
 from frontend.tournaments import _get, _int, _organiser
 from games import bounds
@@ -91,7 +92,7 @@ def round_grid(request: HttpRequest, tournament_id: int) -> HttpResponse:
     t = projection.load(row.stream_id)
     names = {e.number: e.shown_name for e in Entry.objects.filter(tournament=row)}
     first = sheet_of(row.game, board_config(row, matches[0])).rows if matches else 1
-    shown = max(1, min(_int(request.GET.get("rows"), first), MOST_ROWS))
+    shown = max(1, min(RowsQuery(request.GET).value("rows", first), MOST_ROWS))
     posted = request.method == "POST"
     tables: list[dict[str, Any]] = []
     grid: list[tuple[TableForm, Match, int]] = []

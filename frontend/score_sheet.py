@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -38,41 +39,69 @@ def _key(part: Number | Pick) -> str:
     return part.key or part.name
 
 
-def parse_hands(game: str, config: dict[str, Any], sides: list[int], post: Any) -> list[dict[str, Any]]:
+class SheetForm(forms.Form):
+    """The rows of a score sheet as typed: ``count`` (the rows shown; the buttons' own forms have
+    refused a count out of its bound already, here one is read as none) and each row's fields, made
+    only for those rows. The texts are the engine's to read: "7½" and "1,2" are scores and answers,
+    and the rules refuse what they cannot take with their own sentence."""
+
+    count = bounds.HANDS.form_field(required=False)
+
+    def __init__(self, data: Any, sheet: ScoreSheet, sides: list[int]) -> None:
+        super().__init__(data)
+        self.sheet, self.sides = sheet, sides
+        try:
+            raw = self.fields["count"].widget.value_from_datadict(data, self.files, self.add_prefix("count"))
+            self.rows = min(self.fields["count"].clean(raw) or 0, board.MAX_HANDS)
+        except forms.ValidationError:
+            self.rows = 0
+        for i in range(self.rows):
+            for name in self.row_fields(i) + [f"h{i}-{p.name}" for p in sheet.picks if sheet.numbers]:
+                self.fields[name] = forms.CharField(required=False)
+
+    def row_fields(self, i: int) -> list[str]:
+        """The fields of row ``i`` that make it count once one is filled in."""
+        if self.sheet.numbers:
+            return [f"h{i}-{n.name}-{s}" for n in self.sheet.numbers for s in self.sides]
+        return [f"h{i}-{p.name}" for p in self.sheet.picks]
+
+    def typed(self) -> dict[str, str]:
+        self.is_valid()
+        return {name: str(self.cleaned_data.get(name) or "") for name in self.fields if name != "count"}
+
+
+def parse_hands(game: str, config: dict[str, Any], sides: list[int], data: Any) -> list[dict[str, Any]]:
     """The hands of the entry form, in the shape ``board.score`` checks; empty rows are left out
     (a row counts once a number is written in it, or an answer on a sheet without numbers)."""
     sheet = sheet_of(game, config)
-    count = min(_int(post.get("count"), 0), board.MAX_HANDS)
+    form = SheetForm(data, sheet, sides)
+    typed = form.typed()
     hands: list[dict[str, Any]] = []
-    for i in range(count):
-        if sheet.numbers:
-            fields = [f"h{i}-{n.name}-{s}" for n in sheet.numbers for s in sides]
-        else:
-            fields = [f"h{i}-{p.name}" for p in sheet.picks]
-        if not any(str(post.get(name, "")).strip() for name in fields):
+    for i in range(form.rows):
+        if not any(typed[name].strip() for name in form.row_fields(i)):
             continue
-        hands.append(_hand(sheet, sides, i, post))
+        hands.append(_hand(sheet, sides, i, typed))
     return hands
 
 
-def _value(post: Any, name: str) -> Any:
-    text = str(post.get(name, "")).strip().replace("−", "-")
+def _value(typed: dict[str, str], name: str) -> Any:
+    text = typed.get(name, "").strip().replace("−", "-")
     # Read as every bound reads a number (games/bounds.py): "²" or 5,000 digits stay text, which the
     # rules refuse with a sentence; int() on them was a server error (#37).
     number = bounds.read_int(text)
     return number if number is not None else text
 
 
-def _hand(sheet: ScoreSheet, sides: list[int], i: int, post: Any) -> dict[str, Any]:
+def _hand(sheet: ScoreSheet, sides: list[int], i: int, typed: dict[str, str]) -> dict[str, Any]:
     hand: dict[str, Any] = {}
     for number in sheet.numbers:
-        hand[_key(number)] = {str(s): _value(post, f"h{i}-{number.name}-{s}") for s in sides}
+        hand[_key(number)] = {str(s): _value(typed, f"h{i}-{number.name}-{s}") for s in sides}
     for pick in sheet.picks:
         if pick.kind == "winners":
-            typed = str(post.get(f"h{i}-{pick.name}", "")).strip()
-            hand[_key(pick)] = [_value({"w": w}, "w") for w in typed.split(",") if w]
+            words = typed.get(f"h{i}-{pick.name}", "").strip()
+            hand[_key(pick)] = [_value({"w": w}, "w") for w in words.split(",") if w]
         else:
-            value = _value(post, f"h{i}-{pick.name}")
+            value = _value(typed, f"h{i}-{pick.name}")
             hand[_key(pick)] = None if value == "" else value
     return hand
 

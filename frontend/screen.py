@@ -25,6 +25,7 @@ from django.utils.translation import pgettext
 
 from frontend.match_names import table_label
 from frontend.qr import qr_svg
+from frontend.query_forms import PartQuery
 from frontend.tournament_forms import RoundClockForm
 from frontend.tournaments import _get
 from games.errors import ServiceError
@@ -138,7 +139,9 @@ def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
     held = clock_commands.held(row, reload=False)  # the row is this request's: read once
     langs = languages(request, held.room.languages)
     context = {**panels(row, timezone.now(), held), "w": words(langs), "langs": ",".join(langs)}
-    if request.GET.get("part") == "panels":  # the refresh on each nudge: the QR code is the page's
+    if (
+        PartQuery(request.GET).value("part") == "panels"
+    ):  # the refresh on each nudge: the QR code is the page's
         return render(request, "frontend/screen/panels.html", context)
     page_url = request.build_absolute_uri(reverse("frontend:tournament", args=[row.pk]))
     context.update(qr=qr_svg(page_url, " · ".join(context["w"]["scan"]), scalable=True), page_url=page_url)
@@ -170,7 +173,7 @@ def club_screen(request: HttpRequest, slug: str) -> HttpResponse:
             }
         )
     context = {"club": club, "tonight": shown, "w": w, "langs": ",".join(langs)}
-    if request.GET.get("part") == "panels":
+    if PartQuery(request.GET).value("part") == "panels":
         return render(request, "frontend/screen/club_panels.html", context)
     return render(request, "frontend/screen/club.html", context)
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from frontend import printables
+from frontend.query_forms import ClosedForm, PartQuery
 from games.catalogue import titles
 from games.errors import ServiceError
 from seasons import service, standings
@@ -96,7 +97,10 @@ def close_season(request: HttpRequest, season_id: int) -> HttpResponse:
     loaded = _loaded(season_id)
     if not service.may_change(request.user, loaded.season):
         return HttpResponseForbidden(_("Only the season's organiser can change it."))
-    service.close(season_id, request.user, closed=request.POST.get("closed") != "0")
+    form = ClosedForm(request.POST)
+    service.close(
+        season_id, request.user, closed=not (form.is_valid() and form.cleaned_data["closed"] == "0")
+    )
     return redirect("frontend:season", season_id)
 
 
@@ -161,7 +165,7 @@ def _finished(tournament_id: int) -> bool:
 def season(request: HttpRequest, season_id: int) -> HttpResponse:
     loaded = _loaded(season_id)
     context = _page(request, loaded)
-    if request.GET.get("part") == "standings":  # the live page fetches its standings again
+    if PartQuery(request.GET).value("part") == "standings":  # the live page fetches its standings again
         return render(request, "frontend/seasons/standings.html", context)
     return render(request, "frontend/seasons/page.html", context)
 

@@ -16,17 +16,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from chat import service as chat
-from frontend import clubs, lessons, round_clock
+from frontend import form_errors, lessons, round_clock
 from frontend.options import (
     GAME_OPTIONS,
     RATED_BY_DEFAULT,
     SEAT_CHOICES,
-    TABLE_KINDS,
     TABLES,
     defaults_table,
     fields,
     parse_options,
 )
+from frontend.table_forms import HintForm, NewTableForm, ShowTableForm
 from games import bots, bounds, engines, invites, queries, ratelimit, seats, service
 from games.catalogue import installed, titles
 from games.errors import Forbidden, ServiceError
@@ -35,11 +35,13 @@ from games.names import GUEST, PLAYER, stored_name
 from tournaments import clubs as member_clubs
 
 
-def _seat_spec(choice: str, number: int, request: HttpRequest, passing: bool = False) -> service.SeatSpec:
+def _seat_spec(
+    choice: str, name: str, number: int, request: HttpRequest, passing: bool = False
+) -> service.SeatSpec:
     """``passing``: the device is passed between players, who are then all called "Player N" alike
     (a guest's own seat too: "Guest 1" beside "Player 2" read as two kinds of people) unless the form
     names them (#33: the second player of a passed device could not be named)."""
-    named = bounds.NAME.check(request.POST.get(f"name{number}", ""), _("Name"))
+    named = name.strip()
     if named and (choice == "local" or (choice == "me" and not request.user.is_authenticated)):
         return service.SeatSpec(named)
     if choice.startswith("bot:") and choice[4:] in bots.LEVELS:
@@ -56,13 +58,10 @@ def _seat_spec(choice: str, number: int, request: HttpRequest, passing: bool = F
     return service.SeatSpec(stored_name(PLAYER, number), name_role=PLAYER)
 
 
-def _table_kind(request: HttpRequest, choices: list[str]) -> str:
-    """The kind the form asked for. A form without one makes a casual table (nothing counts unless
+def _table_kind(request: HttpRequest, kind: str, choices: list[str]) -> str:
+    """The kind the form asked for (a form without one makes a casual table: nothing counts unless
     asked); a rated one needs every player of this browser signed in: a guest or a second player
     on this device has no rating to put at stake."""
-    kind = request.POST.get("kind", "casual")
-    if kind not in TABLE_KINDS:
-        raise ServiceError("bad_kind", _("Choose a rated or a casual table."))
     if kind == "rated" and not request.user.is_authenticated:
         raise Forbidden("sign_in", _("Sign in to play rated games."))
     if kind == "rated" and "local" in choices:
@@ -73,6 +72,42 @@ def _table_kind(request: HttpRequest, choices: list[str]) -> str:
     return kind
 
 
+def _made(request: HttpRequest, game: str, form: NewTableForm) -> HttpResponse | str:
+    """The table the valid form asks for, and the page it is played on; or why it cannot be made."""
+    players, chosen = form.cleaned_data["players"], form.seats()
+    choices = [choice for choice, _name in chosen]
+    try:
+        if not {"me", "local"} & set(choices):
+            raise ServiceError("no_human", _("Take at least one seat yourself."))
+        kind = _table_kind(request, form.cleaned_data["kind"], choices)
+        # Only the options chosen: the engine fills in the others with the rules' defaults for
+        # them (an All Fives table plays to 250 with two players, 200 with three or four).
+        try:
+            config = engines.compose(game, parse_options(game, request.POST), players)
+        except engines.IllegalAction as exc:
+            raise ServiceError.from_illegal(exc) from None
+        passing = "local" in choices
+        specs = [_seat_spec(choice, name, n, request, passing) for n, (choice, name) in enumerate(chosen)]
+        table = service.create_game(
+            game,
+            config,
+            specs,
+            kind=kind,
+            created_by=request.user if request.user.is_authenticated else None,
+            # Left empty: the model's default.
+            absent_after=form.cleaned_data["absent_after"],
+            # Only the members of one of the player's clubs (#33), or everyone.
+            club_id=form.cleaned_data["club"],
+        )
+    except ServiceError as exc:
+        return str(exc.localized()["message"])
+    _fresh_session(request)
+    for seat in table.seats.all():
+        if choices[seat.number] in ("me", "local"):
+            seats.remember(request.session, seat)
+    return redirect("frontend:table", game_id=table.pk)
+
+
 def new_table(request: HttpRequest, game: str) -> HttpResponse:
     if game not in GAME_OPTIONS:
         raise Http404
@@ -81,50 +116,17 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
     rated = game in RATED_BY_DEFAULT and request.user.is_authenticated
     shown_players = spec.default_players
     if request.method == "POST":
-        rated = request.POST.get("kind") == "rated"
-        # The count is checked against the game's few allowed numbers before anything is built
-        # from it: a list of one entry per claimed player would let one request exhaust the server.
-        players = bounds.PLAYERS.parse_or(request.POST.get("players", spec.default_players), -1)
-        if players not in spec.players:
-            players = -1
-        choices = [request.POST.get(f"seat{n}", "bot:greedy") for n in range(max(players, 0))]
-        try:
-            if players not in spec.players:
-                raise ServiceError("bad_players", _("Choose how many players sit at the table."))
-            if not {"me", "local"} & set(choices):
-                raise ServiceError("no_human", _("Take at least one seat yourself."))
-            kind = _table_kind(request, choices)
-            # Only the options chosen: the engine fills in the others with the rules' defaults for
-            # them (an All Fives table plays to 250 with two players, 200 with three or four).
-            try:
-                config = engines.compose(game, parse_options(game, request.POST), players)
-            except engines.IllegalAction as exc:
-                raise ServiceError.from_illegal(exc) from None
-            # Bounded before use (games/bounds.py); left empty: the model's default.
-            raw_absent = request.POST.get("absent_after", "").strip()
-            absent_after = bounds.ABSENT_AFTER.parse(raw_absent) if raw_absent else None
-            passing = "local" in choices
-            # Only the members of one of the player's clubs (#33), or everyone.
-            club = clubs.chosen_club(request)
-            specs = [_seat_spec(choice, n, request, passing) for n, choice in enumerate(choices)]
-            table = service.create_game(
-                game,
-                config,
-                specs,
-                kind=kind,
-                created_by=request.user if request.user.is_authenticated else None,
-                absent_after=absent_after,
-                club_id=club,
-            )
-        except ServiceError as exc:
-            error = exc.localized()["message"]
-            shown_players = players if players in spec.players else spec.default_players
+        form = NewTableForm(request.POST, request.user, spec)
+        valid = form.is_valid()
+        rated = form.cleaned_data.get("kind") == "rated"
+        shown_players = form.players_or(spec.default_players)
+        if not valid:
+            error = form_errors.sentence(form)
         else:
-            _fresh_session(request)
-            for seat in table.seats.all():
-                if choices[seat.number] in ("me", "local"):
-                    seats.remember(request.session, seat)
-            return redirect("frontend:table", game_id=table.pk)
+            answer = _made(request, game, form)
+            if isinstance(answer, HttpResponse):
+                return answer
+            error = answer
     posted = request.POST if request.method == "POST" else None
     if posted is None and any(option.key in request.GET for option in spec.offered(TABLES)):
         # A link may choose options (a lesson's "with friends": Kazino online is one game, a match of
@@ -139,7 +141,7 @@ def new_table(request: HttpRequest, game: str) -> HttpResponse:
         "option_defaults": {game: defaults_table(game, list(spec.players), TABLES)},
         "seat_choices": SEAT_CHOICES,
         # The other seats: a computer, or a friend when the page was asked for that (a lesson's end).
-        "others": "friend" if request.GET.get("with") == "friend" else "bot:greedy",
+        "others": "friend" if ShowTableForm(request.GET).friend() else "bot:greedy",
         "error": error,
         "max_players": max(spec.players),
         "rated": rated,
@@ -282,7 +284,8 @@ def hint(request: HttpRequest, game_id: int) -> JsonResponse:
     """The strong computer player's choice for one of my seats, from that seat's view only; casual
     tables only (a rated or tournament game gets ``no_hint``, checked again by the service)."""
     game = seen_game(request, game_id)
-    seat = bounds.SEAT.parse_or(request.GET.get("seat"), -1)
+    asked = HintForm(request.GET)
+    seat = asked.cleaned_data["seat"] if asked.is_valid() else -1
     mine = _held(request, game)
     if seat not in mine:
         return JsonResponse(

@@ -9,11 +9,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from frontend import seating_advice
-from frontend.options import GAME_OPTIONS, TOURNAMENTS, defaults_table, fields, parse_options
+from frontend import form_errors, seating_advice
+from frontend.options import GAME_OPTIONS, TOURNAMENTS, defaults_table, fields
+from frontend.query_forms import TournamentListQuery
 from frontend.tournament_estimates import _estimate, estimate_basis, estimate_text
-from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES, _int
-from games import bounds
+from frontend.tournament_new_form import NewTournamentForm
+from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES
 from games.catalogue import titles
 from games.errors import ServiceError
 from tournaments import (
@@ -44,7 +45,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     """Tournaments, newest first, filtered by game, club and status (GET parameters); a repeating
     tournament is shown once, its newest."""
     rows = Tournament.objects.select_related("club")
-    game, club, status = (request.GET.get(k, "") for k in ("game", "club", "status"))
+    query = TournamentListQuery(request.GET)
+    game, club, status = (str(query.value(k, "")) for k in ("game", "club", "status"))
     names = titles()
     if game in names:
         rows = rows.filter(game=game)
@@ -68,48 +70,16 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/tournaments/list.html", context)
 
 
-def _posted(post: Any) -> tuple[str, str, dict[str, Any]]:
-    """The game, the format and the options of the tournament form (the options of the chosen game
-    only, from its own fields ``GAME-KEY``; the engine fills in the rest when a table is made)."""
-    game = post.get("game", "")
-    options: dict[str, Any] = {
-        "table_size": _int(post.get("table_size"), 2),
-        "best_of": _int(post.get("best_of"), 1),
-        "spectator_delay": _int(post.get("spectator_delay"), 0),
-        "no_show_after": 60 * _int(post.get("no_show_minutes"), 0),
-    }
-    if post.get("absent_minutes"):  # #37: a game may be claimed against a player gone this long
-        options["absent_after"] = 60 * _int(post.get("absent_minutes"), 0)
-    if post.get("rounds"):
-        options["rounds"] = _int(post.get("rounds"), 0)
-    for flag in ("third_place", "duplicate", "partnerships", "check_in", "late_entry", "chat"):
-        if post.get(flag):
-            options[flag] = True
-    for choice, usual in (
-        ("seating", "standings"),  # #31: kept when chosen
-        ("short_tables", "smaller"),
-        ("bye_value", ""),  # #30: the rules of absence
-        ("absence_before_round", "repair"),
-    ):
-        if post.get(choice) and post.get(choice) != usual:
-            options[choice] = post.get(choice)
-    options["reset"] = bool(post.get("reset"))
-    tiebreaks = [c for c in post.getlist("tiebreak") if c]
-    if tiebreaks and post.getlist("tiebreak")[0]:
-        options["tiebreaks"] = list(dict.fromkeys(tiebreaks))
-    if post.get("registration_closes"):
-        options["registration_closes"] = post["registration_closes"]
-    options["auto_start"] = not post.get("manual_rounds")
-    if game in GAME_OPTIONS:
-        chosen = parse_options(game, post, prefix=f"{game}-", where=TOURNAMENTS)
-        if chosen:
-            options["game_config"] = chosen
-    return game, post.get("format", ""), options
+def _posted(data: Any) -> tuple[str, str, dict[str, Any]]:
+    """The game, the format and the options a tournament form sent (its fields refused left out)."""
+    form = NewTournamentForm(data)
+    form.is_valid()
+    return form.choice()
 
 
-def _table_players(game: str, post: Any) -> int:
+def _table_players(game: str, options: dict[str, Any]) -> int:
     """The players at a table of the form's tournament (for the defaults the form shows first)."""
-    players = 4 if post.get("partnerships") else _int(post.get("table_size"), 2)
+    players = 4 if options.get("partnerships") else int(options["table_size"])
     spec = GAME_OPTIONS[game]
     return players if players in spec.players else spec.default_players
 
@@ -120,15 +90,17 @@ def estimate_view(request: HttpRequest) -> JsonResponse:
     change): ``{"minutes", "best_of", "source", "text", "basis", "seating"}`` (``seating``: the short
     tables and, when a Swiss would repeat meetings, the offer of a fixed schedule, for the players
     ``expected``), or the error that would refuse the tournament."""
-    game, fmt, options = _posted(request.GET)
+    form = NewTournamentForm(request.GET)
+    if not form.is_valid():
+        message = form_errors.sentence(form)
+        return JsonResponse({"error": {"code": form.mistake_code(), "message": message}}, status=400)
+    game, fmt, options = form.choice()
     try:
         checked = service.validate_options(game, fmt or "swiss", options)
     except ServiceError as exc:
         return JsonResponse({"error": exc.localized()}, status=exc.status)
     found = estimate.for_tournament(game, checked)
-    seating = seating_advice.advice(
-        fmt or "swiss", checked, bounds.read_int(request.GET.get("expected")) or 0
-    )
+    seating = seating_advice.advice(fmt or "swiss", checked, form.players_expected())
     if found is None:
         return JsonResponse({"minutes": None, "text": "", "basis": "", "seating": seating})
     return JsonResponse(
@@ -146,14 +118,18 @@ def estimate_view(request: HttpRequest) -> JsonResponse:
 @login_required
 def new_tournament(request: HttpRequest) -> HttpResponse:
     post = request.POST
+    form = NewTournamentForm(post)
+    valid = form.is_valid()
+    game, fmt, options = form.choice()
     names = titles()
-    chosen_game = str(post.get("game")) if post.get("game") in GAME_OPTIONS else next(iter(names), "")
+    chosen_game = game if game in GAME_OPTIONS else next(iter(names), "")
     context: dict[str, Any] = {
         "titles": names,
         "formats": FORMAT_NAMES,
         "values": post,
         "criteria": [(c, CRITERION_NAMES[c]) for c in CRITERIA],
-        "tiebreak_slots": range(1, 5),
+        # Each slot with the tie-break typed there (the page again shows what was chosen).
+        "tiebreak_slots": list(enumerate((post.getlist("tiebreak") + [""] * 4)[:4], start=1)),
         "game_options": [
             (
                 key,
@@ -161,7 +137,7 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
                 fields(
                     key,
                     TOURNAMENTS,
-                    _table_players(key, post),
+                    _table_players(key, options),
                     post if request.method == "POST" and key == chosen_game else None,
                     prefix=f"{key}-",
                 ),
@@ -173,15 +149,14 @@ def new_tournament(request: HttpRequest) -> HttpResponse:
             key: defaults_table(key, list(spec.players), TOURNAMENTS) for key, spec in GAME_OPTIONS.items()
         },
     }
-    game, fmt, options = _posted(post)
     found = _estimate(chosen_game, fmt, options) if game == chosen_game else _estimate(chosen_game, "", {})
     context["estimate"], context["estimate_basis"] = estimate_text(found), estimate_basis(found)
-    context["seating_advice"] = seating_advice.advice(
-        fmt or "swiss", options, bounds.read_int(post.get("expected")) or 0
-    )
-    if request.method == "POST":
+    context["seating_advice"] = seating_advice.advice(fmt or "swiss", options, form.players_expected())
+    if request.method == "POST" and not valid:
+        context["error"] = form_errors.sentence(form)
+    elif request.method == "POST":
         try:
-            row = service.create(post.get("name", ""), game, fmt, options, by=cast(Any, request.user))
+            row = service.create(form.cleaned_data["name"], game, fmt, options, by=cast(Any, request.user))
         except ServiceError as exc:
             context["error"] = exc.localized()["message"]
         else:

@@ -18,6 +18,7 @@ from frontend import tournament_forms as console_forms
 from frontend.bracket_svg import bracket_svg, describe
 from frontend.match_names import match_title, namer, table_label
 from frontend.match_scores import score
+from frontend.query_forms import RoundQuery
 from frontend.tournament_estimates import _round_length, board_estimate_text, estimate_text
 from frontend.tournaments import (
     CRITERION_HELP,
@@ -25,7 +26,6 @@ from frontend.tournaments import (
     FORMAT_NAMES,
     _criteria,
     _get,
-    _int,
     _organiser,
     place_words,
 )
@@ -209,7 +209,7 @@ def _stage(row: Tournament, current: Round | None) -> str:
 
 def _chosen_round(request: HttpRequest, row: Tournament, numbers: list[int]) -> int:
     """The round whose tab is open: the one in the address (``?round=N``), else the current one."""
-    wanted = _int(request.GET.get("round"), 0)
+    wanted = RoundQuery(request.GET).value("round", 0)
     if wanted in numbers:
         return wanted
     return numbers[-1] if numbers else 0

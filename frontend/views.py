@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from frontend import lobby
 from frontend.languages import save_language
+from frontend.query_forms import GameQuery
 from games import seats
 from games.catalogue import installed, titles
 
@@ -19,8 +20,9 @@ def home(request: HttpRequest) -> HttpResponse:
     """The lobby: the tables being played (latest move first), the recent ones, the games; one game
     at a time with ``?game=``."""
     names = titles()
-    game = request.GET.get("game") or None
-    if game is not None and game not in names:
+    query = GameQuery(request.GET)
+    game = query.value("game")
+    if (game is not None and game not in names) or "game" in query.errors:
         raise Http404(_("There is no such game."))
     requester = seats.Requester.of_request(request, header=False)
     tabs = [{"game": "", "title": _("All games"), "current": game is None}]

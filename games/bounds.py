@@ -159,6 +159,7 @@ COMPUTERS = Number("count", 1, 32, "Computer players an organiser adds to a tour
 # Score entry (games played with real cards)
 HANDS = Number("count", 0, 100, "Rows (hands) of a score entry form (tournaments.board.MAX_HANDS).")
 GAME_INDEX = Number("game", 0, 8, "A game of a match, from 0 (best of 9 at most).")
+GAME_NUMBER = Number("game", 1, 9, "A game of a match as the score entry names it, from 1 (best of 9).")
 SCORE = Number("score", -100_000, 100_000, "A number written on a score sheet (the engine checks the rules).")
 # Reading
 PAGE = Number("page", 1, 10_000, "A page of a list.")

@@ -30,6 +30,43 @@ from replay.access import Position, Viewer
 from replay.frames import Replay
 from replay.models import Room
 
+HIDDEN_VALUES = {"1": True, "true": True, "0": False, "false": False}
+
+
+class PositionForm(forms.Form):
+    """``at=SEQ&as=PERSPECTIVE`` of a replay link or a new room: read by ``access.land``, which
+    ignores a bad value with a notice. A value longer than any seq or perspective is such a bad
+    value (``REFUSED``), the same notice."""
+
+    REFUSED = "?"
+
+    def __init__(self, data: Any) -> None:
+        super().__init__(data)
+        self.fields["at"] = forms.CharField(required=False, max_length=bounds.DIGITS + 1)
+        self.fields["as"] = forms.CharField(required=False, max_length=16)  # a keyword of Python
+
+    def given(self, name: str) -> str:
+        self.is_valid()
+        return self.REFUSED if name in self.errors else str(self.cleaned_data.get(name) or "")
+
+
+class CommentForm(forms.Form):
+    """A comment: the moment it is about and its text (replay/comments.py says what is wrong with
+    either, for the API too: the sentences are one)."""
+
+    # As bounds.read_int reads a number: at most DIGITS characters (a longer one is no moment: None).
+    seq = forms.CharField(required=False, max_length=bounds.DIGITS)
+    text = forms.CharField(required=False, strip=False)
+
+
+class HiddenForm(forms.Form):
+    """``hidden=1`` (or ``true``) hides a comment, ``hidden=0`` (or ``false``) shows it again."""
+
+    hidden = forms.CharField(required=False, max_length=5)
+
+    def clean_hidden(self) -> bool | None:
+        return HIDDEN_VALUES.get(self.cleaned_data.get("hidden", "").lower())
+
 
 def _game(request: HttpRequest, game_id: int) -> Game:
     """The game, if this browser may see it (``games.seats.may_see``); else the 404 of an id no table has."""
@@ -118,7 +155,8 @@ def page(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _game(request, game_id)
     replay = frames.load(game.pk)
     viewer = _viewer(request, game)
-    position = access.land(replay, viewer, request.GET.get("at"), request.GET.get("as"))
+    asked = PositionForm(request.GET)
+    position = access.land(replay, viewer, asked.given("at"), asked.given("as"))
     return _render(request, game, replay, viewer, position, None)
 
 
@@ -130,7 +168,8 @@ def open_room(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect(f"{reverse('login')}?{urlencode({'next': page_url})}")
     replay = frames.load(game.pk)
     viewer = _viewer(request, game)
-    room = rooms.open_room(game, replay, viewer, request.POST.get("at"), request.POST.get("as"))
+    asked = PositionForm(request.POST)
+    room = rooms.open_room(game, replay, viewer, asked.given("at"), asked.given("as"))
     return redirect("replay:room", key=room.key)
 
 
@@ -162,14 +201,14 @@ def comment_list(request: HttpRequest, game_id: int) -> JsonResponse:
     viewer = _viewer(request, game)
     if request.method == "GET":
         return JsonResponse({"comments": comments.listing(game, replay, viewer)})
+    form = CommentForm(request.POST)
+    form.is_valid()  # what it refused is None here, which comments.create refuses with its sentence
+    typed = form.cleaned_data
     try:
-        note = comments.create(game, replay, viewer, request.POST.get("seq"), request.POST.get("text"))
+        note = comments.create(game, replay, viewer, typed.get("seq"), typed.get("text"))
     except ServiceError as exc:
         return _refused(exc)
     return JsonResponse({"comment": note}, status=201)
-
-
-HIDDEN_VALUES = {"1": True, "true": True, "0": False, "false": False}
 
 
 @require_POST
@@ -177,7 +216,8 @@ def comment_hide(request: HttpRequest, game_id: int, note_id: int) -> JsonRespon
     """POST hidden=1 hides a comment, hidden=0 shows it again (staff, or whoever made the table)."""
     game = _game(request, game_id)
     viewer = _viewer(request, game)
-    hidden = HIDDEN_VALUES.get(str(request.POST.get("hidden", "")).lower())
+    form = HiddenForm(request.POST)
+    hidden = form.cleaned_data["hidden"] if form.is_valid() else None
     try:
         note = comments.moderate(game, viewer, note_id, hidden)
     except ServiceError as exc:
@@ -216,20 +256,23 @@ class BetterForm(forms.Form):
     where the viewer looks from."""
 
     at = bounds.SEQ.form_field()
-    perspective = forms.CharField(max_length=8)
+
+    def __init__(self, data: Any) -> None:
+        super().__init__(data)
+        self.fields["as"] = forms.CharField(max_length=8)  # a keyword of Python
 
 
 @require_http_methods(["GET"])
 def better_board(request: HttpRequest, game_id: int) -> JsonResponse:
     """The better move of a flagged decision on the board (replay/better.py), as this viewer may see it."""
     game = _game(request, game_id)
-    form = BetterForm({"at": request.GET.get("at", ""), "perspective": request.GET.get("as", "")})
+    form = BetterForm(request.GET)
     try:
         if not form.is_valid():
             if "at" in form.errors:
                 raise bounds.SEQ.refusal("at")
             raise ServiceError("bad_perspective", access.BAD_PERSPECTIVE)
-        perspective = access.parse_perspective(form.cleaned_data["perspective"])
+        perspective = access.parse_perspective(form.cleaned_data["as"])
         replay = frames.load(game.pk)
         if not replay.finished:
             raise ServiceError("not_finished", _("Only a finished game can be reviewed."))

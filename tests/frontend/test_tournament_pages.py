@@ -59,15 +59,19 @@ def test_an_organiser_sets_up_and_starts_a_tournament_from_the_pages(client, org
 def test_bad_form_input_says_why_and_creates_nothing(client, organiser):
     response = client.post("/tournaments/new/", {"name": "", "game": "kazino", "format": "swiss"})
     assert response.status_code == 200 and b'class="error"' in response.content
+    # A number that is none is refused by the form (#32), said by its label, the page kept as typed.
     response = client.post(
         "/tournaments/new/", {"name": "X", "game": "kazino", "format": "swiss", "table_size": "four"}
     )
-    assert response.status_code == 302  # a number that is not one falls back to the default table size
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Players at a table must be a whole number from 2 to 8." in page
+    assert 'value="X"' in page and 'name="table_size" type="number" min="2" max="8" value="four"' in page
     response = client.post(
         "/tournaments/new/", {"name": "Y", "game": "skyjo", "format": "round_robin", "table_size": "4"}
     )
     assert b'class="error"' in response.content
-    assert Tournament.objects.count() == 1
+    assert Tournament.objects.count() == 0
 
 
 def test_only_the_organiser_sees_and_uses_the_controls(client, organiser):

@@ -96,6 +96,15 @@ def test_a_bad_link_still_opens_the_replay(finished: Game, query: str) -> None:
     assert 0 <= config["position"]["index"] < len(frames.load(finished.pk).moments)
 
 
+@pytest.mark.parametrize("query", ["?at=" + "9" * 5000, "?as=" + "x" * 100])
+def test_a_link_past_its_bound_is_read_by_its_form_as_a_bad_link(finished: Game, query: str) -> None:
+    """#32: ``at``/``as`` are cut at their bound by PositionForm before anything reads them."""
+    response = Client().get(f"/games/{finished.pk}/replay/{query}", HTTP_ACCEPT_LANGUAGE="en")
+    config = config_of(response)
+    assert 0 <= config["position"]["index"] < len(frames.load(finished.pk).moments)
+    assert config["notice"], "the page says the link was not understood"
+
+
 def test_unknown_games_and_streams_have_no_replay(finished: Game) -> None:
     assert Client().get("/games/999999/replay/").status_code == 404
     stream = open_stream("tests")
