@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.bench import report_people, benchlib, report
+from tests.bench import benchlib, report, report_people
 
 GAMES = ["skyjo", "dominoes", "kazino", "pitch"]
 
