@@ -290,15 +290,19 @@ def seat_orders(
     return out
 
 
-def seat_order(table: Sequence[P], history: History, number: Mapping[Any, int]) -> list[P]:
-    """Seat 0 to whoever acted first least often (then sat earliest least, then the lower pairing
-    number); the others from the one who sat latest before to the one who sat earliest."""
+def seat_order(
+    table: Sequence[P], history: History, number: Mapping[Any, int], first: P | None = None
+) -> list[P]:
+    """Seat 0 to ``first`` if given (a fixed schedule's plan), else to whoever acted first least often
+    (then sat earliest least, then the lower pairing number); the others from the one who sat latest
+    before to the one who sat earliest."""
     zero = Fraction(0)
 
     def lateness(p: P) -> tuple[Fraction, int]:
         return history.early.get(p, zero), number[p]
 
-    first = min(table, key=lambda p: (history.first.get(p, 0), *lateness(p)))
+    if first is None:
+        first = min(table, key=lambda p: (history.first.get(p, 0), *lateness(p)))
     return [first, *sorted((p for p in table if p != first), key=lateness)]
 
 
