@@ -145,3 +145,16 @@ def test_the_page_explains_the_seating_mode_the_bye_and_the_tie_breaks_in_the_re
         assert not any(said(other, pages[seating]) for o, other in SEATING_SENTENCES.items() if o != seating)
         assert said(TIE_BREAK_RULE, pages[seating])
     assert said(TIE_BREAK_RULE, boards) and said(BYE_RULE, boards)
+
+
+def test_the_page_shows_each_rounds_tables_for_the_entrants_it_has(client, django_user_model):
+    organiser = django_user_model.objects.create_user("td", password="pw")
+    row = service.create("Fours", "dominoes", "swiss", {"table_size": 4}, by=organiser)
+    for n in range(1, 19):
+        service.register(row, f"Bot {n}", bot_level="random", by=organiser)
+    html = client.get(f"/tournaments/{row.pk}/").content.decode()
+    assert '<p id="seating-tables">18 players: 3 tables of 4 and 2 tables of 3 each round.</p>' in html
+    ht = client.get(f"/tournaments/{row.pk}/", HTTP_ACCEPT_LANGUAGE="ht").content.decode()
+    assert "18 jwè : 3 tab 4 jwè ak 2 tab 3 jwè chak wonn." in ht
+    boards = service.create("Boards", "kazino", "swiss", {"game_config": {"match": "single"}}, by=organiser)
+    assert 'id="seating-tables"' not in client.get(f"/tournaments/{boards.pk}/").content.decode()
