@@ -158,3 +158,12 @@ def test_the_page_shows_each_rounds_tables_for_the_entrants_it_has(client, djang
     assert "18 jwè : 3 tab 4 jwè ak 2 tab 3 jwè chak wonn." in ht
     boards = service.create("Boards", "kazino", "swiss", {"game_config": {"match": "single"}}, by=organiser)
     assert 'id="seating-tables"' not in client.get(f"/tournaments/{boards.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "ht", "tl"])
+def test_the_form_tells_the_organiser_the_tie_break_rule_for_a_swiss(client, django_user_model, language):
+    client.force_login(django_user_model.objects.create_user("td", password="pw"))
+    html = client.get("/tournaments/new/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    with translation.override(language):
+        rule = translation.gettext(TIE_BREAK_RULE)
+    assert f'<p class="meta" data-formats="swiss">{rule}</p>' in html
