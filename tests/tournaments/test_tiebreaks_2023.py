@@ -68,6 +68,8 @@ def test_a_cut_drops_a_voluntarily_unplayed_round_first():
     # E's forfeit win is not voluntary either: B (1/2) is cut.
     assert got["E"]["buchholz_cut1"] == 4 - HALF
     assert got["A"]["buchholz_median"] == 4 - HALF - 2  # B and C (2) cut
+    # The median also drops B's requested bye first (as its weakest), then A (5/2): E's 2 is left.
+    assert got["B"]["buchholz_median"] == 2
 
 
 def test_a_voluntary_dummy_is_cut_before_a_weaker_real_opponent():
