@@ -16,9 +16,9 @@ Arena and "power pods" seat:
    - **span ≤ 1** (``limit``; 2 with the organiser's "wider tables for fewer repeats"): a table holds
      players of at most two adjacent standings-tables. In the **last round** the table of the leader
      holds players of the top standings-table only (the leaders meet, whoever met before);
+   - the fewest **repeats** (pairs at a table that met before, as often as they met);
    - nobody past the cap of first seats (``first_seat_cap``: ⌈rounds × tables / entrants⌉, which is
      ⌈rounds / size⌉ when every table is full) while the field allows;
-   - the fewest **repeats** (pairs at a table that met before, as often as they met);
    - the least **score spread** (highest minus lowest score, summed over the tables);
    - first seats as even as possible (each table's fewest first seats, summed).
 
