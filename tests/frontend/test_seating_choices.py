@@ -98,7 +98,7 @@ SEATING_SENTENCES = {
     "standings": "Each round cuts the standings into tables of %(size)s; a table takes players from at most "
     "two neighbouring tables of the standings, as few as possible who met before, then the scores as close "
     "as they can be. In the last round the leaders play together. The first seat goes round: nobody acts "
-    "first more than the rounds allow.",
+    "first more than the rounds allow, unless keeping to that would seat together players who met before.",
     "wider": "Each round cuts the standings into tables of %(size)s; a table takes players from at most three "
     "neighbouring tables of the standings (wider tables), so that fewer players meet again; then the scores "
     "as close as they can be. The first seat goes round.",
