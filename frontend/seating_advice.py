@@ -61,3 +61,15 @@ def advice(fmt: str, options: dict[str, Any], expected: int) -> str:
             % {"rounds": rounds, "least": least}
         )
     return " ".join(out)
+
+
+def tables_now(fmt: str, options: dict[str, Any], count: int) -> str:
+    """The tournament page's "18 players: 3 tables of 4 and 2 tables of 3 each round." for the entrants
+    it has now (a multi-player Swiss only; "" otherwise), so the short tables are never a surprise."""
+    size = int(options.get("table_size", 2))
+    if fmt != "swiss" or size < 3 or not 2 <= count <= MOST:
+        return ""
+    try:
+        return tables_text(count, size, str(options.get("short_tables", "smaller")))
+    except ValueError:
+        return ""

@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext_lazy
 
-from frontend import round_clock
+from frontend import round_clock, seating_advice
 from frontend import tournament_forms as console_forms
 from frontend.bracket_svg import bracket_svg, describe
 from frontend.match_names import match_title, namer, table_label
@@ -325,6 +325,9 @@ def page(
         "correctable": not knockout,  # a knockout corrects only its current round (service.override)
         "can_add": row.status == "registration" or (late and row.status != "finished"),
         "active_entries": [e for e in standings if not e.withdrawn],
+        "seating_tables": ""
+        if row.status == "finished"
+        else seating_advice.tables_now(row.format, row.options, sum(1 for e in standings if not e.withdrawn)),
         "locked": set(current.locked) if current is not None else set(),
         "pairing_edits": service.EDITS,
         "computer_levels": list(computers.LEVEL_NAMES.items()),

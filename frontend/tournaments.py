@@ -55,7 +55,9 @@ CRITERION_HELP = {
     "buchholz_cut1": gettext_lazy(
         "Buchholz without the weakest opponent (a round you chose not to play goes first)."
     ),
-    "buchholz_median": gettext_lazy("Buchholz without the weakest and the strongest opponent."),
+    "buchholz_median": gettext_lazy(
+        "Buchholz without the weakest and the strongest opponent (a round you chose not to play goes first, as the weakest)."
+    ),
     "sonneborn_berger": gettext_lazy(
         "The points of the opponents you beat, and half of those you drew with; a round not played counts as against an opponent with your own score."
     ),

@@ -328,12 +328,18 @@ def next_round(t: Tournament, keep: list[Table] | None = None) -> Pairing | None
 
 
 def _fixed_round(t: Tournament, number: int, out: set[int]) -> tuple[list[list[int]], list[int]]:
-    """Round ``number`` of a fixed schedule over the seeding (``schedule.round_of``), seat 0 rotated."""
+    """Round ``number`` of a fixed schedule over the seeding (``schedule.round_of``), seat 0 as the
+    schedule planned it for the whole event (``schedule.first_seats``; a table whose planned first
+    player is gone: to whoever acted first least)."""
     short = str(t.options.get("short_tables", "smaller"))
     present = set(t.active()) - out
-    tables, byes = schedule.round_of(t.seeding, present, table_size(t), swiss_rounds(t), number, short)
+    size, rounds = table_size(t), swiss_rounds(t)
+    tables, byes = schedule.round_of(t.seeding, present, size, rounds, number, short)
+    planned = schedule.firsts_of(t.seeding, size, rounds, number, short)
     history, order = seat_history(t), {e: i for i, e in enumerate(t.seeding)}
-    return [seating.seat_order(tb, history, order) for tb in tables], byes
+    return [
+        seating.seat_order(tb, history, order, next((e for e in tb if e in planned), None)) for tb in tables
+    ], byes
 
 
 def _table_swiss(t: Tournament, ranked: list[int], rows: list[ranking.Row]) -> list[list[int]]:

@@ -12,7 +12,11 @@ table equally likely), once per seating mode: ``standings`` (the default: span �
 - repeats: the whole event's pairs at a table that met before, as often as they met;
 - spread: highest minus lowest first criterion at a table when it was seated, the mean over tables;
 - first seats: the most any player had (and the cap ⌈rounds × tables / entrants⌉);
-- rounds the exact search settled (fields up to ``tables.EXACT_UP_TO``: the per-round optimum).
+- rounds the exact search settled (fields up to ``tables.EXACT_UP_TO``: the per-round optimum);
+- by standings, the yardstick of the repeat goal on the event's own path: each round, the least repeats
+  any seating of that round's standings could have under span ≤ 1 alone (``optimum``), and under span
+  ≤ 1 with the last-round rule (``optimum_leader``: the leader's table holds the top standings-table),
+  summed over the rounds (the exact search with repeats as the only cost).
 
 Also ``formats.next_round`` for 512 entrants at tables of four, standings included, each round.
 """
@@ -36,6 +40,7 @@ from tournaments import formats  # noqa: E402
 from tournaments.log import RUNNING, Entrant, Result, Round, Table, Tournament  # noqa: E402
 from tournaments.pairing import schedule  # noqa: E402
 from tournaments.pairing import tables as seating  # noqa: E402
+from tournaments.pairing.objective import Objective, Weights  # noqa: E402
 
 FIELDS = ((16, 4), (18, 4), (22, 4), (16, 3), (18, 3), (22, 3))
 MODES = ("standings", "wider", "fixed")
@@ -72,6 +77,29 @@ def play(t: Tournament, seated: list[list[int]], rng: random.Random, byes: list[
     t.rounds.append(Round(number, tables, list(byes or []), started=True))
 
 
+def least_repeats(
+    ranked: list[int], size: int, scores: dict[int, float], met: Any, number: int, leader: bool
+) -> int:
+    """The fewest repeats of any seating of this round's standings under span ≤ 1 (and, with
+    ``leader``, the leader's table of the top standings-table only): the exact search, repeats the
+    only cost besides the span."""
+    sizes = seating.layout(len(ranked), size, number)
+    score = {p: float(scores.get(p, 0)) for p in ranked}
+    objective = Objective(
+        scores=score,
+        met=met,
+        first={},
+        cap=number + 1,
+        level=seating.levels(ranked, score, sizes),
+        limit=1,
+        weights=Weights(even=0.0, spread=0.0, repeat=1.0, over=0.0, span=1e6),
+        leader=ranked[0] if leader else None,
+    )
+    found = seating._exact(ranked, sizes, objective)
+    assert found is not None, "the exact search settles the benchmark's fields"
+    return sum(objective.repeats(table) for table in found)
+
+
 def simulate(players: int, size: int, rounds: int, seed: int, mode: str) -> dict[str, Any]:
     """One whole event: spans, repeats, spreads, first seats, rounds settled exactly."""
     rng = random.Random(seed)
@@ -79,6 +107,7 @@ def simulate(players: int, size: int, rounds: int, seed: int, mode: str) -> dict
     met: dict[int, Counter[int]] = defaultdict(Counter)
     firsts: Counter[int] = Counter()
     repeats, spreads, wide, count, exact = 0, [], 0, 0, 0
+    optimum, optimum_leader = 0, 0
     for number in range(1, rounds + 1):
         rows = formats.standings(t)
         scores = formats._primary(t, rows)
@@ -93,6 +122,10 @@ def simulate(players: int, size: int, rounds: int, seed: int, mode: str) -> dict
                 ranked, size, scores, formats._met(t), history=history, span=seating.SPANS[mode]
             )
             exact += again.exact
+        if mode == "standings" and players <= seating.EXACT_UP_TO:
+            met_now = formats._met(t)
+            optimum += least_repeats(ranked, size, scores, met_now, number, False)
+            optimum_leader += least_repeats(ranked, size, scores, met_now, number, number == rounds)
         for table in seated:
             repeats += sum(met[a][b] for a, b in combinations(table, 2))
             values = [scores.get(e, 0.0) for e in table]
@@ -111,6 +144,8 @@ def simulate(players: int, size: int, rounds: int, seed: int, mode: str) -> dict
         "wide": wide / count,
         "first_max": max(firsts.values()),
         "exact": exact,
+        "optimum": optimum,
+        "optimum_leader": optimum_leader,
     }
 
 
@@ -128,6 +163,8 @@ def compare(
                 "wide": sum(r["wide"] for r in runs) / seeds,
                 "first_max": max(r["first_max"] for r in runs),
                 "exact": sum(r["exact"] for r in runs),
+                "optimum": sum(r["optimum"] for r in runs) / seeds,
+                "optimum_leader": sum(r["optimum_leader"] for r in runs) / seeds,
             }
         layout = schedule.sizes(players, size)
         row["least_fixed"] = schedule.least_repeats(players, layout, rounds)
@@ -178,8 +215,9 @@ def lines(figures: dict[str, Any]) -> list[str]:
         )
         out.append(
             f"tables {row['players']}@{row['size']}, {row['rounds']} rounds × {row['seeds']} seeds: {modes} "
-            f"(fixed's least {row['least_fixed']}, first-seat cap {row['first_cap']}, audit's optimum "
-            f"{row['audit_optimum']})"
+            f"(own path's per-round optimum {row['standings']['optimum']:.1f}, with the last-round rule "
+            f"{row['standings']['optimum_leader']:.1f}; fixed's least {row['least_fixed']}, first-seat cap "
+            f"{row['first_cap']}, audit's optimum {row['audit_optimum']})"
         )
     if figures.get("timing_512"):
         walls = [wall for _cpu, wall, _r in figures["timing_512"]]

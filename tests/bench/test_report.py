@@ -374,9 +374,35 @@ def test_the_multi_player_swiss_goals_say_no_on_a_wide_table_or_an_inexact_round
     assert first["met"] is False and first["measured"] == "3 at 16@4 (cap 2)"
     page = report.render(results)
     assert "### Multi-player Swiss: by standings, wider tables, fixed schedules" in page
-    assert "| 16 at tables of 4 | by standings | 2.0 % | **21.0** | 49/50 | 20.0 | 1.50 | 3 (cap 2) |" in page
+    assert (
+        "| 16 at tables of 4 | by standings | 2.0 % | **21.0** | 49/50 | 20.0 |  | 1.50 | 3 (cap 2) |" in page
+    )
     assert "### Two-player Swiss against an independent Dutch implementation" in page
     assert "### Double elimination: early losers-bracket rematches" in page
+
+
+def test_the_repeat_goal_reads_the_own_paths_optimum_with_the_last_round_rule():
+    results = copy.deepcopy(figures())
+    field = results["pairing"]["tables"]["fields"][0]  # 16 at tables of 4, 21.0 repeats
+    field["standings"].update(optimum=18.0, optimum_leader=19.5)
+
+    def row() -> dict:
+        rows = report.goals(results)
+        return next(
+            r for r in rows if r["goal"].startswith("multi-player Swiss by standings: mean repeats, 16")
+        )
+
+    met = row()
+    assert met["met"] is True, "21.0 ≤ 19.5 + 10 %"
+    assert met["baseline"] == "own path's optimum 19.5 (span ≤ 1 alone 18.0); audit's optimum 20.0"
+    assert met["ratio"] == "1.08× own path's"
+    field["standings"].update(optimum_leader=18.5)
+    assert row()["met"] is False, "21.0 > 18.5 + 10 %"
+    page = report.render(results)
+    assert (
+        "| 16 at tables of 4 | by standings | 0.0 % | **21.0** | 50/50 | 20.0 | 18.5 (18.0) | 1.50 | 2 (cap 2) |"
+        in page
+    )
 
 
 def two_player(rows: list[dict]) -> list[dict]:

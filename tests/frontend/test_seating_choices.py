@@ -6,6 +6,7 @@ apply."""
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from games.errors import ServiceError
 from tournaments import service
@@ -90,3 +91,79 @@ def test_the_players_expected_are_read_within_bounds(client):
     for expected in ("x", "²", "9" * 5000, "100000", "-5"):
         response = estimate(client, expected=expected, rounds="5")
         assert response.status_code == 200 and response.json()["seating"] == ""
+
+
+# The page's sentences as the template marks them for translation (help.html).
+SEATING_SENTENCES = {
+    "standings": "Each round cuts the standings into tables of %(size)s; a table takes players from at most "
+    "two neighbouring tables of the standings, as few as possible who met before, then the scores as close "
+    "as they can be. In the last round the leaders play together. The first seat goes round: nobody acts "
+    "first more than the rounds allow, unless keeping to that would seat together players who met before.",
+    "wider": "Each round cuts the standings into tables of %(size)s; a table takes players from at most three "
+    "neighbouring tables of the standings (wider tables), so that fewer players meet again; then the scores "
+    "as close as they can be. The first seat goes round.",
+    "fixed": "Every round's tables of %(size)s were fixed before the first, so that each player meets as many "
+    "others as possible and as few pairs as possible meet twice, whatever the scores. The first seat goes "
+    "round.",
+}
+TIE_BREAK_RULE = (
+    "Tie-breaks follow FIDE's regulations of 2023 (C.07, article 16): a round a player did not play (a bye, "
+    "a forfeit won or lost, a round missed) counts in Buchholz and Sonneborn-Berger as a game against an "
+    "opponent with the player's own score; an opponent who withdrew counts its later rounds as draws; "
+    "Buchholz cut 1 first drops a round the player chose not to play."
+)
+BYE_RULE = (
+    "With an odd number of players, one player sits out the round for a full point (the bye): the "
+    "lowest-placed who has not had one, unless choosing another keeps more players within their score "
+    "group; nobody gets it twice."
+)
+
+
+@pytest.mark.parametrize("language", ["en", "ht", "tl"])
+def test_the_page_explains_the_seating_mode_the_bye_and_the_tie_breaks_in_the_readers_language(
+    client, django_user_model, language
+):
+    organiser = django_user_model.objects.create_user("td", password="pw")
+    pages = {}
+    for seating in SEATING_SENTENCES:
+        row = service.create(
+            seating, "dominoes", "swiss", {"table_size": 4, "seating": seating}, by=organiser
+        )
+        pages[seating] = client.get(f"/tournaments/{row.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    row = service.create("boards", "kazino", "swiss", {"game_config": {"match": "single"}}, by=organiser)
+    boards = client.get(f"/tournaments/{row.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    def said(msgid: str, html: str) -> bool:
+        with translation.override(language):
+            text = translation.gettext(msgid)
+        assert language == "en" or text != msgid, f"not translated: {msgid[:40]}"
+        # {% translate %} writes the catalogue's text as it is (not escaped).
+        return (text % {"size": 4} if "%(size)s" in text else text) in html
+
+    for seating, sentence in SEATING_SENTENCES.items():
+        assert said(sentence, pages[seating])
+        assert not any(said(other, pages[seating]) for o, other in SEATING_SENTENCES.items() if o != seating)
+        assert said(TIE_BREAK_RULE, pages[seating])
+    assert said(TIE_BREAK_RULE, boards) and said(BYE_RULE, boards)
+
+
+def test_the_page_shows_each_rounds_tables_for_the_entrants_it_has(client, django_user_model):
+    organiser = django_user_model.objects.create_user("td", password="pw")
+    row = service.create("Fours", "dominoes", "swiss", {"table_size": 4}, by=organiser)
+    for n in range(1, 19):
+        service.register(row, f"Bot {n}", bot_level="random", by=organiser)
+    html = client.get(f"/tournaments/{row.pk}/").content.decode()
+    assert '<p id="seating-tables">18 players: 3 tables of 4 and 2 tables of 3 each round.</p>' in html
+    ht = client.get(f"/tournaments/{row.pk}/", HTTP_ACCEPT_LANGUAGE="ht").content.decode()
+    assert "18 jwè : 3 tab 4 jwè ak 2 tab 3 jwè chak wonn." in ht
+    boards = service.create("Boards", "kazino", "swiss", {"game_config": {"match": "single"}}, by=organiser)
+    assert 'id="seating-tables"' not in client.get(f"/tournaments/{boards.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "ht", "tl"])
+def test_the_form_tells_the_organiser_the_tie_break_rule_for_a_swiss(client, django_user_model, language):
+    client.force_login(django_user_model.objects.create_user("td", password="pw"))
+    html = client.get("/tournaments/new/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    with translation.override(language):
+        rule = translation.gettext(TIE_BREAK_RULE)
+    assert f'<p class="meta" data-formats="swiss">{rule}</p>' in html

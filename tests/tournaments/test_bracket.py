@@ -221,13 +221,16 @@ def test_bad_records_are_refused_with_a_clear_message():
 
 
 def test_drop_in_orders_are_brackets_managers():
-    from tournaments.pairing.bracket import drop_order
+    from tournaments.pairing.bracket import drop_order, reorder
 
     losers = list(range(8))  # the losers of winners-bracket round 2 at 32 entrants, in bracket order
     assert drop_order(losers, 32, 2) == [7, 6, 5, 4, 3, 2, 1, 0]  # reverse
     assert drop_order(losers[:4], 32, 3) == [2, 3, 0, 1]  # half shift
     assert drop_order(losers[:2], 32, 4) == [0, 1]  # natural
-    assert drop_order(losers, 16, 2) == [7, 6, 5, 4, 3, 2, 1, 0]  # reverse half shift (4 of them at 16)
+    # At 16 the 4 losers of round 2 come in reverse half shift: each half reversed in place, as
+    # brackets-manager's own test has it (1…8 gives 4 3 2 1 8 7 6 5); it was a whole reverse.
+    assert drop_order([0, 1, 2, 3], 16, 2) == [1, 0, 3, 2]
+    assert reorder([1, 2, 3, 4, 5, 6, 7, 8], "reverse_half_shift") == [4, 3, 2, 1, 8, 7, 6, 5]
     assert drop_order(list(range(16)), 128, 4)[:4] == [1, 0, 3, 2]  # pair flip
 
 

@@ -412,6 +412,8 @@ def check_round(t: Tournament, before: list[Player], pairing: formats.Pairing) -
         assert not any(b.id in a.met for a, b in pairs), "no repeat when one can be avoided"
     for e in pairing.byes:
         assert by[e].byes == min(p.byes for p in before), "no second bye while someone has none"
+        # These events have fewer byes than entrants: nobody may have the pairing's bye twice.
+        assert by[e].byes == 0, "the pairing's bye twice"
     for first, second in pairs:
         assert denied_levels(first, second) <= denied_levels(second, first), "seat order"
     # No two players who both need the same seat absolutely meet where a pairing of the same players

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from fractions import Fraction
 
 import pytest
@@ -108,3 +109,37 @@ def test_a_fixed_schedule_event_through_formats_with_a_withdrawal():
         t.rounds.append(Round(number, played, list(pairing.byes), started=True))
     assert set(met.values()) == {1}, "16 at tables of 4 over 5 rounds: nobody meets twice"
     assert formats.next_round(t) is None
+
+
+@pytest.mark.parametrize(("count", "size"), [(16, 4), (18, 4), (22, 4), (16, 3), (18, 3), (22, 3)])
+def test_nobody_sits_first_past_the_cap_in_a_fixed_schedule(count, size):
+    # The benchmark's fields over 5 rounds through formats: the first seats planned for the whole
+    # event keep everyone within ⌈tables / entrants⌉ (seated round by round, 16 and 22 at tables of 3
+    # gave some player a third first seat). The tables are fixed, so the results do not matter.
+    t = Tournament(
+        name="t", game="skyjo", format="swiss", options={"table_size": size, "rounds": 5, "seating": "fixed"}
+    )
+    t.status = RUNNING
+    t.entrants = {e: Entrant(e, f"P{e}") for e in range(1, count + 1)}
+    t.seeding = list(range(1, count + 1))
+    firsts: Counter[int] = Counter()
+    tables = 0
+    for number in range(1, 6):
+        pairing = formats.next_round(t)
+        assert pairing is not None
+        played = []
+        for key, entrants in pairing.tables:
+            firsts[entrants[0]] += 1
+            tables += 1
+            result = Result({e: i for i, e in enumerate(entrants, 1)}, {e: Fraction(0) for e in entrants})
+            played.append(Table(key, number, list(entrants), computed=result))
+        t.rounds.append(Round(number, played, list(pairing.byes), started=True))
+    assert max(firsts.values()) == -(-tables // count) == 2
+
+
+def test_the_planned_first_seats_sit_at_their_tables_and_are_the_same_each_time():
+    plan, firsts = schedule.schedule(16, 3, 5), schedule.first_seats(16, 3, 5)
+    assert [len(r) for r in firsts] == [len(r) for r in plan]
+    assert all(firsts[r][i] in plan[r][i] for r in range(5) for i in range(len(plan[r])))
+    assert firsts == schedule.first_seats(16, 3, 5)
+    assert schedule.firsts_of(list("abcdefghijklmnop"), 3, 5, 6) == set()

@@ -413,3 +413,16 @@ def test_past_the_exact_search_no_two_nearby_tables_can_be_cut_again_more_cheapl
         now = sum(cost(t) for t in group)
         best = min(sum(cost(t) for t in cut) for cut in partitions(together, [len(t) for t in group]))
         assert now <= best * (1 + 1e-12) + 1e-9
+
+
+def test_repeats_outrank_the_first_seat_cap():
+    """Issue #31 ranks the fewest repeats above even first seats. 2 met everyone but 6, and 2 and 6
+    are the only players under the cap (1): two tables with no repeat must put them together and
+    leave the other table all at the cap (one first seat past it); the cap kept would cost 2 repeats."""
+    met = {2: {1: 1, 3: 1, 4: 1, 5: 1}}
+    history = History(round=2, first={1: 1, 3: 1, 4: 1, 5: 1}, rounds=3)
+    seated = seat_tables([1, 2, 3, 4, 5, 6], 3, dict.fromkeys(range(1, 7), 1.0), met, history=history)
+    together = next(tb for tb in seated if 2 in tb)
+    assert 6 in together, "2 sits with the one player it has not met"
+    other = next(tb for tb in seated if 2 not in tb)
+    assert all(history.first[p] == 1 for p in other), "so the other table's first seat passes the cap"

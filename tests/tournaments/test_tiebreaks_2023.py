@@ -85,6 +85,8 @@ def test_a_voluntary_dummy_is_cut_before_a_weaker_real_opponent():
     assert got["G"]["match_points"] == 2
     assert got["G"]["buchholz"] == F(5, 2) + 2 + 0  # H, the dummy, I
     assert got["G"]["buchholz_cut1"] == F(5, 2) + 0
+    # The median too drops the dummy as the weakest (and H, the strongest), not I: 0 is left.
+    assert got["G"]["buchholz_median"] == 0
 
 
 def test_sonneborn_berger_reads_unplayed_rounds_as_buchholz_does():
@@ -154,3 +156,68 @@ def test_every_figure_agrees_with_the_fide_reference_tool():
             got[who][c] for c in ("buchholz", "buchholz_cut1", "buchholz_median", "sonneborn_berger")
         )
         assert mine == expected, who
+
+
+# The FIDE Technical Commission's tie-break exercise on the 2023 regulations (tec.fide.com, 18 March
+# 2024), as transcribed with its answers by the `tiebreak` npm package's tests
+# (github.com/marceljuenemann/tiebreak, src/__tests__/testcases/fide-exercise-2023.csv): 16 players,
+# 5 rounds, each line a player's rounds (+ won, = drawn, - lost; W/B a played game, F a forfeit, BYE
+# the pairing's bye when won and a requested half-point bye when drawn, -- not paired). Player 12's
+# own line is not in the transcription (only its loss to 4 and its forfeit win against 14), so the
+# answer for 4, the one opponent of 12 asked about, is left out.
+TEC_EXERCISE = """\
+1 +W9 =B13 =W2 +B15 =W4
+2 +B10 +W7 =B1 +W16 =B3
+3 =W11 +B6 +W8 =B4 =W2
+4 +B12 =BYE +W13 =W3 =B1
+5 -W13 -B15 +W11 =B7 +W10
+6 -B14 -W3 +BYE +W10 +B8
+7 +W15 -B2 -B16 =W5 -B11
+8 =B16 +W14 -B3 +W13 -W6
+9 -B1 -W10 =BYE -F11 +BYE
+10 -W2 +B9 -W15 -B6 -B5
+11 =B3 -W16 -B5 +F9 +W7
+13 +B5 =W1 -B4 -B8 -W14
+14 +W6 -B8 -F12 -- +B13
+15 -B7 +W5 +B10 -W1 -B16
+16 =W8 +B11 +W7 -B2 +W15"""
+
+
+def tec_meetings() -> list[Meeting[str]]:
+    out: list[Meeting[str]] = []
+    seen = set()
+    for line in TEC_EXERCISE.splitlines():
+        me, *cells = line.split()
+        for number, cell in enumerate(cells, 1):
+            if cell == "--":
+                continue
+            if cell[1:] == "BYE":
+                out.append(Meeting(number, {me: 1}, bye=True, points=None if cell[0] == "+" else HALF))
+                continue
+            other = cell[2:]
+            if (number, other) not in seen:  # each game once
+                seen.add((number, me))
+                places = {"+": {me: 1, other: 2}, "=": {me: 1, other: 1}, "-": {me: 2, other: 1}}[cell[0]]
+                out.append(Meeting(number, places, unplayed=cell[1] == "F"))
+    return out
+
+
+def test_the_fide_technical_commissions_exercise_on_the_2023_rules():
+    got = {
+        r.entrant: r.values
+        for r in standings([str(n) for n in range(1, 17)], tec_meetings(), CRITERIA, virtual_opponents=5)
+    }
+    # Exercises 1-4: Buchholz. 11's forfeit win over 9 is a dummy with 11's own 2½ (13½; the rule of
+    # before 2023 gave 12½); 5 and 8 met only real opponents, 9's bye and forfeit loss unchanged.
+    answers = {
+        "2": 13,
+        "1": F(25, 2),
+        "3": F(31, 2),
+        "5": F(17, 2),
+        "8": F(27, 2),
+        "11": F(27, 2),
+        "16": F(25, 2),
+    }
+    assert {who: got[who]["buchholz"] for who in answers} == answers
+    # Exercise 5: Buchholz cut 1.
+    assert {who: got[who]["buchholz_cut1"] for who in ("5", "8", "11")} == {"5": F(15, 2), "8": 12, "11": 12}

@@ -56,8 +56,8 @@ def reorder(items: Sequence[T], method: str) -> list[T]:
         return list(items)[::-1]
     if method == "half_shift":
         return [*items[half:], *items[:half]]
-    if method == "reverse_half_shift":
-        return [*list(items[half:])[::-1], *list(items[:half])[::-1]]
+    if method == "reverse_half_shift":  # each half reversed in place: 1…8 gives 4 3 2 1 8 7 6 5
+        return [*list(items[:half])[::-1], *list(items[half:])[::-1]]
     if method == "pair_flip":
         return [x for i in range(0, len(items) - 1, 2) for x in (items[i + 1], items[i])]
     raise ValueError(f"unknown order {method!r}")

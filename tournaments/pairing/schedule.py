@@ -15,6 +15,7 @@ Short tables are the organiser's choice (``short``): ``"smaller"`` tables of siz
 does not divide (18 at tables of 4: 4, 4, 4, 3, 3) or ``"larger"`` ones of size + 1 (4, 4, 5, 5).
 ``least_repeats`` is the least any schedule can have (the pair meetings spread as evenly as the seats
 allow); a repeat is a pair at a table that met before, counted as often as it met before.
+``first_seats`` plans who sits first at each table for the whole event, within the first-seat cap.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import itertools
 import random
 from collections.abc import Collection, Hashable, Sequence
 from typing import TypeVar
+
+import networkx as nx
 
 from tournaments.pairing.tables import table_sizes
 
@@ -107,6 +110,43 @@ def round_of(
         else:
             alone += table
     return tables, alone
+
+
+def first_seats(count: int, size: int, rounds: int, short: str = "smaller") -> list[list[int]]:
+    """Per round, per table of ``schedule``, the position that sits first: nobody more often than
+    ⌈tables / count⌉ over the event (the first-seat cap of the Swiss) where the schedule allows it.
+    Every round is known in advance, so the seats are chosen for the whole event at once (a flow from
+    each table to its players, each player taking at most the cap); a round-by-round choice can be
+    left with a table whose players all reached the cap (16 at tables of 3: a third first seat)."""
+    return [list(r) for r in _first_seats(count, size, rounds, short)]
+
+
+@functools.lru_cache(maxsize=64)
+def _first_seats(count: int, size: int, rounds: int, short: str) -> tuple[tuple[int, ...], ...]:
+    plan = schedule(count, size, rounds, short)
+    tables = [(r, i) for r, tables in enumerate(plan) for i in range(len(tables))]
+    cap = -(-len(tables) // count)
+    while True:
+        graph = nx.DiGraph()
+        for r, i in tables:
+            graph.add_edge("source", ("table", r, i), capacity=1)
+            for p in plan[r][i]:
+                graph.add_edge(("table", r, i), ("player", p), capacity=1)
+        for p in range(count):
+            graph.add_edge(("player", p), "sink", capacity=cap)
+        value, flow = nx.maximum_flow(graph, "source", "sink")
+        if value == len(tables):
+            break
+        cap += 1  # a schedule no seat order keeps within the cap: one more each
+    first = {(r, i): next(p for p in plan[r][i] if flow[("table", r, i)][("player", p)]) for r, i in tables}
+    return tuple(tuple(first[(r, i)] for i in range(len(plan[r]))) for r in range(len(plan)))
+
+
+def firsts_of(seeding: Sequence[P], size: int, rounds: int, number: int, short: str = "smaller") -> set[P]:
+    """The entrants of ``seeding`` that ``first_seats`` seats first in round ``number``."""
+    if number > rounds:
+        return set()
+    return {seeding[p] for p in first_seats(len(seeding), size, rounds, short)[number - 1]}
 
 
 # -- the affine plane over GF(q) -------------------------------------------------------------------

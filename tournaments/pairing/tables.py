@@ -16,9 +16,9 @@ Arena and "power pods" seat:
    - **span ≤ 1** (``limit``; 2 with the organiser's "wider tables for fewer repeats"): a table holds
      players of at most two adjacent standings-tables. In the **last round** the table of the leader
      holds players of the top standings-table only (the leaders meet, whoever met before);
+   - the fewest **repeats** (pairs at a table that met before, as often as they met);
    - nobody past the cap of first seats (``first_seat_cap``: ⌈rounds × tables / entrants⌉, which is
      ⌈rounds / size⌉ when every table is full) while the field allows;
-   - the fewest **repeats** (pairs at a table that met before, as often as they met);
    - the least **score spread** (highest minus lowest score, summed over the tables);
    - first seats as even as possible (each table's fewest first seats, summed).
 
@@ -290,15 +290,19 @@ def seat_orders(
     return out
 
 
-def seat_order(table: Sequence[P], history: History, number: Mapping[Any, int]) -> list[P]:
-    """Seat 0 to whoever acted first least often (then sat earliest least, then the lower pairing
-    number); the others from the one who sat latest before to the one who sat earliest."""
+def seat_order(
+    table: Sequence[P], history: History, number: Mapping[Any, int], first: P | None = None
+) -> list[P]:
+    """Seat 0 to ``first`` if given (a fixed schedule's plan), else to whoever acted first least often
+    (then sat earliest least, then the lower pairing number); the others from the one who sat latest
+    before to the one who sat earliest."""
     zero = Fraction(0)
 
     def lateness(p: P) -> tuple[Fraction, int]:
         return history.early.get(p, zero), number[p]
 
-    first = min(table, key=lambda p: (history.first.get(p, 0), *lateness(p)))
+    if first is None:
+        first = min(table, key=lambda p: (history.first.get(p, 0), *lateness(p)))
     return [first, *sorted((p for p in table if p != first), key=lateness)]
 
 
