@@ -1,6 +1,6 @@
 """The read side of games: what a table's log says, for the parts that list, rate or help (ARCHITECTURE.md
-"The command pipeline"). Nothing here changes a game; the commands are in games.service, which the
-readers need not import. A table itself is loaded with games.tables.load_table.
+"One move"). Nothing here changes a game; the commands are in games.commands, which the readers need
+not import. A table itself is loaded with games.tables.load_table.
 """
 
 from __future__ import annotations
