@@ -74,8 +74,8 @@ class GreedyBot:
         return legal_actions[0]
 
 
-class _OutOfTime(Exception):
-    pass
+class OutOfTime(Exception):
+    """A search went past its node cap or its deadline (the Expert then searches shallower)."""
 
 
 class StrongBot:
@@ -139,10 +139,10 @@ class StrongBot:
         done = 0
         while done < self.samples:
             state = determinize(view, rng)
-            search = _Search(me, bonus, hard if done < self.min_samples else soft, self.node_cap, self.depth)
+            search = Search(me, bonus, hard if done < self.min_samples else soft, self.node_cap, self.depth)
             try:
                 values = [search.value_after(state, me, action) for action in legal_actions]
-            except _OutOfTime:
+            except OutOfTime:
                 break
             for i, v in enumerate(values):
                 totals[i] += v
@@ -152,8 +152,9 @@ class StrongBot:
         return totals, done
 
 
-class _Search:
-    """Alpha-beta to the end of the current deal; the score is ``me``'s captured worth minus the opponent's."""
+class Search:
+    """Alpha-beta to the end of the current deal; the score is ``me``'s captured worth minus the opponent's.
+    Shared by the strong bot and the Expert (games/bots/kazino_expert.py)."""
 
     def __init__(self, me: int, bonus: bool, deadline: float, node_cap: int, depth: int) -> None:
         self.me = me
@@ -193,7 +194,7 @@ class _Search:
     def _alphabeta(self, state: State, alpha: float, beta: float, depth: int) -> float:
         self.nodes += 1
         if self.nodes & 7 == 0 and (self.nodes > self.node_cap or time.perf_counter() > self.deadline):
-            raise _OutOfTime
+            raise OutOfTime
         seat = state.turn
         if not state.hands[seat]:
             return self._leaf(state)
