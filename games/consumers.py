@@ -265,9 +265,7 @@ class TableConsumer(GuardedJsonConsumer):
             try:
                 answer = await self._seat_message(kind, content)
             except ServiceError as exc:
-                await self.send_json(
-                    {**self.error_message(exc), "command_id": _safe_id(content.get("command_id"))}
-                )
+                await self._refuse_message(exc, content)
                 return
             if answer is not None:
                 await self.send_json(answer)
@@ -275,11 +273,13 @@ class TableConsumer(GuardedJsonConsumer):
         try:
             result = await self._command(kind, content)
         except ServiceError as exc:
-            await self.send_json(
-                {**self.error_message(exc), "command_id": _safe_id(content.get("command_id"))}
-            )
+            await self._refuse_message(exc, content)
             return
         await self.send_json({"type": "ack", **result})
+
+    async def _refuse_message(self, exc: ServiceError, content: dict[str, Any]) -> None:
+        """The refusal of a message, with its command id when it had a usable one."""
+        await self.send_json({**self.error_message(exc), "command_id": _safe_id(content.get("command_id"))})
 
     @database_sync_to_async
     def _seat_message(self, kind: str, content: dict[str, Any]) -> dict[str, Any] | None:

@@ -23,20 +23,20 @@ from games import commitment, hooks, store, timeline
 from games.commands import runner
 from games.commands.runner import Result
 from games.engines.base import _
-from games.errors import Forbidden, ServiceError
+from games.errors import Forbidden, ServiceError, casual_only
 from games.models import Game
 from games.tables import Table
 
 
 def _no_takebacks(game: Game) -> None:
     """Undo, redo and restart: casual tables only."""
-    if game.kind == Game.Kind.TOURNAMENT:
-        raise Forbidden("not_in_tournament", _("Tournament games cannot be undone or restarted."))
-    if game.kind == Game.Kind.LESSON:
+    casual_only(
+        game,
+        tournament=("not_in_tournament", _("Tournament games cannot be undone or restarted.")),
         # A lesson's steps follow the moves made, which only ever grow (games/lessons/play.py).
-        raise Forbidden("not_in_lesson", _("A lesson cannot be undone or restarted: start it again instead."))
-    if game.kind != Game.Kind.CASUAL:
-        raise Forbidden("not_in_rated", _("Rated games cannot be undone or restarted."))
+        lesson=("not_in_lesson", _("A lesson cannot be undone or restarted: start it again instead.")),
+        rated=("not_in_rated", _("Rated games cannot be undone or restarted.")),
+    )
 
 
 def _new_game_allowed(game: Game) -> None:
