@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from games.bots.dominoes_equity import Equity
@@ -66,6 +67,7 @@ class GreedyBot:
 BUDGET_S = {"block": 0.4, "draw": 0.4, "all_fives": 0.15}
 
 
+@dataclass(eq=False)
 class DominoesPosition:
     """One decision of a dominoes seat: weighted deals, and each action's value in a deal (the strong
     bot's samples, and the Expert's: games/bots/dominoes_expert.py).
@@ -73,26 +75,18 @@ class DominoesPosition:
     ``exact=False`` plays Block samples out instead of solving them; ``careless`` is the chance the
     solver gives an opponent of playing at random."""
 
-    def __init__(
-        self,
-        view: View,
-        pool: int,
-        win_bonus: int,
-        epsilon: float,
-        equity: Equity | None,
-        *,
-        exact: bool = True,
-        careless: float = 0.0,
-    ) -> None:
-        self.view = view
-        self.seat: int = view["seat"]
-        self.pool = pool
-        self.win_bonus = win_bonus
-        self.epsilon = epsilon
-        self.equity = equity
-        self.exact = exact
-        self.careless = careless
-        self.weigh = play_weight(view) if pool > 1 else None
+    view: View
+    pool: int
+    win_bonus: int
+    epsilon: float
+    equity: Equity | None
+    _: KW_ONLY
+    exact: bool = True
+    careless: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.seat: int = self.view["seat"]
+        self.weigh = play_weight(self.view) if self.pool > 1 else None
 
     def sample(self, rng: random.Random) -> tuple[State, Solver | None]:
         if self.weigh is None:
