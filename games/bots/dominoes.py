@@ -112,6 +112,7 @@ class DominoesPosition:
         return self.equity.value(end, self.seat)
 
 
+@dataclass(eq=False)
 class StrongBot:
     """Perfect-information Monte Carlo: sampled deals × every legal action × a fast playout of the round.
 
@@ -125,27 +126,18 @@ class StrongBot:
     the new scores (``dominoes_equity``) instead of its margin; ``win_bonus`` is then not used.
     """
 
-    def __init__(
-        self,
-        budget_s: float | None = None,
-        max_samples: int = 2000,
-        min_samples: int = 16,
-        epsilon: float = 0.15,
-        win_bonus: int = WIN,
-        exact: bool = True,
-        careless: float = 0.0,
-        pool: int = 8,
-        game: bool = True,
-    ) -> None:
-        self.budget_s = budget_s  # None: the variant's own budget (BUDGET_S)
-        self.max_samples = max_samples
-        self.min_samples = min(min_samples, max_samples)
-        self.epsilon = epsilon
-        self.win_bonus = win_bonus
-        self.exact = exact
-        self.careless = careless
-        self.pool = pool
-        self.game = game
+    budget_s: float | None = None  # None: the variant's own budget (BUDGET_S)
+    max_samples: int = 2000
+    min_samples: int = 16
+    epsilon: float = 0.15
+    win_bonus: int = WIN
+    exact: bool = True
+    careless: float = 0.0
+    pool: int = 8
+    game: bool = True
+
+    def __post_init__(self) -> None:
+        self.min_samples = min(self.min_samples, self.max_samples)
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 
 from games.engines.base import Action, View
 from games.engines.kazino import determinize
@@ -78,6 +79,7 @@ class OutOfTime(Exception):
     """A search went past its node cap or its deadline (the Expert then searches shallower)."""
 
 
+@dataclass(eq=False)
 class StrongBot:
     """Perfect-information sampling: alpha-beta over the rest of the deal in each sampled state.
 
@@ -87,21 +89,12 @@ class StrongBot:
     greedy choice is played). ``node_cap`` bounds the nodes of one search, ``depth`` its plies.
     """
 
-    def __init__(
-        self,
-        samples: int = 24,
-        budget_s: float = 0.15,
-        node_cap: int = 30_000,
-        depth: int = 4,
-        min_samples: int = 4,
-        hard_cap_s: float = 0.4,
-    ) -> None:
-        self.samples = samples
-        self.budget_s = budget_s
-        self.node_cap = node_cap
-        self.depth = depth
-        self.min_samples = min_samples
-        self.hard_cap_s = hard_cap_s
+    samples: int = 24
+    budget_s: float = 0.15
+    node_cap: int = 30_000
+    depth: int = 4
+    min_samples: int = 4
+    hard_cap_s: float = 0.4
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:
