@@ -54,7 +54,8 @@ class ClubChoiceForm(forms.Form):
         return club
 
 
-def _club(slug: str) -> Club:
+def club_or_404(slug: str) -> Club:
+    """The club of a page's address, or the page is not found (a slug is 50 characters at most)."""
     found = Club.objects.filter(slug=slug).first() if len(slug) <= 50 else None
     if found is None:
         raise Http404(_("There is no such club."))
@@ -66,7 +67,7 @@ def _members_url(club: Club) -> str:
 
 
 def members(request: HttpRequest, slug: str, *, error: str = "", status: int = 200) -> HttpResponse:
-    club = _club(slug)
+    club = club_or_404(slug)
     if not clubs.may_see_members(club, request.user):
         raise Http404(_("There is no such club."))
     organiser = clubs.is_organiser(club, request.user)
@@ -105,7 +106,7 @@ def _act(request: HttpRequest, slug: str, action: Any) -> HttpResponse:
     """Run an organiser's or a member's button; a refusal shows the members' page with its reason."""
     if not request.user.is_authenticated:
         return redirect(f"{settings.LOGIN_URL}?next={request.path}")
-    club = _club(slug)
+    club = club_or_404(slug)
     if not clubs.may_see_members(club, request.user):
         raise Http404(_("There is no such club."))
     try:

@@ -12,8 +12,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import lessons, seats, service
+from games import lessons, seats
 from games.catalogue import installed, titles
+from games.commands.create import SeatSpec, create_game
 from games.lessons import LEARNER, Learn, Lesson, Reply
 from games.lessons import play as lesson_play
 from games.models import Game
@@ -45,14 +46,14 @@ def lesson(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _start(request: HttpRequest, found: Lesson) -> Game:
     if request.user.is_authenticated:
-        me = service.SeatSpec(request.user.get_username(), user=request.user)
+        me = SeatSpec(request.user.get_username(), user=request.user)
     else:
-        me = service.SeatSpec(guest_name(LEARNER))
+        me = SeatSpec(guest_name(LEARNER))
     specs = [
         me,
-        *(service.SeatSpec.computer(n + 1, COMPUTER_LEVEL) for n in range(1, found.config["players"])),
+        *(SeatSpec.computer(n + 1, COMPUTER_LEVEL) for n in range(1, found.config["players"])),
     ]
-    game = service.create_game(
+    game = create_game(
         found.engine,
         found.config,
         specs,

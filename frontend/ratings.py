@@ -20,6 +20,7 @@ from django.utils.translation import pgettext
 from frontend import points as points_ranking
 from frontend import rating_chart
 from frontend import seasons as season_pages
+from frontend.clubs import club_or_404
 from frontend.query_forms import GameQuery
 from frontend.tournament_new import _older_repeats
 from games import seats as seat_rules
@@ -81,9 +82,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 
 def club(request: HttpRequest, slug: str) -> HttpResponse:
-    found = Club.objects.filter(slug=slug).first()
-    if found is None:
-        raise Http404(_("There is no such club."))
+    found = club_or_404(slug)
     seasons = season_pages.club_context(request, found)
     context = {
         **_board(request, found, seasons["season_days"]),

@@ -16,13 +16,14 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from frontend.clubs import club_or_404
 from frontend.match_names import table_label
 from frontend.qr import qr_svg
 from frontend.query_forms import PartQuery
@@ -31,7 +32,7 @@ from frontend.tournaments import _get
 from games.errors import ServiceError
 from tournaments import clock
 from tournaments.commands import clock as clock_commands
-from tournaments.models import Club, Entry, Match, Round, Tournament
+from tournaments.models import Entry, Match, Round, Tournament
 
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
 STANDINGS_SHOWN = 24
@@ -150,9 +151,7 @@ def screen(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def club_screen(request: HttpRequest, slug: str) -> HttpResponse:
     """What's on tonight at a club: its tournaments not over, each with its round and clock."""
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        raise Http404(_("There is no such club."))
+    club = club_or_404(slug)
     langs = languages(request)
     now = timezone.now()
     rows = list(

@@ -15,19 +15,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from frontend import printables
+from frontend.clubs import club_or_404
 from frontend.query_forms import ClosedForm, PartQuery
 from games.catalogue import titles
 from games.errors import ServiceError
 from seasons import service, standings
 from seasons.forms import TIE_BREAK_NAMES, SeasonForm
 from tournaments.models import Club, Tournament, shown_name
-
-
-def _club(slug: str) -> Club:
-    found = Club.objects.filter(slug=slug).first()
-    if found is None:
-        raise Http404(_("There is no such club."))
-    return found
 
 
 def _loaded(season_id: int) -> service.Loaded:
@@ -58,7 +52,7 @@ def club_context(request: HttpRequest, club: Club) -> dict[str, Any]:
 
 
 def new_season(request: HttpRequest, slug: str) -> HttpResponse:
-    club = _club(slug)
+    club = club_or_404(slug)
     if not service.may_define(request.user, club):
         return HttpResponseForbidden(_("Only an organiser of this club's tournaments can define its season."))
     form = SeasonForm(request.POST or None, club=club)

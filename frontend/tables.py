@@ -27,35 +27,34 @@ from frontend.options import (
     parse_options,
 )
 from frontend.table_forms import HintForm, NewTableForm, ShowTableForm
-from games import bots, bounds, engines, invites, queries, ratelimit, seats, service
+from games import bots, bounds, engines, invites, queries, ratelimit, seats
 from games.catalogue import installed, titles
+from games.commands.create import SeatSpec, create_game
 from games.errors import Forbidden, ServiceError
 from games.models import Game, Seat
 from games.names import GUEST, PLAYER, stored_name
 from tournaments import clubs as member_clubs
 
 
-def _seat_spec(
-    choice: str, name: str, number: int, request: HttpRequest, passing: bool = False
-) -> service.SeatSpec:
+def _seat_spec(choice: str, name: str, number: int, request: HttpRequest, passing: bool = False) -> SeatSpec:
     """``passing``: the device is passed between players, who are then all called "Player N" alike
     (a guest's own seat too: "Guest 1" beside "Player 2" read as two kinds of people) unless the form
     names them (#33: the second player of a passed device could not be named)."""
     named = name.strip()
     if named and (choice == "local" or (choice == "me" and not request.user.is_authenticated)):
-        return service.SeatSpec(named)
+        return SeatSpec(named)
     if choice.startswith("bot:") and choice[4:] in bots.LEVELS:
         level = choice[4:]
-        return service.SeatSpec.computer(number + 1, level)
+        return SeatSpec.computer(number + 1, level)
     if choice == "friend":
-        return service.SeatSpec(_("Open seat"), awaiting_player=True)
+        return SeatSpec(_("Open seat"), awaiting_player=True)
     if choice == "open":
-        return service.SeatSpec(_("Open seat"), awaiting_player=True, open_to_all=True)
+        return SeatSpec(_("Open seat"), awaiting_player=True, open_to_all=True)
     if choice == "me" and request.user.is_authenticated:
-        return service.SeatSpec(request.user.get_username(), user=request.user)
+        return SeatSpec(request.user.get_username(), user=request.user)
     if choice == "me" and not passing:
-        return service.SeatSpec(stored_name(GUEST, number), name_role=GUEST)
-    return service.SeatSpec(stored_name(PLAYER, number), name_role=PLAYER)
+        return SeatSpec(stored_name(GUEST, number), name_role=GUEST)
+    return SeatSpec(stored_name(PLAYER, number), name_role=PLAYER)
 
 
 def _table_kind(request: HttpRequest, kind: str, choices: list[str]) -> str:
@@ -88,7 +87,7 @@ def _made(request: HttpRequest, game: str, form: NewTableForm) -> HttpResponse |
             raise ServiceError.from_illegal(exc) from None
         passing = "local" in choices
         specs = [_seat_spec(choice, name, n, request, passing) for n, (choice, name) in enumerate(chosen)]
-        table = service.create_game(
+        table = create_game(
             game,
             config,
             specs,
@@ -203,7 +202,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         # browser's (docs/live-tables.md).
         "seats": sorted(mine),
         # Undo, redo, restart, hints and pausing the computer players: casual tables only; a rated
-        # table offers a rematch once its game is over (games.service.new_game).
+        # table offers a rematch once its game is over (games.commands.controls.new_game).
         "casual": game.allows_undo,
         "kind": game.kind,
         # Spectators watch through the spectator edge when there is one (infra/edge/).

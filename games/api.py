@@ -22,7 +22,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
-from games import publish, ratelimit, seats, service
+from games import publish, ratelimit, seats
+from games.commands import moves, runner
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
 from games.models import Game, Seat
@@ -122,8 +123,8 @@ def submit_action(request: HttpRequest, game_id: int) -> JsonResponse:
             seat = seat_for(request, game, body.get("seat"))
             ratelimit.check_seat(seat.token)
             command_id = body.get("command_id")
-            service.check_client_command_id(command_id)
-            result = service.submit(
+            runner.check_client_command_id(command_id)
+            result = moves.submit(
                 game.pk, seat.number, body.get("action"), command_id, body.get("expected_seq")
             )
     except ServiceError as exc:

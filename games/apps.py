@@ -13,11 +13,14 @@ class GamesConfig(AppConfig):
         from django.db.backends.signals import connection_created
 
         from games import credentials, engines, hooks, publish, store, worker
+        from games.commands import controls
 
         # After each commit, in this order: the updates to their audiences, then the computer seats'
-        # next turns (infra's metrics count the move between them, order 20).
+        # next turns (infra's metrics count the move between them, order 20), last a demo table's
+        # next deal once its game ended.
         hooks.register("publish", publish.on_change, order=10)
         hooks.register("computer turns", worker.on_change, order=30)
+        hooks.register("demo tables", controls.deal_again, order=90)
         # A signed-out session's sockets are closed; SQLite gets the store's trigger function.
         user_logged_out.connect(credentials.logged_out, dispatch_uid="games.credentials.logged_out")
         connection_created.connect(store.register_sqlite_function, dispatch_uid="games.store.sqlite")

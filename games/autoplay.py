@@ -8,7 +8,8 @@ import logging
 import random
 from typing import Any
 
-from games import bots, service, tables
+from games import bots, tables
+from games.commands import moves
 from games.errors import ServiceError
 from games.lessons import play as lessons
 from games.tables import Table
@@ -52,7 +53,7 @@ def choose(table: Table, seq: int, seat: int) -> dict[str, Any]:
 def play_bot_turn(game_id: int, seq: int, seat: int) -> str:
     """Play one move for a computer seat if the table is still where the task was scheduled."""
     try:
-        result = service.play_turn(
+        result = moves.play_turn(
             game_id,
             seat,
             bot_command_id(seq, seat),
@@ -72,5 +73,5 @@ def play_bot_turn(game_id: int, seq: int, seat: int) -> str:
         log.error("bot at game %s seat %s chose a refused move: %s", game_id, seat, exc.code)
         raise
     # A redelivered turn whose move is stored: nothing appended (the move is published again, and the
-    # next computer turn scheduled again, if it is still the table's last: games.service._existing).
+    # next computer turn scheduled again, if it is still the table's last: games.commands.runner._existing).
     return "stale" if result.duplicate else "played"

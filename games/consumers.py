@@ -32,7 +32,8 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from redis.exceptions import RedisError
 
-from games import feeds, presence, publish, ratelimit, resignation, resume, seats, service
+from games import feeds, presence, publish, ratelimit, resume, seats
+from games.commands import controls, moves, resignation, runner
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, Forbidden, ServiceError, database_guard
 from games.groups import seat_group
@@ -49,12 +50,12 @@ NOT_YOUR_SEAT = 4403
 BAD_HANDSHAKE = 4400
 NOT_FOUND = 4404
 TABLE_COMMANDS = {
-    "undo": service.undo,
-    "redo": service.redo,
-    "restart": service.restart,
-    "new_game": service.new_game,
-    "pause": service.pause,
-    "resume": service.resume,
+    "undo": controls.undo,
+    "redo": controls.redo,
+    "restart": controls.restart,
+    "new_game": controls.new_game,
+    "pause": controls.pause,
+    "resume": controls.resume,
     "resign": resignation.resign,
     "claim": resignation.claim,
 }
@@ -264,9 +265,7 @@ class TableConsumer(GuardedJsonConsumer):
             try:
                 answer = await self._seat_message(kind, content)
             except ServiceError as exc:
-                await self.send_json(
-                    {**self.error_message(exc), "command_id": _safe_id(content.get("command_id"))}
-                )
+                await self._refuse_message(exc, content)
                 return
             if answer is not None:
                 await self.send_json(answer)
@@ -274,11 +273,13 @@ class TableConsumer(GuardedJsonConsumer):
         try:
             result = await self._command(kind, content)
         except ServiceError as exc:
-            await self.send_json(
-                {**self.error_message(exc), "command_id": _safe_id(content.get("command_id"))}
-            )
+            await self._refuse_message(exc, content)
             return
         await self.send_json({"type": "ack", **result})
+
+    async def _refuse_message(self, exc: ServiceError, content: dict[str, Any]) -> None:
+        """The refusal of a message, with its command id when it had a usable one."""
+        await self.send_json({**self.error_message(exc), "command_id": _safe_id(content.get("command_id"))})
 
     @database_sync_to_async
     def _seat_message(self, kind: str, content: dict[str, Any]) -> dict[str, Any] | None:
@@ -296,13 +297,13 @@ class TableConsumer(GuardedJsonConsumer):
         command_id, expected_seq = content.get("command_id"), content.get("expected_seq")
         if kind == "action" and "command_id" not in content:
             command_id = f"ws:{uuid.uuid4().hex}"  # left out: the client will not retry it
-        service.check_client_command_id(command_id)
+        runner.check_client_command_id(command_id)
         with database_guard():
             if kind == "action" and "expected_seq" not in content:
                 # Left out: the move applies to the table as it is, if it is legal for this seat now.
-                result = service.submit_now(self.game_id, self.seat, content.get("action"), command_id)
+                result = moves.submit_now(self.game_id, self.seat, content.get("action"), command_id)
             elif kind == "action":
-                result = service.submit(
+                result = moves.submit(
                     self.game_id, self.seat, content.get("action"), command_id, expected_seq
                 )
             else:

@@ -10,6 +10,7 @@ from typing import Any
 from django.db import InterfaceError, OperationalError
 
 from games.engines.base import IllegalAction, Refusal, _
+from games.models import Game
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,17 @@ class NotFound(ServiceError):
 
 class Forbidden(ServiceError):
     status = 403
+
+
+def casual_only(
+    game: Game, *, tournament: tuple[str, str], lesson: tuple[str, str], rated: tuple[str, str]
+) -> None:
+    """Refuse, with the refusal (code, sentence) given for the table's kind, what only a casual table
+    allows (docs/security.md "Rated and casual")."""
+    if game.kind == Game.Kind.CASUAL:
+        return
+    kinds = {Game.Kind.TOURNAMENT: tournament, Game.Kind.LESSON: lesson}
+    raise Forbidden(*kinds.get(Game.Kind(game.kind), rated))
 
 
 class CommandReused(ServiceError):

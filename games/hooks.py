@@ -3,7 +3,7 @@
 The service does not import the parts that react to a change; they register here instead
 (``games.publish`` sends each audience its view, ``games.worker`` schedules the computer seats that are
 to act, ``infra.metrics`` counts moves), and the service runs them with the table it built for the
-command: nothing loads the table again in the same process (ARCHITECTURE.md "The command pipeline").
+command: nothing loads the table again in the same process (ARCHITECTURE.md "One move").
 """
 
 from __future__ import annotations

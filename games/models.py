@@ -47,7 +47,7 @@ class DealGroup(models.Model):
     What is seen of a deal at one table tells the hands at another, so a deal stays as secret as a
     live game's (spectators see its opening only, replays open from one's own seats, no review,
     export or comments) until its owner — the tournament — releases it: deals below ``open_below``
-    are released, every deal once ``closed``. Releases only ever widen (service.release_deals).
+    are released, every deal once ``closed``. Releases only ever widen (games.commands.deals.release_deals).
     """
 
     key = models.CharField(max_length=64, unique=True)
@@ -87,7 +87,7 @@ class Game(models.Model):
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.CASUAL)
     spectator_delay = models.PositiveIntegerField(default=0)
     # Seconds a seat of a rated or tournament table may be without a connection before the other
-    # players may claim the game (games/resignation.py; bounds.ABSENT_AFTER). Thinking time is unlimited.
+    # players may claim the game (games/commands/resignation.py; bounds.ABSENT_AFTER). Thinking time is unlimited.
     absent_after = models.PositiveIntegerField(default=120)
     # Tables dealt the same cards (a duplicate tournament round): this game plays deal
     # ``deal_index`` of its group, secret until the group releases it (docs/replay.md).

@@ -25,7 +25,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import bounds, jobs, seats, service
+from games import bounds, jobs, seats
+from games.commands.create import SeatSpec, create_game
 from games.engines.base import _
 from games.errors import ServiceError
 from games.models import Game, Seek
@@ -68,9 +69,9 @@ def _table(
     """A table with ``users`` seated in a random order and computers in the other seats."""
     people = list(users)
     secrets.SystemRandom().shuffle(people)
-    specs = [service.SeatSpec(u.get_username(), user=u) for u in people]
-    specs += [service.SeatSpec.computer(n + 1, COMPUTER) for n in range(len(specs), config["players"])]
-    return service.create_game(engine, config, specs, kind=kind, club_id=club_id)
+    specs = [SeatSpec(u.get_username(), user=u) for u in people]
+    specs += [SeatSpec.computer(n + 1, COMPUTER) for n in range(len(specs), config["players"])]
+    return create_game(engine, config, specs, kind=kind, club_id=club_id)
 
 
 def press(

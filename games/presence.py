@@ -1,4 +1,4 @@
-"""Whether a seat is connected to its table, and since when it has not been (games/resignation.py).
+"""Whether a seat is connected to its table, and since when it has not been (games/commands/resignation.py).
 
 A seat's table socket and its API stream count as connections; each process adds one when it opens and
 takes it away when it closes, in the site's cache (Redis in production, so every process sees the same

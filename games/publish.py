@@ -53,7 +53,7 @@ def table_message(table: Table, seat: int | None, since: int) -> dict[str, Any]:
         "finished": outcome is not None,
         # Why the game was stopped before its end ("forfeit", "no-show"…); None while it goes on.
         "stopped": (table.timeline.abandon_reason or "stopped") if table.timeline.abandoned else None,
-        # A seat resigned, or was claimed against when it left: {"seat", "reason"} (games/resignation.py).
+        # A seat resigned, or was claimed against when it left: {"seat", "reason"} (games/commands/resignation.py).
         "resigned": table.timeline.resigned,
         "last_move": last_move(table),
     }

@@ -1,6 +1,6 @@
 """The read side of games: what a table's log says, for the parts that list, rate or help (ARCHITECTURE.md
-"The command pipeline"). Nothing here changes a game; the commands are in games.service, which the
-readers need not import. A table itself is loaded with games.tables.load_table.
+"One move"). Nothing here changes a game; the commands are in games.commands, which the readers need
+not import. A table itself is loaded with games.tables.load_table.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.db.models import Q
 
 from games import bots, store, timeline
 from games.engines.base import _
-from games.errors import Forbidden
+from games.errors import casual_only
 from games.models import Event, Game
 from games.tables import get_game, load_table
 
@@ -53,12 +53,12 @@ def paused(game_ids: Iterable[int]) -> set[int]:
 
 def check_hints(game: Game) -> None:
     """Hints are the strong computer player's help: casual tables only."""
-    if game.kind == Game.Kind.TOURNAMENT:
-        raise Forbidden("no_hint", _("There are no hints in tournament games."))
-    if game.kind == Game.Kind.LESSON:
-        raise Forbidden("no_hint", _("A lesson has no hints: each step says what to play."))
-    if game.kind != Game.Kind.CASUAL:
-        raise Forbidden("no_hint", _("There are no hints in rated games."))
+    casual_only(
+        game,
+        tournament=("no_hint", _("There are no hints in tournament games.")),
+        lesson=("no_hint", _("A lesson has no hints: each step says what to play.")),
+        rated=("no_hint", _("There are no hints in rated games.")),
+    )
 
 
 def hint(game: Game, seat: int) -> tuple[dict[str, Any] | None, int]:

@@ -1,4 +1,4 @@
-"""The end of a game a seat resigned or was claimed against (games/resignation.py has the commands):
+"""The end of a game a seat resigned or was claimed against (games/commands/resignation.py has the commands):
 its sides and its outcome, in the shape of an engine's. Read by the kept fold (games/tables.py), so it
 imports nothing of the command side."""
 

@@ -1,6 +1,6 @@
 """The append-only event store: append with optimistic concurrency, idempotent commands, hash chain.
 
-Nothing here knows any game's rules; games.service turns actions into events and calls ``append``.
+Nothing here knows any game's rules; games.commands turns actions into events and calls ``append``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ in this process.
 
 Everything that looks at a table's state imports this module: the service (which decides and appends),
 publishing, the computer seats' scheduling, sockets, the API and replays. It imports nothing of theirs
-(ARCHITECTURE.md "The command pipeline").
+(ARCHITECTURE.md "One move").
 
 A load reads the game row and the events stored since the kept fold in one query, checks that the
 last event folded is still stored with the same hash, and applies the new ones; a table event (undo,
@@ -58,7 +58,7 @@ class Table:
         return self.engine.to_act(self.state)
 
     def outcome(self) -> dict[str, Any] | None:
-        if self.timeline.resigned is not None:  # the game ended before its end: games/resignation.py
+        if self.timeline.resigned is not None:  # the game ended before its end: games/commands/resignation.py
             return resigned.outcome(self.engine, self.game.config, self.timeline.resigned)
         return self.engine.outcome(self.state)
 

@@ -16,7 +16,7 @@ UNDO, REDO = "table.undo", "table.redo"
 RESTART, NEW_GAME = "table.restart", "table.new_game"
 PAUSE, RESUME = "table.pause", "table.resume"
 ABANDON = "table.abandon"  # the game stops for good (a tournament's no-show forfeit); nothing is erased
-# A seat resigns, or the others claim the game of a seat that left (games/resignation.py): the game
+# A seat resigns, or the others claim the game of a seat that left (games/commands/resignation.py): the game
 # ends with that seat's side last; nothing is erased.
 RESIGN = "table.resign"
 TABLE_EVENTS = {UNDO, REDO, RESTART, NEW_GAME, PAUSE, RESUME, ABANDON, RESIGN}

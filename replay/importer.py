@@ -162,7 +162,7 @@ def _check_start(engine: Engine, played: list[Event], seqs: list[int], config: d
 
 
 def _next_config(engine: Engine, config: dict[str, Any], folded: timeline.Timeline) -> dict[str, Any]:
-    """The config of the table's next game (games.service.next_game_config)."""
+    """The config of the table's next game (games.commands.controls.next_game_config)."""
     rematch = getattr(engine, "rematch_config", None)
     if rematch is not None:
         for _ in range(folded.game_number):

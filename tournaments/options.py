@@ -34,7 +34,7 @@ LIMITS = (
     bounds.NO_SHOW_AFTER,
     bounds.HALF_POINT_BYES,
     bounds.NO_BYES_LAST_ROUNDS,
-    # A seat with no connection this long may be claimed against (games/resignation.py).
+    # A seat with no connection this long may be claimed against (games/commands/resignation.py).
     bounds.ABSENT_AFTER,
     # Who goes on from each table of a table elimination (read as a number when a round is paired).
     bounds.ADVANCE,

@@ -9,8 +9,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from games import service as games
 from games import streams
+from games.commands import deals as game_deals
 from tournaments import deals, formats, log
 from tournaments.models import Entry, Match, MatchGame, Round, Tournament
 
@@ -154,7 +154,7 @@ def release_deals(t: log.Tournament, rounds: int | None = 2) -> list[int]:
     for rnd in t.rounds[-rounds:] if rounds else t.rounds:
         if rnd.started and deals.is_duplicate(rnd):
             assert rnd.secret_seed is not None
-            released += games.release_deals(deals.group_key(rnd.secret_seed), deals.open_below(rnd))
+            released += game_deals.release_deals(deals.group_key(rnd.secret_seed), deals.open_below(rnd))
     return released
 
 

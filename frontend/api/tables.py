@@ -16,7 +16,9 @@ from ninja import Query, Router, Status
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
 from frontend.lobby import in_demo_tournament
-from games import bounds, engines, invites, publish, ratelimit, resignation, resume, seats, service
+from games import bounds, engines, invites, publish, ratelimit, resume, seats
+from games.commands import moves, resignation, runner
+from games.commands.create import SeatSpec, create_game
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
 from games.ids import fits
@@ -108,12 +110,12 @@ def _count_table(request: HttpRequest) -> None:
 SEATING_OPTIONS = frozenset({"first", "dealer"})
 
 
-def _seat_spec(seat: schemas.SeatIn, number: int, user: Any) -> service.SeatSpec:
+def _seat_spec(seat: schemas.SeatIn, number: int, user: Any) -> SeatSpec:
     if seat.kind == "computer":
-        return service.SeatSpec.computer(number + 1, seat.level)
+        return SeatSpec.computer(number + 1, seat.level)
     if seat.kind in ("open", "invite"):
-        return service.SeatSpec("Open seat", awaiting_player=True, open_to_all=seat.kind == "open")
-    return service.SeatSpec(user.get_username(), user=user)
+        return SeatSpec("Open seat", awaiting_player=True, open_to_all=seat.kind == "open")
+    return SeatSpec(user.get_username(), user=user)
 
 
 @router.post("/tables", response={201: schemas.Created, **ERRORS}, url_name="create")
@@ -155,7 +157,7 @@ def create(request: HttpRequest, body: schemas.CreateIn) -> Status:
         if body.club is not None and body.club not in seats.clubs_of(user):
             raise ServiceError("not_a_member", _("Choose one of your clubs."), fields=["club"])
         specs = [_seat_spec(seat, n, user) for n, seat in enumerate(body.seats)]
-        game = service.create_game(
+        game = create_game(
             body.game,
             config,
             specs,
@@ -289,11 +291,11 @@ def act(request: HttpRequest, table: str, body: schemas.ActionIn) -> dict[str, A
             seat = _holder(request, game, body.seat, PLAY)
         ratelimit.check_seat(seat.token)
         command_id = body.command_id if body.command_id is not None else f"api:{uuid.uuid4().hex}"
-        service.check_client_command_id(command_id)
+        runner.check_client_command_id(command_id)
         if body.expected_seq is None:
-            result = service.submit_now(game.pk, seat.number, body.action, command_id)
+            result = moves.submit_now(game.pk, seat.number, body.action, command_id)
         else:
-            result = service.submit(game.pk, seat.number, body.action, command_id, body.expected_seq)
+            result = moves.submit(game.pk, seat.number, body.action, command_id, body.expected_seq)
     return {**result.as_dict(), "command_id": command_id}
 
 
@@ -308,7 +310,7 @@ def _seat_command(
         )
         ratelimit.check_seat(seat.token)
         command_id = body.command_id if body.command_id is not None else f"api:{uuid.uuid4().hex}"
-        service.check_client_command_id(command_id)
+        runner.check_client_command_id(command_id)
         result = command(game.pk, command_id, by=f"seat:{seat.number}")
     return {**result.as_dict(), "command_id": command_id}
 

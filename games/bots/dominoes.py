@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from games.bots.dominoes_equity import Equity
@@ -66,6 +67,52 @@ class GreedyBot:
 BUDGET_S = {"block": 0.4, "draw": 0.4, "all_fives": 0.15}
 
 
+@dataclass(eq=False)
+class DominoesPosition:
+    """One decision of a dominoes seat: weighted deals, and each action's value in a deal (the strong
+    bot's samples, and the Expert's: games/bots/dominoes_expert.py).
+
+    ``exact=False`` plays Block samples out instead of solving them; ``careless`` is the chance the
+    solver gives an opponent of playing at random."""
+
+    view: View
+    pool: int
+    win_bonus: int
+    epsilon: float
+    equity: Equity | None
+    _: KW_ONLY
+    exact: bool = True
+    careless: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.seat: int = self.view["seat"]
+        self.weigh = play_weight(self.view) if self.pool > 1 else None
+
+    def sample(self, rng: random.Random) -> tuple[State, Solver | None]:
+        if self.weigh is None:
+            state = engine.determinize(self.view, rng)
+        else:
+            pool = [engine.determinize(self.view, rng) for _ in range(self.pool)]
+            state = rng.choices(pool, weights=[self.weigh(s) for s in pool])[0]
+        solver = Solver(state, self.win_bonus, self.seat, self.careless, self.equity) if self.exact else None
+        return state, solver
+
+    def value(self, sample: tuple[State, Solver | None], action: Action, stream: float) -> float:
+        """The action's value in this deal; ``stream`` seeds the playout (the same for every action of
+        a sample: fairer comparisons)."""
+        state, solver = sample
+        after: Any = state
+        for event in engine.decide(state, self.seat, action):
+            after = engine.apply(after, event)
+        if self.exact and solvable(after):
+            return solve(after, self.seat, self.win_bonus, solver)
+        end = playout(after, random.Random(stream), self.epsilon)
+        if self.equity is None:
+            return value(end, self.seat, self.win_bonus)
+        return self.equity.value(end, self.seat)
+
+
+@dataclass(eq=False)
 class StrongBot:
     """Perfect-information Monte Carlo: sampled deals × every legal action × a fast playout of the round.
 
@@ -79,27 +126,18 @@ class StrongBot:
     the new scores (``dominoes_equity``) instead of its margin; ``win_bonus`` is then not used.
     """
 
-    def __init__(
-        self,
-        budget_s: float | None = None,
-        max_samples: int = 2000,
-        min_samples: int = 16,
-        epsilon: float = 0.15,
-        win_bonus: int = WIN,
-        exact: bool = True,
-        careless: float = 0.0,
-        pool: int = 8,
-        game: bool = True,
-    ) -> None:
-        self.budget_s = budget_s  # None: the variant's own budget (BUDGET_S)
-        self.max_samples = max_samples
-        self.min_samples = min(min_samples, max_samples)
-        self.epsilon = epsilon
-        self.win_bonus = win_bonus
-        self.exact = exact
-        self.careless = careless
-        self.pool = pool
-        self.game = game
+    budget_s: float | None = None  # None: the variant's own budget (BUDGET_S)
+    max_samples: int = 2000
+    min_samples: int = 16
+    epsilon: float = 0.15
+    win_bonus: int = WIN
+    exact: bool = True
+    careless: float = 0.0
+    pool: int = 8
+    game: bool = True
+
+    def __post_init__(self) -> None:
+        self.min_samples = min(self.min_samples, self.max_samples)
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:
@@ -119,33 +157,20 @@ class StrongBot:
         """
         budget = self.budget_s if self.budget_s is not None else BUDGET_S[view["variant"]]
         deadline = time.perf_counter() + budget
-        seat: int = view["seat"]
         tally = PairedTally(len(legal_actions), min_samples=max(self.min_samples, 24))
-        weigh = play_weight(view) if self.pool > 1 else None
-        equity = self.equity(view)
-
-        def worth(end: State) -> float:
-            return value(end, seat, self.win_bonus) if equity is None else equity.value(end, seat)
-
+        position = DominoesPosition(
+            view,
+            self.pool,
+            self.win_bonus,
+            self.epsilon,
+            self.equity(view),
+            exact=self.exact,
+            careless=self.careless,
+        )
         while tally.samples < self.max_samples:
-            if weigh is None:
-                state = engine.determinize(view, rng)
-            else:
-                pool = [engine.determinize(view, rng) for _ in range(self.pool)]
-                state = rng.choices(pool, weights=[weigh(s) for s in pool])[0]
-            # The same playout randomness for every action of a sample: fairer comparisons.
+            sample = position.sample(rng)
             stream = rng.random()
-            values: list[float] = []
-            solver = Solver(state, self.win_bonus, seat, self.careless, equity) if self.exact else None
-            for action in legal_actions:
-                after: Any = state
-                for event in engine.decide(state, seat, action):
-                    after = engine.apply(after, event)
-                if self.exact and solvable(after):
-                    values.append(solve(after, seat, self.win_bonus, solver))
-                else:
-                    values.append(worth(playout(after, random.Random(stream), self.epsilon)))
-            tally.add(values)
+            tally.add([position.value(sample, action, stream) for action in legal_actions])
             if (tally.samples >= self.min_samples and time.perf_counter() >= deadline) or tally.settled():
                 break
         samples, totals = tally.samples, tally.totals

@@ -11,51 +11,11 @@ where they are known (``dominoes_equity``), else by a fast playout (``dominoes_s
 from __future__ import annotations
 
 import math
-import random
-from typing import Any
 
-from games.bots.dominoes import StrongBot
-from games.bots.dominoes_equity import Equity
-from games.bots.dominoes_infer import play_weight
-from games.bots.dominoes_sim import WIN, playout, value
-from games.bots.dominoes_solve import Solver, solvable, solve
+from games.bots.dominoes import DominoesPosition, StrongBot
+from games.bots.dominoes_sim import WIN
 from games.bots.search import ExpertBase, Position, ReviewSearch
-from games.engines import dominoes as engine
 from games.engines.base import Action, View
-from games.engines.dominoes.state import State
-
-
-class DominoesPosition:
-    """One decision of a dominoes seat: weighted deals, and each action's value in a deal."""
-
-    def __init__(self, view: View, pool: int, win_bonus: int, epsilon: float, equity: Equity | None) -> None:
-        self.view = view
-        self.seat: int = view["seat"]
-        self.pool = pool
-        self.win_bonus = win_bonus
-        self.epsilon = epsilon
-        self.equity = equity
-        self.weigh = play_weight(view) if pool > 1 else None
-
-    def sample(self, rng: random.Random) -> tuple[State, Solver]:
-        if self.weigh is None:
-            state = engine.determinize(self.view, rng)
-        else:
-            pool = [engine.determinize(self.view, rng) for _ in range(self.pool)]
-            state = rng.choices(pool, weights=[self.weigh(s) for s in pool])[0]
-        return state, Solver(state, self.win_bonus, self.seat, 0.0, self.equity)
-
-    def value(self, sample: tuple[State, Solver], action: Action, stream: float) -> float:
-        state, solver = sample
-        after: Any = state
-        for event in engine.decide(state, self.seat, action):
-            after = engine.apply(after, event)
-        if solvable(after):
-            return solve(after, self.seat, self.win_bonus, solver)
-        end = playout(after, random.Random(stream), self.epsilon)
-        if self.equity is None:
-            return value(end, self.seat, self.win_bonus)
-        return self.equity.value(end, self.seat)
 
 
 class ExpertBot(ExpertBase):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 
 from games.engines.base import Action, View
 from games.engines.kazino import determinize
@@ -74,10 +75,11 @@ class GreedyBot:
         return legal_actions[0]
 
 
-class _OutOfTime(Exception):
-    pass
+class OutOfTime(Exception):
+    """A search went past its node cap or its deadline (the Expert then searches shallower)."""
 
 
+@dataclass(eq=False)
 class StrongBot:
     """Perfect-information sampling: alpha-beta over the rest of the deal in each sampled state.
 
@@ -87,21 +89,12 @@ class StrongBot:
     greedy choice is played). ``node_cap`` bounds the nodes of one search, ``depth`` its plies.
     """
 
-    def __init__(
-        self,
-        samples: int = 24,
-        budget_s: float = 0.15,
-        node_cap: int = 30_000,
-        depth: int = 4,
-        min_samples: int = 4,
-        hard_cap_s: float = 0.4,
-    ) -> None:
-        self.samples = samples
-        self.budget_s = budget_s
-        self.node_cap = node_cap
-        self.depth = depth
-        self.min_samples = min_samples
-        self.hard_cap_s = hard_cap_s
+    samples: int = 24
+    budget_s: float = 0.15
+    node_cap: int = 30_000
+    depth: int = 4
+    min_samples: int = 4
+    hard_cap_s: float = 0.4
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:
@@ -139,10 +132,10 @@ class StrongBot:
         done = 0
         while done < self.samples:
             state = determinize(view, rng)
-            search = _Search(me, bonus, hard if done < self.min_samples else soft, self.node_cap, self.depth)
+            search = Search(me, bonus, hard if done < self.min_samples else soft, self.node_cap, self.depth)
             try:
                 values = [search.value_after(state, me, action) for action in legal_actions]
-            except _OutOfTime:
+            except OutOfTime:
                 break
             for i, v in enumerate(values):
                 totals[i] += v
@@ -152,8 +145,9 @@ class StrongBot:
         return totals, done
 
 
-class _Search:
-    """Alpha-beta to the end of the current deal; the score is ``me``'s captured worth minus the opponent's."""
+class Search:
+    """Alpha-beta to the end of the current deal; the score is ``me``'s captured worth minus the opponent's.
+    Shared by the strong bot and the Expert (games/bots/kazino_expert.py)."""
 
     def __init__(self, me: int, bonus: bool, deadline: float, node_cap: int, depth: int) -> None:
         self.me = me
@@ -193,7 +187,7 @@ class _Search:
     def _alphabeta(self, state: State, alpha: float, beta: float, depth: int) -> float:
         self.nodes += 1
         if self.nodes & 7 == 0 and (self.nodes > self.node_cap or time.perf_counter() > self.deadline):
-            raise _OutOfTime
+            raise OutOfTime
         seat = state.turn
         if not state.hands[seat]:
             return self._leaf(state)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import random
 
-from games.bots.kazino import _OutOfTime, _Search
+from games.bots.kazino import OutOfTime, Search
 from games.bots.search import ExpertBase, Position, ReviewSearch
 from games.engines.base import Action, View
 from games.engines.kazino import determinize
@@ -36,11 +36,11 @@ class KazinoPosition:
 
     def value(self, sample: State, action: Action, stream: float) -> float:
         try:
-            return _Search(self.me, self.bonus, math.inf, self.node_cap, self.depth).value_after(
+            return Search(self.me, self.bonus, math.inf, self.node_cap, self.depth).value_after(
                 sample, self.me, action
             )
-        except _OutOfTime:
-            return _Search(self.me, self.bonus, math.inf, 10**9, 4).value_after(sample, self.me, action)
+        except OutOfTime:
+            return Search(self.me, self.bonus, math.inf, 10**9, 4).value_after(sample, self.me, action)
 
 
 class ExpertBot(ExpertBase):

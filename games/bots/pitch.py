@@ -13,6 +13,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from games.bots.pitch_policy import best_suit, bid_choice, choose_card, opening_lead
 from games.bots.tally import PairedTally
@@ -123,22 +124,15 @@ class _Table:
         return captured, trump
 
 
+@dataclass(eq=False)
 class StrongBot:
     """Determinized sampling (PIMC) over the rest of the hand, with a wall-clock budget."""
 
-    def __init__(
-        self,
-        budget_s: float = 0.15,
-        max_samples: int = 300,
-        min_samples: int = 6,
-        win_bonus: float = 25.0,
-        settle_from: int = 24,
-    ) -> None:
-        self.win_bonus = win_bonus
-        self.settle_from = settle_from
-        self.budget_s = budget_s
-        self.max_samples = max_samples
-        self.min_samples = min_samples
+    budget_s: float = 0.15
+    max_samples: int = 300
+    min_samples: int = 6
+    win_bonus: float = 25.0
+    settle_from: int = 24
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:

@@ -17,6 +17,7 @@ import math
 import random
 import time
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from games.bots.tally import PairedTally
@@ -320,6 +321,7 @@ def _round_value(event: dict[str, Any], seat: int, target: int, win: float = 100
     return value
 
 
+@dataclass(eq=False)
 class StrongBot:
     """The planning evaluator, and a sampling search where the round's end is near.
 
@@ -331,23 +333,13 @@ class StrongBot:
     samples or ``budget`` seconds per move, whichever ends first.
     """
 
-    def __init__(
-        self,
-        samples: int = 300,
-        budget: float = 0.15,
-        shortlist: int = 4,
-        near: int = 3,
-        margin: float = 2.0,
-        win_bonus: float = 100.0,
-        settle_from: int = 24,
-    ) -> None:
-        self.win_bonus = win_bonus
-        self.settle_from = settle_from
-        self.samples = samples
-        self.budget = budget
-        self.shortlist = shortlist
-        self.near = near
-        self.margin = margin
+    samples: int = 300
+    budget: float = 0.15
+    shortlist: int = 4
+    near: int = 3
+    margin: float = 2.0
+    win_bonus: float = 100.0
+    settle_from: int = 24
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         if not legal_actions:

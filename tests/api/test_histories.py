@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import service, tokens
+from games import tokens
+from games.commands import moves
+from games.commands.create import SeatSpec, create_game
 from games.models import DealGroup
 from games.tables import load_table
 
@@ -15,12 +17,10 @@ pytestmark = pytest.mark.django_db
 
 def _finished_duplicate(organiser, players):
     """A tiny game of a duplicate deal group (its deal still played elsewhere), played to its end."""
-    seats = [service.SeatSpec(p.username, user=p) for p in players]
-    game = service.create_game(
-        "tiny", {"players": 2, "goal": 3}, seats, created_by=organiser, deal=("grp", 0)
-    )
+    seats = [SeatSpec(p.username, user=p) for p in players]
+    game = create_game("tiny", {"players": 2, "goal": 3}, seats, created_by=organiser, deal=("grp", 0))
     while (table := load_table(game.pk)).outcome() is None:
-        service.submit(game.pk, table.to_act()[0], {"type": "add", "n": 1}, f"m{table.seq}", table.seq)
+        moves.submit(game.pk, table.to_act()[0], {"type": "add", "n": 1}, f"m{table.seq}", table.seq)
     return game
 
 

@@ -135,14 +135,15 @@ async def test_the_stream_ends_after_the_games_last_line():
 
 
 def test_the_organiser_reads_every_hand_of_their_own_tournaments_game():
-    from games import service, tokens
+    from games import tokens
+    from games.commands import moves
     from tournaments import service as tournaments
     from tournaments.models import Match, MatchGame
 
     organiser, stranger = user("org"), user("eve")
     cup = tournaments.create("Cup", "kazino", "swiss", {}, by=organiser)
     game = tiny_game(goal=2, kind=Game.Kind.TOURNAMENT)  # made by the tournament, not by its organiser
-    service.submit(game.pk, 0, {"type": "add", "n": 2}, "win", store.head(game.pk)[0])
+    moves.submit(game.pk, 0, {"type": "add", "n": 2}, "win", store.head(game.pk)[0])
     match = Match.objects.create(tournament=cup, round=1, key="R1-T1", entrants=[1, 2])
     MatchGame.objects.create(match=match, game_id=game.pk, number=1)
     path = f"/tables/{game.pk}/history"

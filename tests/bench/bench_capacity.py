@@ -424,15 +424,16 @@ def _step(
     pace: float,
     spectators: int,
 ) -> dict[str, Any]:
-    from games import dueturns, engines, service, tables, worker
+    from games import dueturns, engines, tables, worker
+    from games.commands.create import SeatSpec, create_game
 
     config = engines.get("kazino").default_config(2)
     seats = [
-        service.SeatSpec("Greedy 1", bot_level="greedy"),
-        service.SeatSpec("Greedy 2", bot_level="greedy"),
+        SeatSpec("Greedy 1", bot_level="greedy"),
+        SeatSpec("Greedy 2", bot_level="greedy"),
     ]
     started = time.perf_counter()
-    new = [service.create_game("kazino", config, seats).pk for _ in range(target - len(games))]
+    new = [create_game("kazino", config, seats).pk for _ in range(target - len(games))]
     games.extend(new)
     # The new tables' spectators, spread over the web processes and the client processes.
     wanted: list[list[tuple[str, int]]] = [[] for _ in pipes]

@@ -69,7 +69,8 @@ def _driver(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import autoplay, engines, service, worker
+    from games import autoplay, engines, worker
+    from games.commands.create import SeatSpec, create_game
 
     turns: list[tuple[int, int, int]] = []
     send = worker.schedule_bot_turn
@@ -81,8 +82,8 @@ def _driver(
     worker.schedule_bot_turn = schedule
     config = engines.get("kazino").default_config(2)
     seats = [
-        service.SeatSpec("Greedy 1", bot_level="greedy"),
-        service.SeatSpec("Greedy 2", bot_level="greedy"),
+        SeatSpec("Greedy 1", bot_level="greedy"),
+        SeatSpec("Greedy 2", bot_level="greedy"),
     ]
     games = [0]
 
@@ -91,7 +92,7 @@ def _driver(
     def one_move() -> bool:
         if not turns:
             games[0] += 1
-            game = service.create_game("kazino", config, seats, seed=seed * 1000 + games[0])
+            game = create_game("kazino", config, seats, seed=seed * 1000 + games[0])
             (_watch_edge if spectators_on == "edge" else _watch)(game.pk, received)
         game_id, seq, seat = turns.pop(0)
         return autoplay.play_bot_turn(game_id, seq, seat) == "played"

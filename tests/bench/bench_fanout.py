@@ -97,11 +97,12 @@ def fanout_database() -> Iterator[str]:
 
 def new_table() -> tuple[int, list[str]]:
     """A table of the tiny engine with two human seats: its id and the seat tokens."""
-    from games import engines, service
+    from games import engines
+    from games.commands.create import SeatSpec, create_game
 
     engines.register("tiny", "tests.games.tiny_engine")  # the web processes have it from EXTRA_ENGINES
-    seats = [service.SeatSpec("A"), service.SeatSpec("B")]
-    game = service.create_game("tiny", {"players": 2, "goal": 1000}, seats)
+    seats = [SeatSpec("A"), SeatSpec("B")]
+    game = create_game("tiny", {"players": 2, "goal": 1000}, seats)
     return game.pk, [s.token for s in game.seats.order_by("number")]
 
 

@@ -2,10 +2,10 @@
 
 Run on demand (not collected by pytest):  python tests/bench/bench_service.py [--matches N]
 Uses a throwaway SQLite file under var/ (or DATABASE_URL's database, with --keep-db to reuse it).
-Plays default Kazino matches (to 160) between greedy bots through games.service, once with each
+Plays default Kazino matches (to 160) between greedy bots through games.commands.moves, once with each
 process keeping the last fold of each game (the default) and once folding the whole log at every
 load (the baseline). With ``--rebuild TARGET``, also the time to rebuild one long game (a Kazino match
-to TARGET played at random through the service): ``engine.replay`` alone, ``store.load``, and
+to TARGET played at random through moves.submit): ``engine.replay`` alone, ``store.load``, and
 ``tables.load_table`` with a cold and a warm fold cache. Figures are appended to
 tests/bench/results/service.txt.
 """
@@ -31,13 +31,14 @@ RESULTS = ROOT / "tests" / "bench" / "results" / "service.txt"
 
 
 def play(matches: int) -> tuple[int, float, float]:
-    from games import autoplay, engines, service, tables
+    from games import autoplay, engines, tables
+    from games.commands.create import SeatSpec, create_game
 
     config = engines.get("kazino").default_config(2)
-    seats = [service.SeatSpec(f"Greedy {n}", bot_level="greedy") for n in (1, 2)]
+    seats = [SeatSpec(f"Greedy {n}", bot_level="greedy") for n in (1, 2)]
     moves, wall, cpu = 0, time.perf_counter(), time.process_time()
     for n in range(matches):
-        game = service.create_game("kazino", config, seats, seed=1000 + n)
+        game = create_game("kazino", config, seats, seed=1000 + n)
         while True:
             table = tables.load_table(game.pk)
             if table.outcome() is not None:
@@ -49,20 +50,22 @@ def play(matches: int) -> tuple[int, float, float]:
 
 def long_game(target: int = 500, seed: int = 7) -> int:
     """A Kazino match to ``target`` points between two players who move at random, every move through
-    ``service.submit`` (as a socket or the API would): a game of thousands of events. Its id."""
-    from games import engines, publish, service, tables
+    ``submit`` (as a socket or the API would): a game of thousands of events. Its id."""
+    from games import engines, publish, tables
+    from games.commands.create import SeatSpec, create_game
+    from games.commands.moves import submit
 
     config = engines.compose("kazino", {"target": target}, 2)
     # Nobody watches this table: the log is what is measured, not publishing it.
     with mock.patch.object(publish, "table_changed", lambda table: None):
-        seats = [service.SeatSpec("R1"), service.SeatSpec("R2")]
-        game = service.create_game("kazino", config, seats, seed=seed)
+        seats = [SeatSpec("R1"), SeatSpec("R2")]
+        game = create_game("kazino", config, seats, seed=seed)
         rng = random.Random(seed)
         move = 0
         while (table := tables.load_table(game.pk)).outcome() is None:
             seat = table.to_act()[0]
             action = rng.choice(table.engine.legal_actions(table.state, seat))
-            service.submit(game.pk, seat, action, f"m{move}", table.seq)
+            submit(game.pk, seat, action, f"m{move}", table.seq)
             move += 1
     return game.pk
 

@@ -41,8 +41,9 @@ def measure(moves: int, tables: int, profile: bool = False) -> dict[str, float]:
     with scratch_database("turncpu"):
         from django.conf import settings
 
-        from games import autoplay, engines, service, worker
+        from games import autoplay, engines, worker
         from games import tables as tables_
+        from games.commands.create import SeatSpec, create_game
 
         settings.CELERY_TASK_DEFAULT_QUEUE = queue
         turns: dict[int, tuple[int, int, int]] = {}
@@ -55,11 +56,11 @@ def measure(moves: int, tables: int, profile: bool = False) -> dict[str, float]:
         worker.schedule_bot_turn = schedule
         config = engines.get("kazino").default_config(2)
         seats = [
-            service.SeatSpec("Greedy 1", bot_level="greedy"),
-            service.SeatSpec("Greedy 2", bot_level="greedy"),
+            SeatSpec("Greedy 1", bot_level="greedy"),
+            SeatSpec("Greedy 2", bot_level="greedy"),
         ]
         for _ in range(tables):
-            game = service.create_game("kazino", config, seats)
+            game = create_game("kazino", config, seats)
             table = tables_.load_table(game.pk)
             turns[game.pk] = (game.pk, table.seq, table.to_act()[0])
 

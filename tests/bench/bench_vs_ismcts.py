@@ -27,6 +27,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -181,41 +182,59 @@ def match(
     engine_name, options = PRESETS[name]
     game = openspiel_adapter.load(engine_name, options, rng_seed=first_deal)
     started = time.perf_counter()
-    budget = Budget(multiple, sims)
-    if sims is None:  # the calibration deal
-        ours_deal, theirs_deal = Side(), Side()
-        for seat in (0, 1):
-            play_one(game, first_deal - 1, seat, level, budget.sims, ours_deal, theirs_deal)
-        budget.observe(ours_deal, theirs_deal)
-    ours, theirs = Side(), Side()
-    score = margin = 0.0
-    played = 0
-    for deal in range(first_deal, first_deal + max(1, games // 2)):
-        ours_deal, theirs_deal = Side(), Side()
-        budget.used.append(budget.sims)
-        for seat in (0, 1):
-            outcome = play_one(game, deal, seat, level, budget.sims, ours_deal, theirs_deal).outcome()
-            won, points = result_for(outcome, seat)
-            score += won
-            margin += points
-            played += 1
-        ours.merge(ours_deal)
-        theirs.merge(theirs_deal)
-        budget.observe(ours_deal, theirs_deal)
-        if log:
-            log(f"  {name} {level} vs ISMCTS({budget.used[-1]}): {played} games, {score:g} won")
+
+    def one(deal: int, seat: int, sims: int, ours: Side, theirs: Side) -> tuple[float, float, bool]:
+        won, points = result_for(play_one(game, deal, seat, level, sims, ours, theirs).outcome(), seat)
+        return won, points, True
+
+    figures, _agreed = paired_deals(one, Budget(multiple, sims), first_deal, games, f"{name} {level}", log)
     return {
         "game": name,
         "engine": engine_name,
         "options": options,
         "level": level,
-        **summary(score, margin, played, ours, theirs),
-        **budget.figures(theirs),
+        **figures,
         "multiple": multiple,
         "calibrated": sims is None,
         "uct_c": UCT_C,
         "wall_s": time.perf_counter() - started,
     }
+
+
+#: One game of a match: (deal, our seat, ISMCTS's simulations, our side's and ISMCTS's tallies) to
+#: (our score: win 1, shared ½, loss 0; our margin; whether the two engines agreed all along).
+PlayOne = Callable[[int, int, int, Side, Side], tuple[float, float, bool]]
+
+
+def paired_deals(
+    play: PlayOne, budget: Budget, first_deal: int, games: int, label: str, log: Any
+) -> tuple[dict[str, Any], int]:
+    """``games // 2`` deals, each played with our bot in either seat, ISMCTS's simulations retuned
+    after each (``Budget``; first a calibration deal, not counted, unless they are fixed): the
+    figures, and how many games the engines disagreed in."""
+    if budget.fixed is None:
+        ours_deal, theirs_deal = Side(), Side()
+        for seat in (0, 1):
+            play(first_deal - 1, seat, budget.sims, ours_deal, theirs_deal)
+        budget.observe(ours_deal, theirs_deal)
+    ours, theirs = Side(), Side()
+    score = margin = 0.0
+    played = disagreements = 0
+    for deal in range(first_deal, first_deal + max(1, games // 2)):
+        ours_deal, theirs_deal = Side(), Side()
+        budget.used.append(budget.sims)
+        for seat in (0, 1):
+            won, points, agreed = play(deal, seat, budget.sims, ours_deal, theirs_deal)
+            score += won
+            margin += points
+            played += 1
+            disagreements += not agreed
+        ours.merge(ours_deal)
+        theirs.merge(theirs_deal)
+        budget.observe(ours_deal, theirs_deal)
+        if log:
+            log(f"  {label} vs ISMCTS({budget.used[-1]}): {played} games, {score:g} won")
+    return {**summary(score, margin, played, ours, theirs), **budget.figures(theirs)}, disagreements
 
 
 def summary(score: float, margin: float, played: int, ours: Side, theirs: Side) -> dict[str, Any]:

@@ -24,7 +24,7 @@ import pyspiel  # type: ignore[import-not-found]
 from open_spiel.python.games import block_dominoes as osb  # type: ignore[import-not-found]
 
 from games.engines import dominoes as engine
-from tests.bench.bench_vs_ismcts import Budget, Side, new_ismcts, summary
+from tests.bench.bench_vs_ismcts import Budget, Side, new_ismcts, paired_deals
 
 ACTION_INDEX = {(a.player, a.tile, a.edge): i for i, a in enumerate(osb._ACTIONS)}
 HAND = 7
@@ -173,35 +173,19 @@ def match(
     """``level`` against ISMCTS on ``python_block_dominoes``, ``games // 2`` deals each played twice with
     the seats swapped, ISMCTS's simulations tuned as in bench_vs_ismcts (``Budget``); the figures."""
     started = time.perf_counter()
-    budget = Budget(multiple, sims)
-    if sims is None:  # the calibration deal
-        ours_deal, theirs_deal = Side(), Side()
-        for seat in (0, 1):
-            play_one(first_deal - 1, seat, level, budget.sims, ours_deal, theirs_deal)
-        budget.observe(ours_deal, theirs_deal)
-    ours, theirs = Side(), Side()
-    score = margin = 0.0
-    played = disagreements = 0
-    for number in range(first_deal, first_deal + max(1, games // 2)):
-        ours_deal, theirs_deal = Side(), Side()
-        budget.used.append(budget.sims)
-        for seat in (0, 1):
-            result = play_one(number, seat, level, budget.sims, ours_deal, theirs_deal)
-            mine, other = result["returns"][seat], result["returns"][1 - seat]
-            score += 1.0 if mine > other else 0.5 if mine == other else 0.0
-            margin += mine
-            played += 1
-            disagreements += not result["agree"]
-        ours.merge(ours_deal)
-        theirs.merge(theirs_deal)
-        budget.observe(ours_deal, theirs_deal)
-        if log:
-            log(f"  block check {level} vs ISMCTS({budget.used[-1]}): {played} games, {score:g} won")
+
+    def one(number: int, seat: int, sims: int, ours: Side, theirs: Side) -> tuple[float, float, bool]:
+        result = play_one(number, seat, level, sims, ours, theirs)
+        mine, other = result["returns"][seat], result["returns"][1 - seat]
+        return (1.0 if mine > other else 0.5 if mine == other else 0.0), mine, result["agree"]
+
+    figures, disagreements = paired_deals(
+        one, Budget(multiple, sims), first_deal, games, f"block check {level}", log
+    )
     return {
         "game": "python_block_dominoes",
         "level": level,
-        **summary(score, margin, played, ours, theirs),
-        **budget.figures(theirs),
+        **figures,
         "multiple": multiple,
         "disagreements": disagreements,
         "wall_s": time.perf_counter() - started,

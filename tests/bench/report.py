@@ -653,7 +653,7 @@ def _replay(results: dict[str, Any]) -> list[str]:
         if not out:
             out += ["## Replay and rebuild" + _busy(results, "rebuild"), ""]
         out += [
-            f"A long game: a Kazino match to {r['target']} points played at random through `service.submit` "
+            f"A long game: a Kazino match to {r['target']} points played at random through `moves.submit` "
             f"into PostgreSQL ({r['events']:,} events, {r['engine_events']:,} for the engine; built in "
             f"{r['build_s']:.0f} s). Median of {r['repeats']}:",
             "",

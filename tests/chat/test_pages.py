@@ -14,7 +14,7 @@ from django.http import QueryDict
 from chat import service
 from chat.models import Report
 from frontend.tournament_new import _posted
-from games import service as games
+from games.commands.create import SeatSpec, create_game
 from games.consumers import Speaker
 from games.models import Seat
 
@@ -32,9 +32,7 @@ def config(client, game_id: int) -> dict:  # type: ignore[no-untyped-def,type-ar
 
 def test_the_table_page_offers_the_chat_to_its_players_only(client):
     user = get_user_model().objects.create_user("ana")
-    game = games.create_game(
-        "tiny", {"players": 2, "goal": 10}, [games.SeatSpec("ana", user=user), games.SeatSpec("P1")]
-    )
+    game = create_game("tiny", {"players": 2, "goal": 10}, [SeatSpec("ana", user=user), SeatSpec("P1")])
     assert config(client, game.pk)["chat"] is False  # a spectator
     assert 'id="chat"' not in client.get(f"/tables/{game.pk}/").content.decode()
     client.force_login(user)
@@ -58,7 +56,7 @@ def test_the_tournament_form_sets_the_option_only_when_ticked():
 
 
 def test_the_staff_read_the_reports_in_the_admin(client):
-    game = games.create_game("tiny", {"players": 2, "goal": 10}, [games.SeatSpec("P0"), games.SeatSpec("P1")])
+    game = create_game("tiny", {"players": 2, "goal": 10}, [SeatSpec("P0"), SeatSpec("P1")])
     tokens = {s.number: s.token for s in Seat.objects.filter(game=game)}
     message = service.say(Speaker(game.pk, 0, tokens[0], None), {"text": "rude words"})
     service.report(Speaker(game.pk, 1, tokens[1], None), {"id": message.pk})

@@ -86,7 +86,7 @@ def server(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
 @pytest.fixture(autouse=True)
 def _no_channel_layer_in_the_test_process(settings):  # type: ignore[no-untyped-def]
     """The pages listen to the server's channel layer (Redis, or Daphne's own memory), never to this
-    process's: a move a test makes here (``tests/replay/play.py``, ``service.submit``) reaches a page only
+    process's: a move a test makes here (``tests/replay/play.py``, ``games.commands.moves.submit``) reaches a page only
     when it next loads the table (a reconnection, a gap, a reload), as a move from another server that
     shares no layer would. This process therefore has no layer, and its publications are skipped.
 

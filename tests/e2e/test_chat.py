@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from chat.models import Message, Report
-from games import service
+from games.commands.create import SeatSpec, create_game
 from games.models import Invite
 
 from .axe import report as axe_report
@@ -44,8 +44,8 @@ def lines(page: Any) -> list[str]:
 
 
 def test_two_players_chat_each_in_their_own_language(browser: Any, server: str) -> None:
-    seats = [service.SeatSpec("Open seat", awaiting_player=True) for _ in range(2)]
-    game = service.create_game("tiny", {"players": 2, "goal": 10}, seats)
+    seats = [SeatSpec("Open seat", awaiting_player=True) for _ in range(2)]
+    game = create_game("tiny", {"players": 2, "goal": 10}, seats)
     kreyol = seated(browser, server, game, 0, "ht", PHONE)
     tagalog = seated(browser, server, game, 1, "tl", LAPTOP)
     try:
@@ -111,9 +111,7 @@ def test_two_players_chat_each_in_their_own_language(browser: Any, server: str) 
 
 
 def test_a_spectator_has_no_chat(browser: Any, server: str) -> None:
-    game = service.create_game(
-        "tiny", {"players": 2, "goal": 10}, [service.SeatSpec("P0"), service.SeatSpec("P1")]
-    )
+    game = create_game("tiny", {"players": 2, "goal": 10}, [SeatSpec("P0"), SeatSpec("P1")])
     context = browser.new_context(viewport=PHONE, base_url=server)
     page = context.new_page()
     try:

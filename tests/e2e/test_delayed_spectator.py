@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from games import service
+from games.commands.create import SeatSpec, create_game
 from games.models import Game, Invite
 
 from .conftest import WAIT
@@ -21,8 +21,8 @@ GOAL = 8
 def test_a_spectator_of_a_delayed_tournament_table_sees_its_final_score(page):
     # Seat 0 is the page's (claimed through its invite), seat 1 the server's computer: every move goes
     # through the server, so the spectator's page hears each one as it is published.
-    seats = [service.SeatSpec("Open seat", awaiting_player=True), service.SeatSpec.computer(2, "random")]
-    game = service.create_game(
+    seats = [SeatSpec("Open seat", awaiting_player=True), SeatSpec.computer(2, "random")]
+    game = create_game(
         "tiny", {"players": 2, "goal": GOAL}, seats, kind=Game.Kind.TOURNAMENT, spectator_delay=2
     )
     code = Invite.objects.get(seat__game=game, seat__number=0).code

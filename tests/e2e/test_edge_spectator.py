@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from games import service
+from games.commands.create import SeatSpec, create_game
 from games.models import Event, Seat
 from tests.faults.test_edge import move
 from tests.processes import ROOT, Processes, app_env, free_port, procfile, report_failed
@@ -147,8 +147,8 @@ def site(request) -> Iterator[Site]:  # type: ignore[no-untyped-def]
 
 
 def test_a_spectator_page_watches_the_players_move_live_through_the_edge(site: Site, browser):
-    seats = [service.SeatSpec("Guest 1", name_role="guest"), service.SeatSpec("Guest 2", name_role="guest")]
-    game = service.create_game("tiny", {"players": 2, "goal": 20}, seats)
+    seats = [SeatSpec("Guest 1", name_role="guest"), SeatSpec("Guest 2", name_role="guest")]
+    game = create_game("tiny", {"players": 2, "goal": 20}, seats)
     tokens = [s.token for s in Seat.objects.filter(game=game).order_by("number")]
     secrets = Event.objects.get(game_id=game.pk, type="deal").data["secrets"]
     assert secrets  # each seat's hidden card: never for a spectator

@@ -101,12 +101,12 @@ def test_the_move_log_counts_up_and_has_room_for_three_digits(browser, server):
     ("engine", "badge"), [("dominoes", ".dom-to-play"), ("skyjo", ".sk-badge.sk-acting")]
 )
 def test_the_to_play_badge_keeps_to_one_line_for_a_four_player_spectator(browser, server, engine, badge):
-    from games import service
+    from games.commands.create import SeatSpec, create_game
     from tests.replay.play import new_game, play
 
     if engine == "dominoes":
-        seats = [service.SeatSpec.computer(n + 1, "greedy") for n in range(4)]
-        game = service.create_game("dominoes", {"players": 4, "variant": "all_fives"}, seats)
+        seats = [SeatSpec.computer(n + 1, "greedy") for n in range(4)]
+        game = create_game("dominoes", {"players": 4, "variant": "all_fives"}, seats)
     else:
         game = new_game("skyjo", 4)
         play(game, moves=9)  # the openings, and one turn: someone is "to play"

@@ -274,14 +274,14 @@ def test_a_spectator_sees_the_moves_live_and_never_a_card_of_my_hand(browser, se
 def test_the_end_panel_says_why_the_pitcher_on_their_own_bid_won(browser, server):
     """#33: a player on 13 lost to one on 12 and the end panel only listed scores. The panel now says
     that only a pitcher reaching the target on their own bid wins, and names them."""
-    from games import service
+    from games.commands.create import SeatSpec, create_game
     from games.models import Game
     from tests.replay.play import play
 
     for seed in range(1, 9):
         config = engines.compose("pitch", {"target": 7}, 2)
-        seats = [service.SeatSpec(f"Bot {n}", bot_level="greedy") for n in range(2)]
-        game: Game = service.create_game("pitch", config, seats, seed=seed)
+        seats = [SeatSpec(f"Bot {n}", bot_level="greedy") for n in range(2)]
+        game: Game = create_game("pitch", config, seats, seed=seed)
         table = play(game)
         last = table.state.last_hand
         if last and last["scores"][last["pitcher"]] >= 7:

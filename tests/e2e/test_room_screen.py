@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import engines, queries
-from games import service as games
+from games.commands.create import SeatSpec, create_game
 from games.tables import load_table
 from seasons import service as seasons
 from tournaments import service, simulate
@@ -187,10 +187,8 @@ def test_the_points_ranking_on_a_phone_in_three_languages(browser, server):
     from games.autoplay import play_bot_turn
     from games.models import Game
 
-    seats = [games.SeatSpec("", bot_level="greedy", bot_number=n) for n in (1, 2)]
-    game = games.create_game(
-        "kazino", {"players": 2, "match": "single"}, seats, seed=18, kind=Game.Kind.RATED
-    )
+    seats = [SeatSpec("", bot_level="greedy", bot_number=n) for n in (1, 2)]
+    game = create_game("kazino", {"players": 2, "match": "single"}, seats, seed=18, kind=Game.Kind.RATED)
     while (outcome := queries.result(game.pk)) is None:
         table = load_table(game.pk)
         play_bot_turn(game.pk, table.seq, table.to_act()[0])

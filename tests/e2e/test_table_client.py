@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import service, store
+from games import store
+from games.commands import controls, moves
+from games.commands.create import SeatSpec, create_game
 from games.models import Game, Invite, Seat
 
 from .conftest import WAIT
@@ -15,8 +17,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def claimed_table(page) -> Game:  # type: ignore[no-untyped-def]
     """A tiny table whose seat 0 the page claims through its invite, as a friend would: the link, then
     "Take the seat". The page then plays seat 0, its socket authorised by its session."""
-    seats = [service.SeatSpec("Open seat", awaiting_player=True), service.SeatSpec("P1")]
-    game = service.create_game("tiny", {"players": 2, "goal": 10}, seats)
+    seats = [SeatSpec("Open seat", awaiting_player=True), SeatSpec("P1")]
+    game = create_game("tiny", {"players": 2, "goal": 10}, seats)
     code = Invite.objects.get(seat__game=game, seat__number=0).code
     page.goto(f"/tables/{game.pk}/invite/{code}/")
     page.click("#take-seat")
@@ -51,7 +53,7 @@ def test_a_gap_in_updates_makes_the_client_resync(page):
     seq = page.evaluate("window.tableClient.snap.seq")
     # A move the page never heard of (made in this process, which has no channel layer: conftest.py),
     # then an update that does not follow the page's seq.
-    service.submit(game.pk, 0, {"type": "add", "n": 1}, "elsewhere-1", store.head(game.pk)[0])
+    moves.submit(game.pk, 0, {"type": "add", "n": 1}, "elsewhere-1", store.head(game.pk)[0])
     assert page.evaluate("window.tableClient.snap.seq") == seq
     page.evaluate(
         """() => {
@@ -70,7 +72,7 @@ def test_a_gap_in_updates_makes_the_client_resync(page):
 def test_a_reconnecting_client_catches_up(page):
     game = claimed_table(page)
     page.evaluate("window.tableClient.connection.socket.close()")
-    service.submit(game.pk, 0, {"type": "add", "n": 2}, "while-away", store.head(game.pk)[0])
+    moves.submit(game.pk, 0, {"type": "add", "n": 2}, "while-away", store.head(game.pk)[0])
     head = store.head(game.pk)[0]
     page.wait_for_function(f"window.tableClient.snap.seq === {head}", timeout=WAIT)
     assert page.evaluate("window.tableClient.snap.view.total") == 2
@@ -125,7 +127,7 @@ def test_a_move_refused_because_the_table_moved_on_is_played_again_when_still_le
     and the client sends it again from the new picture, since it is still legal."""
     game = claimed_table(page)
     _watch_banner(page)
-    service.pause(game.pk, "elsewhere-pause", store.head(game.pk)[0], by="seat:1")
+    controls.pause(game.pk, "elsewhere-pause", store.head(game.pk)[0], by="seat:1")
     seen = page.evaluate("window.tableClient.snap.seq")
     assert seen < store.head(game.pk)[0]
     page.get_by_role("button", name="add · n 2").click()
@@ -141,7 +143,7 @@ def test_a_move_no_longer_possible_is_explained_in_plain_words(page):
     the stale move is not sent again, and the page says what happened without seqs or jargon."""
     game = claimed_table(page)
     _watch_banner(page)
-    service.submit(game.pk, 0, {"type": "add", "n": 1}, "elsewhere-1", store.head(game.pk)[0])
+    moves.submit(game.pk, 0, {"type": "add", "n": 1}, "elsewhere-1", store.head(game.pk)[0])
     page.get_by_role("button", name="add · n 2").click()
     page.click("#confirm")
     page.wait_for_function("window.bannerTexts.length > 0")
@@ -161,7 +163,7 @@ def test_an_undo_refused_because_the_table_moved_on_is_explained_in_plain_words(
     page.click("#confirm")
     page.wait_for_function("window.tableClient.snap.view.total === 1 && window.tableClient.snap.can_undo")
     _watch_banner(page)
-    service.submit(game.pk, 1, {"type": "add", "n": 2}, "elsewhere-2", store.head(game.pk)[0])
+    moves.submit(game.pk, 1, {"type": "add", "n": 2}, "elsewhere-2", store.head(game.pk)[0])
     page.click("#undo")
     page.wait_for_function("window.bannerTexts.length > 0")
     assert page.evaluate("window.bannerTexts") == [

@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import queries, service, store
+from games import queries, store
+from games.commands.create import SeatSpec, create_game
 from games.models import Game, Seat
 from tests.processes import Processes, database_url, eventually
 
@@ -54,8 +55,8 @@ def web(faults: Processes):  # type: ignore[no-untyped-def]
 
 def table(goal: int) -> tuple[Game, str]:
     """Seat 0 for the client (it moves first), seat 1 for the computer."""
-    seats = [service.SeatSpec("You"), service.SeatSpec("Computer", bot_level="random")]
-    game = service.create_game("tiny", {"players": 2, "goal": goal}, seats)
+    seats = [SeatSpec("You"), SeatSpec("Computer", bot_level="random")]
+    game = create_game("tiny", {"players": 2, "goal": goal}, seats)
     return game, Seat.objects.get(game=game, number=0).token
 
 
@@ -255,8 +256,8 @@ def test_a_signed_in_caller_gets_the_same_clear_answer(web, client, django_user_
     the database there must not turn into a server error either."""
     url, proxy, faults = web
     user = django_user_model.objects.create_user("ana", password="not-used-here")
-    seats = [service.SeatSpec("Ana", user=user), service.SeatSpec("Computer", bot_level="random")]
-    game = service.create_game("tiny", {"players": 2, "goal": 50}, seats)
+    seats = [SeatSpec("Ana", user=user), SeatSpec("Computer", bot_level="random")]
+    game = create_game("tiny", {"players": 2, "goal": 50}, seats)
     client.force_login(user)  # a session in the database Daphne reads, as a browser would hold it
     cookie = f"sessionid={client.cookies['sessionid'].value}"
 
@@ -286,8 +287,8 @@ def test_a_signed_in_socket_whose_session_cannot_be_read_is_told_to_try_again(we
 
     url, proxy, faults = web
     user = django_user_model.objects.create_user("ana", password="not-used-here")
-    seats = [service.SeatSpec("Ana", user=user), service.SeatSpec("Computer", bot_level="random")]
-    game = service.create_game("tiny", {"players": 2, "goal": 50}, seats)
+    seats = [SeatSpec("Ana", user=user), SeatSpec("Computer", bot_level="random")]
+    game = create_game("tiny", {"players": 2, "goal": 50}, seats)
     client.force_login(user)
     headers = {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
     socket_url = f"{url.replace('http', 'ws', 1)}/ws/tables/{game.pk}/"

@@ -21,7 +21,8 @@ import pytest
 import redis
 from django.utils import translation
 
-from games import names, publish, service, tables
+from games import names, publish, tables
+from games.commands.create import SeatSpec, create_game
 from games.groups import edge_channel, seat_channel
 from games.models import Event, Game, Seat
 from games.tables import load_table
@@ -80,9 +81,7 @@ def site(faults: Processes, own_redis: OwnRedis) -> Site:
 
 
 def table(goal: int = 10, delay: int = 0) -> tuple[Game, list[str]]:
-    game = service.create_game(
-        "tiny", {"players": 2, "goal": goal}, [service.SeatSpec("A"), service.SeatSpec("B")]
-    )
+    game = create_game("tiny", {"players": 2, "goal": goal}, [SeatSpec("A"), SeatSpec("B")])
     if delay:
         Game.objects.filter(pk=game.pk).update(spectator_delay=delay)
         tables.invalidate(game.pk)
@@ -459,13 +458,13 @@ def test_spectators_on_the_edge_read_the_seats_in_their_language_as_on_daphne(si
     """Seats without a name of their own are named in the reader's language: the edge's state for a
     Kreyòl page (its language cookie) and a Tagalog one (its browser's Accept-Language) is the one
     Daphne's table socket sends the same page, before and after a move; the update is the same for both."""
-    game = service.create_game(
+    game = create_game(
         "tiny",
         {"players": 3, "goal": 10},
         [
-            service.SeatSpec("Guest 1", name_role="guest"),
-            service.SeatSpec("Computer 2 (Easy)", bot_level="greedy"),
-            service.SeatSpec("Player 3", name_role="player"),
+            SeatSpec("Guest 1", name_role="guest"),
+            SeatSpec("Computer 2 (Easy)", bot_level="greedy"),
+            SeatSpec("Player 3", name_role="player"),
         ],
     )
     token = Seat.objects.get(game=game, number=0).token

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from games import publish, service
+from games import publish
+from games.commands.create import SeatSpec, create_game
 from games.models import Game, Seat
 from games.tables import load_table
 from tests.processes import Processes, procfile
@@ -129,16 +130,16 @@ def test_tables_play_on_through_a_redis_restart(faults: Processes, own_redis: Ow
         TURN_WATCHDOG_IDLE="1.5",
     )
     # A person (seat 0, leads) against a computer; four computers, which the beat starts at once.
-    person = service.create_game(
+    person = create_game(
         "dominoes",
         {"players": 2, "target": 30, "first": 0},
-        [service.SeatSpec("Person"), service.SeatSpec("Computer", bot_level="greedy")],
+        [SeatSpec("Person"), SeatSpec("Computer", bot_level="greedy")],
         seed=2,  # a deal of two hands or so: about a dozen moves by the person
     )
-    bots = service.create_game(
+    bots = create_game(
         "dominoes",
         {"players": 4, "target": 20},
-        [service.SeatSpec(f"Computer {n}", bot_level="greedy") for n in range(4)],
+        [SeatSpec(f"Computer {n}", bot_level="greedy") for n in range(4)],
         seed=2,
     )
     web = faults.start_web("web")

@@ -29,7 +29,8 @@ import pytest
 from channels.layers import channel_layers
 from django.db import connections
 
-from games import autoplay, publish, service
+from games import autoplay, publish
+from games.commands.create import SeatSpec, create_game
 from games.models import Seat
 from games.tables import load_table, spectator_cut
 from tests.processes import Processes
@@ -107,8 +108,8 @@ def new_tables() -> list[Client]:
     clients: list[Client] = []
     for seed, (engine, config, delay) in enumerate(TABLES):
         players = config["players"]
-        seats = [service.SeatSpec(f"Computer {n}", bot_level="greedy") for n in range(players)]
-        game = service.create_game(engine, config, seats, seed=seed, spectator_delay=delay)
+        seats = [SeatSpec(f"Computer {n}", bot_level="greedy") for n in range(players)]
+        game = create_game(engine, config, seats, seed=seed, spectator_delay=delay)
         tokens = dict(Seat.objects.filter(game=game).values_list("number", "token"))
         clients += [Client(game.pk, n, tokens[n], 0) for n in range(players)]
         clients += [Client(game.pk, None, "", 0) for _ in range(SPECTATORS)]

@@ -19,7 +19,7 @@ import time
 import pytest
 from websockets.sync.client import connect
 
-from games import service
+from games.commands.create import SeatSpec, create_game
 from tests.processes import Processes, procfile
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -61,8 +61,8 @@ def test_every_process_of_the_topology_stops_on_sigterm_within_a_bound(faults: P
     faults.wait_ready(["web1", "edge", "worker1", "beat"])
     # Tables of computers, so that the worker's turn chain is busy when it is told to stop, each
     # watched through both of the edge's processes (their database work done: the sessions held).
-    seats = [service.SeatSpec(f"Computer {n}", bot_level="greedy") for n in range(4)]
-    games = [service.create_game("dominoes", {"players": 4, "target": 1}, seats) for _ in range(4)]
+    seats = [SeatSpec(f"Computer {n}", bot_level="greedy") for n in range(4)]
+    games = [create_game("dominoes", {"players": 4, "target": 1}, seats) for _ in range(4)]
     edge = faults.urls["edge"]
     watching = []
     for game in games * 2:

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from games import dueturns, service, store
+from games import dueturns, store
+from games.commands.create import SeatSpec, create_game
 from games.models import Game
 from tests.processes import Processes, eventually, procfile
 
@@ -78,8 +79,8 @@ def marks(text: str) -> list[Mark]:
 
 
 def new_table() -> Game:
-    seats = [service.SeatSpec(f"Computer {n}", bot_level="greedy") for n in range(4)]
-    return service.create_game("dominoes", {"players": 4, "target": 1}, seats)
+    seats = [SeatSpec(f"Computer {n}", bot_level="greedy") for n in range(4)]
+    return create_game("dominoes", {"players": 4, "target": 1}, seats)
 
 
 def running(games: list[Game]) -> int:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import service, store, worker
+from games import store, worker
+from games.commands import controls
 from tests.games.factories import play, tiny_game
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +18,7 @@ def test_the_watchdog_schedules_the_computers_of_idle_tables_once_a_period(monke
     finished = tiny_game(goal=1, bots={1: "random"})
     play(finished, 0, 1, "win", store.head(finished.pk)[0])
     paused = tiny_game(bots={0: "random", 1: "random"})
-    service.pause(paused.pk, "pause", store.head(paused.pk)[0], by="seat:0")
+    controls.pause(paused.pk, "pause", store.head(paused.pk)[0], by="seat:0")
     scheduled: list[tuple[int, int, int]] = []
     monkeypatch.setattr(worker, "schedule_bot_turn", lambda *turn: scheduled.append(turn))
 

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.utils import translation
 
 from games import publish
-from games import service as games
+from games.commands.create import SeatSpec, create_game
 from games.models import Game, Seat
 from games.names import seat_name
 from games.tables import load_table
@@ -114,16 +114,14 @@ def test_the_levels_have_the_same_names_in_the_new_table_form(client):
 
 
 def test_a_computer_keeps_its_number_at_a_table_it_joins_in_another_seat():
-    seats = [games.SeatSpec("Ann"), games.SeatSpec.computer(7, "strong")]
-    game = games.create_game("kazino", {"players": 2}, seats)
+    seats = [SeatSpec("Ann"), SeatSpec.computer(7, "strong")]
+    game = create_game("kazino", {"players": 2}, seats)
     seat = Seat.objects.get(game=game, number=1)
     assert (seat.bot_number, seat.display_name) == (7, "Computer 7 (Strong)")
     assert (
         named("ht", 7, "strong") == "Òdinatè 7 (fò)" and named("tl", 7, "strong") == "Kompyuter 7 (magaling)"
     )
-    plain = games.create_game(
-        "kazino", {"players": 2}, [games.SeatSpec("Ann"), games.SeatSpec("x", bot_level="random")]
-    )
+    plain = create_game("kazino", {"players": 2}, [SeatSpec("Ann"), SeatSpec("x", bot_level="random")])
     assert Seat.objects.get(game=plain, number=1).bot_number == 2  # a table's computer: its seat's number
 
 

@@ -768,14 +768,12 @@ def test_a_refused_table_says_why_in_the_players_language(client):
 def test_the_table_says_rated_or_casual_in_the_players_language(client, language, rated, casual, no_hint):
     from django.contrib.auth import get_user_model
 
-    from games import service
+    from games.commands.create import SeatSpec, create_game
 
     user = get_user_model().objects.create_user(f"pill-{language}")
     client.force_login(user)
-    seats = [service.SeatSpec("me", user=user), service.SeatSpec("bot", bot_level="greedy")]
-    tables = {
-        kind: service.create_game("kazino", {"players": 2}, seats, kind=kind) for kind in ("rated", "casual")
-    }
+    seats = [SeatSpec("me", user=user), SeatSpec("bot", bot_level="greedy")]
+    tables = {kind: create_game("kazino", {"players": 2}, seats, kind=kind) for kind in ("rated", "casual")}
     for kind, word in (("rated", rated), ("casual", casual)):
         page = client.get(f"/tables/{tables[kind].pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
         assert f'data-kind="{kind}"' in page and f">{word}</span>" in page, (language, kind)
@@ -832,13 +830,14 @@ def test_guests_and_players_on_this_device_are_named_in_the_readers_language(cli
 
 @pages_db
 def test_computer_seats_are_named_in_the_readers_language(client):
-    from games import engines, service
+    from games import engines
+    from games.commands.create import SeatSpec, create_game
 
     seats = [
-        service.SeatSpec("Greedy 1", bot_level="greedy"),
-        service.SeatSpec("Strong 2", bot_level="strong"),
+        SeatSpec("Greedy 1", bot_level="greedy"),
+        SeatSpec("Strong 2", bot_level="strong"),
     ]
-    service.create_game("kazino", engines.get("kazino").default_config(2), seats)
+    create_game("kazino", engines.get("kazino").default_config(2), seats)
     assert "Òdinatè 1 (fasil) · Òdinatè 2 (fò)" in client.get("/", HTTP_ACCEPT_LANGUAGE="ht").content.decode()
     assert (
         "Kompyuter 1 (madali) · Kompyuter 2 (magaling)"

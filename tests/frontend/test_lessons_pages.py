@@ -7,7 +7,9 @@ import re
 
 import pytest
 
-from games import lessons, service, tables
+from games import lessons, tables
+from games.commands import moves
+from games.commands.create import SeatSpec, create_game
 from games.lessons import LEARNER
 from games.models import Game
 
@@ -67,12 +69,12 @@ def test_the_progress_counts_the_learner_s_moves(client):
     assert client.get(url).json()["made"] == 0
     table = tables.load_table(game.pk)
     action = lessons.get("kazino").moves(LEARNER)[0]
-    service.submit(game.pk, LEARNER, action, "m-1", table.seq)
+    moves.submit(game.pk, LEARNER, action, "m-1", table.seq)
     assert client.get(url).json()["made"] == 1
 
 
 def test_progress_is_only_for_lesson_tables(client):
-    game = service.create_game("kazino", {"players": 2}, [service.SeatSpec("A"), service.SeatSpec("B")])
+    game = create_game("kazino", {"players": 2}, [SeatSpec("A"), SeatSpec("B")])
     assert client.get(f"/learn/tables/{game.pk}/progress").status_code == 404
 
 
@@ -118,10 +120,10 @@ def test_a_step_is_told_only_once_the_moves_before_it_are_on_the_table(client):
     assert lesson["shown"] == 3 and texts[2] and texts[3] is None and "8" not in json.dumps(texts)
     url = f"/learn/tables/{game.pk}/progress"
     table = tables.load_table(game.pk)
-    service.submit(game.pk, LEARNER, lessons.get("kazino").moves(LEARNER)[0], "m-1", table.seq)
+    moves.submit(game.pk, LEARNER, lessons.get("kazino").moves(LEARNER)[0], "m-1", table.seq)
     assert client.get(url).json()["shown"] == 3  # the computer has not played yet
     table = tables.load_table(game.pk)
     reply = lessons.get("kazino").moves(1)[0]
-    service.play_turn(game.pk, 1, f"bot-{table.seq}-1", table.seq, lambda t: reply, actor="bot:1")
+    moves.play_turn(game.pk, 1, f"bot-{table.seq}-1", table.seq, lambda t: reply, actor="bot:1")
     answer = client.get(url).json()
     assert answer["shown"] == 4 and "5 on the 8" in answer["texts"][3]

@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from frontend import lobby
-from games import audience, service
+from games import audience
 from games.autoplay import play_bot_turn
+from games.commands.create import SeatSpec, create_game
 from games.tables import load_table
 from tests.replay.play import new_game
 
@@ -75,20 +76,20 @@ def test_the_lobby_shows_one_game_at_a_time(client, clock):
 def test_your_turn_open_seats_demo_tables_and_player_counts_are_marked(client, clock):
     ana = get_user_model().objects.create_user("ana", password="pw-lobby-1")
     client.force_login(ana)
-    mine = service.create_game(
+    mine = create_game(
         "kazino",
         {"players": 2, "match": "single"},
-        [service.SeatSpec.computer(1, "greedy"), service.SeatSpec("ana", user=ana)],
+        [SeatSpec.computer(1, "greedy"), SeatSpec("ana", user=ana)],
         seed=5,
     )
     assert load_table(mine.pk).to_act() == [1]  # ana's seat is to play
-    waiting = service.create_game(
+    waiting = create_game(
         "pitch",
         {"players": 3, "target": 7},
         [
-            service.SeatSpec("ana", user=ana),
-            service.SeatSpec("Open seat", awaiting_player=True),
-            service.SeatSpec.computer(3, "strong"),
+            SeatSpec("ana", user=ana),
+            SeatSpec("Open seat", awaiting_player=True),
+            SeatSpec.computer(3, "strong"),
         ],
         seed=6,
     )
@@ -126,10 +127,10 @@ def test_a_spectator_is_told_they_are_watching(client):
     page = client.get(f"/tables/{game.pk}/").content.decode()
     assert 'id="watching"' in page and "You are watching" in page
     ana = get_user_model().objects.create_user("ana", password="pw-lobby-2")
-    seated = service.create_game(
+    seated = create_game(
         "kazino",
         {"players": 2, "match": "single"},
-        [service.SeatSpec("ana", user=ana), service.SeatSpec.computer(2, "greedy")],
+        [SeatSpec("ana", user=ana), SeatSpec.computer(2, "greedy")],
         seed=10,
     )
     client.force_login(ana)
@@ -222,10 +223,10 @@ def test_tables_with_a_seat_the_reader_may_take_come_first(client, clock):
 def test_a_rows_player_count_and_names_are_one_sentence_in_the_readers_language(client, language, expected):
     """The colon between the count and the names is the language's: Kreyòl writes a space before it
     (it was outside the translation, so "2 jwè: Ana" in Kreyòl). The names stay escaped."""
-    game = service.create_game(
+    game = create_game(
         "kazino",
         {"players": 2, "match": "single"},
-        [service.SeatSpec("<b>Ana</b>", name_role=""), service.SeatSpec.computer(2, "expert")],
+        [SeatSpec("<b>Ana</b>", name_role=""), SeatSpec.computer(2, "expert")],
         seed=9,
     )
     client.cookies["django_language"] = language

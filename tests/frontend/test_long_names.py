@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import service
+from games.commands.create import SeatSpec, create_game
 from games.errors import ServiceError
 from games.models import NAME_LENGTH, Seat
 from replay.export import export_game
@@ -76,8 +76,8 @@ def test_tournament_entrants_keep_their_whole_names_at_their_tables(client):
 
 def test_computer_players_with_the_longest_names_are_rated_and_their_game_exported_and_imported():
     names = ["A" * NAME_LENGTH, "B" * NAME_LENGTH]
-    seats = [service.SeatSpec(name, bot_level="random") for name in names]
-    game = service.create_game("kazino", {"players": 2}, seats, kind="rated")
+    seats = [SeatSpec(name, bot_level="random") for name in names]
+    game = create_game("kazino", {"players": 2}, seats, kind="rated")
     assert ratings.record(game.pk, {"places": [1, 2]})
     # Rated by number and level (games/computers.py); the seats keep their names for exports.
     assert set(Rating.objects.values_list("player", flat=True)) == {"bot:random:1", "bot:random:2"}
@@ -87,7 +87,7 @@ def test_computer_players_with_the_longest_names_are_rated_and_their_game_export
     }
 
     with transaction.atomic():  # played on "another server": rolled back once exported
-        played = service.create_game("tiny", {"players": 2, "goal": 3}, seats)
+        played = create_game("tiny", {"players": 2, "goal": 3}, seats)
         play(played)
         doc = export_game(played.pk, "all")
         transaction.set_rollback(True)

@@ -181,13 +181,13 @@ def test_a_form_without_a_kind_makes_a_casual_table(client):
 
 @pytest.mark.parametrize("kind", ["rated", "tournament"])
 def test_no_hint_in_a_game_that_counts_over_http(client, kind):
-    from games import service
+    from games.commands.create import SeatSpec, create_game
     from games.tables import load_table
 
     user = _sign_in(client)
-    seats = [service.SeatSpec("ana", user=user), service.SeatSpec("ana again", user=user)]
-    counted = service.create_game("dominoes", {"players": 2}, seats, kind=kind, seed=3)
-    casual = service.create_game("dominoes", {"players": 2}, seats, seed=3)
+    seats = [SeatSpec("ana", user=user), SeatSpec("ana again", user=user)]
+    counted = create_game("dominoes", {"players": 2}, seats, kind=kind, seed=3)
+    casual = create_game("dominoes", {"players": 2}, seats, seed=3)
     seat = load_table(casual.pk).to_act()[0]
     refused = client.get(f"/tables/{counted.pk}/hint?seat={seat}")
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "no_hint"

@@ -14,7 +14,7 @@ import re
 import pytest
 from django.utils import translation
 
-from games import service
+from games.commands.create import SeatSpec
 from tests.frontend.catalogues import catalogue, read_po
 from tests.replay.play import new_game, play
 
@@ -196,7 +196,7 @@ def test_a_computer_seat_choice_is_named_in_tagalog():
 
     with translation.override("tl"):
         assert computers.name(2, "greedy") == "Kompyuter 2 (madali)"
-    assert service.SeatSpec.computer(2, "greedy").display_name == "Computer 2 (Easy)"  # logs, exports
+    assert SeatSpec.computer(2, "greedy").display_name == "Computer 2 (Easy)"  # logs, exports
 
 
 TIGHT_COLON = re.compile(r"[^\W_)]:(?=\s|$)|\):(?=\s|$)")

@@ -17,7 +17,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from games import engines, service, store
+from games import engines, store
+from games.commands.create import SeatSpec, create_game
 from games.models import Event, Seat
 from games.tables import Table, get_game, load_table
 from games.verify import verify_game
@@ -69,8 +70,8 @@ class Arena:
         config = engine.default_config(PLAYERS[self.engine])
         if self.engine == "tiny":
             config["goal"] = 1000  # long enough that fuzzing, not winning, is what happens
-        seats = [service.SeatSpec(f"P{n}") for n in range(PLAYERS[self.engine])]
-        game = service.create_game(self.engine, config, seats, kind=self.kind)
+        seats = [SeatSpec(f"P{n}") for n in range(PLAYERS[self.engine])]
+        game = create_game(self.engine, config, seats, kind=self.kind)
         self.game_id = game.pk
         self.games.append(game.pk)
         self.tokens = {s.number: s.token for s in Seat.objects.filter(game=game)}

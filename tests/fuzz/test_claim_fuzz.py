@@ -28,7 +28,8 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import service, streams
+from games import streams
+from games.commands.create import SeatSpec, create_game
 from games.models import Invite, Seat
 from games.seats import SESSION_KEY
 from tests.replay.sockets import app
@@ -55,10 +56,10 @@ class Tables:
         self.add()
 
     def add(self) -> None:
-        seats = [service.SeatSpec("owner", user=self.owner)] + [
-            service.SeatSpec("Open seat", awaiting_player=True) for _ in range(2)
+        seats = [SeatSpec("owner", user=self.owner)] + [
+            SeatSpec("Open seat", awaiting_player=True) for _ in range(2)
         ]
-        self.games.append(service.create_game("tiny", {"players": 3, "goal": 1000}, seats).pk)
+        self.games.append(create_game("tiny", {"players": 3, "goal": 1000}, seats).pk)
 
     def refill(self) -> None:
         if not Seat.objects.filter(game__in=self.games, awaiting_player=True).exists():
@@ -212,13 +213,13 @@ def test_hostile_table_socket_handshakes():
 
     users = [get_user_model().objects.create_user(f"player-{n}") for n in range(2)]
     specs = [
-        service.SeatSpec("one", user=users[0]),
-        service.SeatSpec("two", user=users[1]),
-        service.SeatSpec("guest"),
-        service.SeatSpec("Open seat", awaiting_player=True),
+        SeatSpec("one", user=users[0]),
+        SeatSpec("two", user=users[1]),
+        SeatSpec("guest"),
+        SeatSpec("Open seat", awaiting_player=True),
     ]
-    game = service.create_game("tiny", {"players": 3, "goal": 1000}, specs[:3])
-    other = service.create_game("tiny", {"players": 3, "goal": 1000}, [specs[0], specs[2], specs[3]])
+    game = create_game("tiny", {"players": 3, "goal": 1000}, specs[:3])
+    other = create_game("tiny", {"players": 3, "goal": 1000}, [specs[0], specs[2], specs[3]])
     seats = list(Seat.objects.filter(game=game).order_by("number"))
     foreign = [s.token for s in Seat.objects.filter(game=other)]  # the open seat's among them
     guest = seats[2].token

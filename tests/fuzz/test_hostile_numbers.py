@@ -21,7 +21,8 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.test import Client
 
-from games import service, tables, tokens
+from games import tables, tokens
+from games.commands.create import SeatSpec, create_game
 from games.models import Game
 from tests.api.helpers import user
 from tests.replay.sockets import connect, session_of, until
@@ -87,9 +88,7 @@ def _api(token: str) -> dict[str, str]:
 def world() -> dict[str, Any]:
     ada = user("ada")
     token = tokens.create(ada, "fuzz", ["play", "read", "organise"])[1]
-    game = service.create_game(
-        "tiny", {"players": 2, "goal": 50}, [service.SeatSpec("ada", user=ada), service.SeatSpec("P1")]
-    )
+    game = create_game("tiny", {"players": 2, "goal": 50}, [SeatSpec("ada", user=ada), SeatSpec("P1")])
     cup = tournaments.create("Fuzz Cup", "kazino", "swiss", {}, by=ada)
     client = Client()
     client.force_login(ada)
@@ -211,9 +210,7 @@ def test_every_form_number_field_refuses_hostile_numbers(world):
 async def test_every_socket_number_field_refuses_hostile_numbers():
     ada = await database_sync_to_async(user)("ada")
     game = await database_sync_to_async(
-        lambda: service.create_game(
-            "tiny", {"players": 2, "goal": 50}, [service.SeatSpec("ada", user=ada), service.SeatSpec("P1")]
-        )
+        lambda: create_game("tiny", {"players": 2, "goal": 50}, [SeatSpec("ada", user=ada), SeatSpec("P1")])
     )()
     ws = await connect(f"/ws/tables/{game.pk}/", session=await session_of(ada))
     await until(ws, "state")

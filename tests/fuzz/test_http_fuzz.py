@@ -18,7 +18,9 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import queries, service, store, streams
+from games import queries, store, streams
+from games.commands import moves
+from games.commands.create import SeatSpec, create_game
 from games.models import Seat
 from games.seats import SESSION_KEY
 from games.tables import load_table
@@ -189,10 +191,10 @@ HINT_ANSWERS = {
 
 def _finished_game() -> int:
     """A tiny game ended in two moves: its replay and its comments are open to everyone."""
-    seats = [service.SeatSpec("P0"), service.SeatSpec("P1")]
-    game = service.create_game("tiny", {"players": 2, "goal": 3}, seats)
+    seats = [SeatSpec("P0"), SeatSpec("P1")]
+    game = create_game("tiny", {"players": 2, "goal": 3}, seats)
     for seat, n in ((0, 2), (1, 1)):
-        service.submit(game.pk, seat, {"type": "add", "n": n}, f"end-{seat}", store.head(game.pk)[0])
+        moves.submit(game.pk, seat, {"type": "add", "n": n}, f"end-{seat}", store.head(game.pk)[0])
     assert queries.result(game.pk) is not None
     return game.pk
 
@@ -295,17 +297,16 @@ def _probe_read(world: dict[str, Any], data: st.DataObject) -> None:
 def _hint_tables() -> dict[str, Any]:
     """A table of each kind where seat 0 is to move: the casual one a real engine's (its hint asks the
     strong player), the others tiny (a hint is refused there before any search)."""
-    seats = [service.SeatSpec("P0"), service.SeatSpec("P1")]
+    seats = [SeatSpec("P0"), SeatSpec("P1")]
     casual = next(
         game
         for seed in range(50)
-        if load_table(game := service.create_game("dominoes", {"players": 2}, seats, seed=seed)).to_act()
-        == [0]
+        if load_table(game := create_game("dominoes", {"players": 2}, seats, seed=seed)).to_act() == [0]
     )
     return {
         "casual": casual,
         **{
-            kind: service.create_game("tiny", {"players": 2, "goal": 50}, seats, kind=kind)
+            kind: create_game("tiny", {"players": 2, "goal": 50}, seats, kind=kind)
             for kind in ("rated", "tournament")
         },
     }

@@ -23,7 +23,9 @@ from django.db import connections
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import service, store
+from games import store
+from games.commands import moves
+from games.commands.create import SeatSpec, create_game
 from games.consumers import TABLE_COMMANDS
 from games.tables import load_table
 from replay import frames
@@ -104,7 +106,7 @@ def _send(
 # own checks come first (bad_command_id, bad_seq), then the table's kind; a new game at a rated
 # table waits for the game's end (game_not_over, after a stale seq).
 COUNTED_REFUSALS = {
-    # not_absent: a claim while every opponent is connected (games/resignation.py)
+    # not_absent: a claim while every opponent is connected (games/commands/resignation.py)
     "rated": {"bad_command_id", "bad_seq", "not_in_rated", "stale_seq", "game_not_over", "not_absent"},
     "tournament": {"bad_command_id", "bad_seq", "not_in_tournament", "organiser_only", "not_absent"},
 }
@@ -239,12 +241,12 @@ REPLAY_ANSWERS = {"hand", "position", "driver", "following", "error"}
 
 def _replay_world() -> dict[str, Any]:
     users = [get_user_model().objects.create_user(name) for name in ("driver", "member")]
-    seats = [service.SeatSpec("P0"), service.SeatSpec("P1")]
-    finished = service.create_game("tiny", {"players": 2, "goal": 3}, seats)
+    seats = [SeatSpec("P0"), SeatSpec("P1")]
+    finished = create_game("tiny", {"players": 2, "goal": 3}, seats)
     for seat, n in ((0, 2), (1, 1)):
-        service.submit(finished.pk, seat, {"type": "add", "n": n}, f"end-{seat}", store.head(finished.pk)[0])
-    live = service.create_game("tiny", {"players": 2, "goal": 50}, seats)
-    service.submit(live.pk, 0, {"type": "add", "n": 1}, "live-1", store.head(live.pk)[0])
+        moves.submit(finished.pk, seat, {"type": "add", "n": n}, f"end-{seat}", store.head(finished.pk)[0])
+    live = create_game("tiny", {"players": 2, "goal": 50}, seats)
+    moves.submit(live.pk, 0, {"type": "add", "n": 1}, "live-1", store.head(live.pk)[0])
     room = Room.objects.create(game=finished, created_by=users[0], driver=users[0], seq=1)
     for user in users:
         RoomMember.objects.create(room=room, user=user)
@@ -423,9 +425,7 @@ def test_hostile_socket_paths():
     64 bits, a word, an unknown path. Never an exception out of the router (Daphne: a 500)."""
     owner = get_user_model().objects.create_user("path-owner")
     known = {
-        "tables": service.create_game(
-            "tiny", {"players": 2, "goal": 50}, [service.SeatSpec("P0"), service.SeatSpec("P1")]
-        ).pk,
+        "tables": create_game("tiny", {"players": 2, "goal": 50}, [SeatSpec("P0"), SeatSpec("P1")]).pk,
         "tournaments": tournaments.create("Path Cup", "kazino", "swiss", {}, by=owner).pk,
     }
     loop = Loop("socket-paths")

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import service
+from games.commands import moves, runner
+from games.commands.create import SeatSpec, create_game
 from games.models import Game
 
 
 def tiny_game(players: int = 2, bots: dict[int, str] | None = None, **kwargs: Any) -> Game:
     bots = bots or {}
-    seats = [service.SeatSpec(display_name=f"P{n}", bot_level=bots.get(n, "")) for n in range(players)]
-    return service.create_game("tiny", {"players": players, "goal": kwargs.pop("goal", 10)}, seats, **kwargs)
+    seats = [SeatSpec(display_name=f"P{n}", bot_level=bots.get(n, "")) for n in range(players)]
+    return create_game("tiny", {"players": players, "goal": kwargs.pop("goal", 10)}, seats, **kwargs)
 
 
-def play(game: Game, seat: int, n: int, command_id: str, expected_seq: int, **kwargs: Any) -> service.Result:
-    return service.submit(game.pk, seat, {"type": "add", "n": n}, command_id, expected_seq, **kwargs)
+def play(game: Game, seat: int, n: int, command_id: str, expected_seq: int, **kwargs: Any) -> runner.Result:
+    return moves.submit(game.pk, seat, {"type": "add", "n": n}, command_id, expected_seq, **kwargs)

@@ -292,13 +292,14 @@ async def test_a_busy_channel_layer_closes_the_socket_it_failed_and_no_other(mon
 async def test_a_seat_taken_while_the_table_is_open_renames_it_on_every_page():
     """The owner waits at the table; a friend takes the open seat through the invite: the owner's page
     is told the seats changed, asks again, and names the seat as its new player (not "Open seat")."""
-    from games import invites, service
+    from games import invites
+    from games.commands.create import SeatSpec, create_game
     from games.models import Invite
 
     @database_sync_to_async
     def open_table():
-        specs = [service.SeatSpec("owner"), service.SeatSpec("Open seat", awaiting_player=True)]
-        game = service.create_game("tiny", {"players": 2, "goal": 50}, specs)
+        specs = [SeatSpec("owner"), SeatSpec("Open seat", awaiting_player=True)]
+        game = create_game("tiny", {"players": 2, "goal": 50}, specs)
         code = Invite.objects.get(seat__game=game, seat__number=1).code
         return game, Seat.objects.get(game=game, number=0).token, code
 

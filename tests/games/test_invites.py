@@ -11,7 +11,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone, translation
 
-from games import invites, seats, service
+from games import invites, seats
+from games.commands import controls
+from games.commands.create import SeatSpec, create_game
 from games.models import Game, Invite, Seat
 from tests.frontend.catalogues import english_on_page, english_only_phrases
 
@@ -27,10 +29,10 @@ def _english_afterwards():  # type: ignore[no-untyped-def]
 
 
 def _table(open_seats: int = 1, owner: object = None) -> Game:
-    specs = [service.SeatSpec("owner", user=owner)] + [
-        service.SeatSpec("Open seat", awaiting_player=True) for _ in range(open_seats)
+    specs = [SeatSpec("owner", user=owner)] + [
+        SeatSpec("Open seat", awaiting_player=True) for _ in range(open_seats)
     ]
-    return service.create_game("tiny", {"players": len(specs), "goal": 50}, specs)
+    return create_game("tiny", {"players": len(specs), "goal": 50}, specs)
 
 
 def _code(game: Game, number: int = 1) -> str:
@@ -90,7 +92,7 @@ def test_an_invite_that_cannot_be_claimed_grants_nothing(spoil: str, code: str, 
     elif spoil == "finish":
         Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
     elif spoil == "abandon":
-        service.abandon(game.pk, "abandon-1", reason="test", by="system")
+        controls.abandon(game.pk, "abandon-1", reason="test", by="system")
     else:
         invites.claim(game.pk, invite.code, user=None)
     before = Seat.objects.filter(game=game).values_list("awaiting_player", "user", "display_name", "token")

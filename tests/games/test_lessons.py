@@ -8,8 +8,10 @@ import json
 
 import pytest
 
-from games import engines, lessons, queries, service, tables
+from games import engines, lessons, queries, tables
 from games.autoplay import choose
+from games.commands import controls, moves
+from games.commands.create import SeatSpec, create_game
 from games.engines.base import IllegalAction
 from games.errors import ServiceError
 from games.lessons import LEARNER, Learn, Reply
@@ -58,10 +60,10 @@ def test_actions_compare_whatever_the_order_of_a_capture_s_groups():
 
 def _lesson_game(slug: str) -> Game:
     lesson = lessons.get(slug)
-    return service.create_game(
+    return create_game(
         lesson.engine,
         lesson.config,
-        [service.SeatSpec("Learner"), service.SeatSpec.computer(2, "greedy")],
+        [SeatSpec("Learner"), SeatSpec.computer(2, "greedy")],
         seed=lesson.seed,
         kind=Game.Kind.LESSON,
     )
@@ -69,7 +71,7 @@ def _lesson_game(slug: str) -> Game:
 
 def _submit(game: Game, action, command_id: str):
     table = tables.load_table(game.pk)
-    return service.submit(game.pk, LEARNER, action, command_id, table.seq)
+    return moves.submit(game.pk, LEARNER, action, command_id, table.seq)
 
 
 def _computer_turns(game: Game) -> None:
@@ -80,7 +82,7 @@ def _computer_turns(game: Game) -> None:
         if not seats or LEARNER in table.to_act() and not lesson_play.scripted(table, seats[0]):
             return
         seat = seats[0]
-        service.play_turn(
+        moves.play_turn(
             game.pk,
             seat,
             f"bot-{table.seq}-{seat}",
@@ -101,7 +103,7 @@ def test_a_legal_move_the_step_does_not_teach_is_refused_with_its_explanation_an
     assert Event.objects.filter(game=game).count() == before
     # The same move without a seq (the public API's and a socket's way) meets the same step.
     with pytest.raises(ServiceError) as info:
-        service.submit_now(game.pk, LEARNER, {"type": "trail", "card": "AS"}, "wrong-2")
+        moves.submit_now(game.pk, LEARNER, {"type": "trail", "card": "AS"}, "wrong-2")
     assert info.value.code == "lesson_move"
     assert Event.objects.filter(game=game).count() == before
 
@@ -194,7 +196,7 @@ def test_a_lesson_takes_no_undo_restart_hint_pause_or_new_game_midway():
 
     game = _lesson_game("kazino")
     table = tables.load_table(game.pk)
-    for command in (service.undo, service.restart, service.pause):
+    for command in (controls.undo, controls.restart, controls.pause):
         with pytest.raises(Forbidden) as info:
             command(game.pk, f"c-{command.__name__}", table.seq, by="seat:0")
         assert info.value.code == "not_in_lesson"
@@ -202,7 +204,7 @@ def test_a_lesson_takes_no_undo_restart_hint_pause_or_new_game_midway():
         queries.hint(game, LEARNER)
     assert info.value.code == "no_hint"
     with pytest.raises(ServiceError) as refused:
-        service.new_game(game.pk, "c-new", table.seq, by="seat:0")
+        controls.new_game(game.pk, "c-new", table.seq, by="seat:0")
     assert refused.value.code == "game_not_over"
 
 

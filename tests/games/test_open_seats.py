@@ -9,7 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, connections
 
-from games import invites, seats, service
+from games import invites, seats
+from games.commands.create import SeatSpec, create_game
 from games.errors import ServiceError
 from games.models import Game, Seat
 
@@ -19,10 +20,10 @@ WAIT = 120.0  # seconds a thread may take to reach its step: only a bound for a 
 
 
 def _table(open_seats: int = 1, owner: object = None) -> Game:
-    specs = [service.SeatSpec("owner", user=owner)] + [
-        service.SeatSpec("Open seat", awaiting_player=True, open_to_all=True) for _ in range(open_seats)
+    specs = [SeatSpec("owner", user=owner)] + [
+        SeatSpec("Open seat", awaiting_player=True, open_to_all=True) for _ in range(open_seats)
     ]
-    return service.create_game("tiny", {"players": len(specs), "goal": 50}, specs)
+    return create_game("tiny", {"players": len(specs), "goal": 50}, specs)
 
 
 def _users(*names: str) -> list:
@@ -96,8 +97,8 @@ def test_a_player_at_the_table_cannot_take_another_of_its_seats():
 
 def test_a_seat_kept_for_an_invite_is_not_taken_from_the_lobby():
     ana, ben = _users("ana", "ben")
-    specs = [service.SeatSpec("owner", user=ana), service.SeatSpec("Open seat", awaiting_player=True)]
-    game = service.create_game("tiny", {"players": 2, "goal": 50}, specs)
+    specs = [SeatSpec("owner", user=ana), SeatSpec("Open seat", awaiting_player=True)]
+    game = create_game("tiny", {"players": 2, "goal": 50}, specs)
     with pytest.raises(invites.Gone):
         invites.take_open(game.pk, user=ben)
     assert Seat.objects.get(game=game, number=1).awaiting_player

@@ -1,7 +1,7 @@
 """#37 item 6: a losing player escaped a rated loss by stopping (no resignation, no claim, no clock).
 Now a seat resigns, and the others claim the game of a seat that LEFT (no connection to the table for
 the table's ``absent_after`` seconds); either is rated as a loss for that side. A connected seat is
-never claimed against, however long it thinks (games/resignation.py, games/presence.py). The clock is
+never claimed against, however long it thinks (games/commands/resignation.py, games/presence.py). The clock is
 injected: ``now``."""
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connections
 
-from games import bounds, presence, queries, resignation, service, store
+from games import bounds, presence, queries, store
+from games.commands import moves, resignation
+from games.commands.create import SeatSpec, create_game
 from games.errors import Forbidden, ServiceError
 from games.models import Game
 from games.tables import load_table
@@ -39,8 +41,8 @@ def _users() -> list:  # type: ignore[type-arg]
 
 def rated(kind: str = Game.Kind.RATED, **kwargs) -> tuple[Game, list]:  # type: ignore[no-untyped-def,type-arg]
     people = _users()
-    specs = [service.SeatSpec(p.username, user=p) for p in people]
-    return service.create_game("tiny", {"players": 2, "goal": 10}, specs, kind=kind, **kwargs), people
+    specs = [SeatSpec(p.username, user=p) for p in people]
+    return create_game("tiny", {"players": 2, "goal": 10}, specs, kind=kind, **kwargs), people
 
 
 def places(game: Game) -> dict[str, int]:
@@ -56,7 +58,7 @@ def test_a_resignation_ends_a_rated_game_as_a_loss_and_it_is_rated():
     assert outcome is not None and outcome["places"] == [1, 2] and outcome["reason"] == "resigned"
     assert places(game) == {"ana": 1, "ben": 2}
     with pytest.raises(ServiceError) as refused:
-        service.submit(game.pk, 0, {"type": "add", "n": 1}, "late", store.head(game.pk)[0])
+        moves.submit(game.pk, 0, {"type": "add", "n": 1}, "late", store.head(game.pk)[0])
     assert refused.value.code == "game_over"
     # The same command id again is the same resignation, not a second one.
     assert resignation.resign(game.pk, "gg", by="seat:1").duplicate
@@ -83,8 +85,8 @@ def test_a_claim_against_a_player_who_left_is_rated_as_their_loss_after_the_set_
 
 def test_a_seat_that_never_connected_is_gone_since_the_table_was_made_or_its_last_move():
     game, _people = rated(absent_after=bounds.ABSENT_AFTER.low)
-    service.submit(game.pk, 0, {"type": "add", "n": 1}, "m0", store.head(game.pk)[0])
-    service.submit(game.pk, 1, {"type": "add", "n": 1}, "m1", store.head(game.pk)[0])
+    moves.submit(game.pk, 0, {"type": "add", "n": 1}, "m0", store.head(game.pk)[0])
+    moves.submit(game.pk, 1, {"type": "add", "n": 1}, "m1", store.head(game.pk)[0])
     moved = load_table(game.pk).events[-1].created_at
     with pytest.raises(ServiceError):
         resignation.claim(game.pk, "early", by="seat:0", now=moved + timedelta(seconds=59))
@@ -98,10 +100,10 @@ def test_claims_are_for_rated_tables_and_never_against_ones_own_side_or_a_comput
         resignation.claim(game.pk, "x", by="seat:0", now=game.created_at + timedelta(days=1))
     assert refused.value.code == "not_rated"
     ana = _users_named("cat")
-    bot = service.create_game(
+    bot = create_game(
         "tiny",
         {"players": 2, "goal": 10},
-        [service.SeatSpec("cat", user=ana), service.SeatSpec.computer(1, "random")],
+        [SeatSpec("cat", user=ana), SeatSpec.computer(1, "random")],
         kind=Game.Kind.RATED,
     )
     with pytest.raises(ServiceError) as refused:
@@ -143,10 +145,10 @@ def test_the_absent_time_is_bounded_in_the_api_and_the_new_table_form():
 
 def test_resign_and_claim_through_the_api():
     people = _users()
-    game = service.create_game(
+    game = create_game(
         "tiny",
         {"players": 2, "goal": 10},
-        [service.SeatSpec(p.username, user=p) for p in people],
+        [SeatSpec(p.username, user=p) for p in people],
         kind="rated",
     )
     ana = Api(token_for(people[0]))

@@ -11,7 +11,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from games import resume, service, store
+from games import resume, store
+from games.commands import controls, moves
 from games.models import Seat
 from games.tables import load_table
 from tests.replay import sockets
@@ -41,7 +42,7 @@ def setup(delay: int = 0, goal: int = 40):
 def move(game_id: int, n: int = 1) -> None:
     table = load_table(game_id)
     seat = table.to_act()[0]
-    service.submit(game_id, seat, {"type": "add", "n": n}, f"m{table.seq}", table.seq)
+    moves.submit(game_id, seat, {"type": "add", "n": n}, f"m{table.seq}", table.seq)
 
 
 @pytest.mark.parametrize(("delay", "audience"), [(0, 0), (0, None), (2, None)])
@@ -99,7 +100,7 @@ def _play_and_drop(rounds: int, seed: int) -> tuple[int, int]:
     for _ in range(rounds):
         table = load_table(game.pk)
         seat = table.to_act()[0]
-        service.submit(game.pk, seat, {"type": "add", "n": 1}, f"m{table.seq}", table.seq)
+        moves.submit(game.pk, seat, {"type": "add", "n": 1}, f"m{table.seq}", table.seq)
         table = load_table(game.pk)
         since = rng.choice(seen[-20:])
         messages = resume.updates_after(table, seat, since)
@@ -124,11 +125,11 @@ def _across_a_new_game() -> tuple[list[dict], int]:
     start = store.head(game.pk)[0]
     while load_table(game.pk).outcome() is None:
         table = load_table(game.pk)
-        service.submit(game.pk, table.to_act()[0], {"type": "add", "n": 1}, f"m{table.seq}", table.seq)
+        moves.submit(game.pk, table.to_act()[0], {"type": "add", "n": 1}, f"m{table.seq}", table.seq)
     seq = store.head(game.pk)[0]
-    service.new_game(game.pk, "again", seq, by="seat:0")
+    controls.new_game(game.pk, "again", seq, by="seat:0")
     table = load_table(game.pk)
-    service.submit(game.pk, table.to_act()[0], {"type": "add", "n": 1}, "g2", table.seq)
+    moves.submit(game.pk, table.to_act()[0], {"type": "add", "n": 1}, "g2", table.seq)
     messages = resume.updates_after(load_table(game.pk), None, start)
     assert messages is not None
     return [json.loads(m) for m in messages], seq

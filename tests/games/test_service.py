@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from games import publish, queries, service, store, tables, worker
+from games import publish, queries, store, tables, worker
 from games.autoplay import play_bot_turn
+from games.commands import controls, moves
+from games.commands.create import SeatSpec, create_game
 from games.errors import ServiceError
 from games.models import Event, Game
 from games.tables import load_table
@@ -83,7 +85,7 @@ def test_bad_input_gets_a_clear_code_and_appends_nothing(code, seat, action):
     game = tiny_game()
     seq = seq_of(game)
     with pytest.raises(ServiceError) as info:
-        service.submit(game.pk, seat, action, "cmd", seq)
+        moves.submit(game.pk, seat, action, "cmd", seq)
     assert info.value.code == code
     assert info.value.text and "Traceback" not in info.value.text
     assert seq_of(game) == seq
@@ -104,13 +106,13 @@ def test_bad_input_gets_a_clear_code_and_appends_nothing(code, seat, action):
 def test_bad_command_ids_and_seqs_are_refused(command_id, expected_seq, code):
     game = tiny_game()
     with pytest.raises(ServiceError) as info:
-        service.submit(game.pk, 0, {"type": "add", "n": 1}, command_id, expected_seq)
+        moves.submit(game.pk, 0, {"type": "add", "n": 1}, command_id, expected_seq)
     assert info.value.code == code
 
 
 def test_an_unknown_game_is_refused():
     with pytest.raises(ServiceError) as info:
-        service.submit(987654, 0, {"type": "add", "n": 1}, "c", 1)
+        moves.submit(987654, 0, {"type": "add", "n": 1}, "c", 1)
     assert info.value.code == "unknown_game" and info.value.status == 404
 
 
@@ -122,7 +124,7 @@ def test_an_unknown_engine_or_bad_config_creates_nothing():
         ("tiny", {"players": 2, "colour": "red"}),
     ]:
         with pytest.raises(ServiceError):
-            service.create_game(engine, config, [service.SeatSpec("A"), service.SeatSpec("B")])
+            create_game(engine, config, [SeatSpec("A"), SeatSpec("B")])
     assert Game.objects.count() == before
 
 
@@ -143,12 +145,12 @@ def test_undo_takes_back_the_human_move_and_every_computer_reply_after_it():
     play(game, 0, 2, "h2", seq_of(game))
     play(game, 1, 1, "b2", seq_of(game), actor="bot:1")
     assert state_of(game).total == 6
-    service.undo(game.pk, "u1", seq_of(game), by="seat:0")
+    controls.undo(game.pk, "u1", seq_of(game), by="seat:0")
     assert state_of(game).total == 3 and state_of(game).turn == 0
-    service.undo(game.pk, "u2", seq_of(game), by="seat:0")
+    controls.undo(game.pk, "u2", seq_of(game), by="seat:0")
     assert state_of(game).total == 0
     with pytest.raises(ServiceError) as info:
-        service.undo(game.pk, "u3", seq_of(game), by="seat:0")
+        controls.undo(game.pk, "u3", seq_of(game), by="seat:0")
     assert info.value.code == "nothing_to_undo"
 
 
@@ -156,13 +158,13 @@ def test_redo_brings_back_what_undo_took_and_a_new_move_forgets_it():
     game = tiny_game(bots={1: "random"})
     play(game, 0, 1, "h1", seq_of(game))
     play(game, 1, 2, "b1", seq_of(game), actor="bot:1")
-    service.undo(game.pk, "u1", seq_of(game), by="seat:0")
-    service.redo(game.pk, "r1", seq_of(game), by="seat:0")
+    controls.undo(game.pk, "u1", seq_of(game), by="seat:0")
+    controls.redo(game.pk, "r1", seq_of(game), by="seat:0")
     assert state_of(game).total == 3
-    service.undo(game.pk, "u2", seq_of(game), by="seat:0")
+    controls.undo(game.pk, "u2", seq_of(game), by="seat:0")
     play(game, 0, 2, "h2", seq_of(game))
     with pytest.raises(ServiceError) as info:
-        service.redo(game.pk, "r2", seq_of(game), by="seat:0")
+        controls.redo(game.pk, "r2", seq_of(game), by="seat:0")
     assert info.value.code == "nothing_to_redo"
     assert state_of(game).total == 2
 
@@ -171,7 +173,7 @@ def test_nothing_is_erased_by_undo():
     game = tiny_game()
     play(game, 0, 1, "h1", seq_of(game))
     before = [(e.seq, e.hash) for e in store.load(game.pk)]
-    service.undo(game.pk, "u1", seq_of(game), by="seat:0")
+    controls.undo(game.pk, "u1", seq_of(game), by="seat:0")
     after = [(e.seq, e.hash) for e in store.load(game.pk)]
     assert after[: len(before)] == before and len(after) == len(before) + 1
 
@@ -180,9 +182,9 @@ def test_restart_replays_the_same_deal_and_new_game_deals_anew():
     game = tiny_game()
     opening = state_of(game)
     play(game, 0, 2, "h1", seq_of(game))
-    service.restart(game.pk, "r", seq_of(game), by="seat:0")
+    controls.restart(game.pk, "r", seq_of(game), by="seat:0")
     assert state_of(game) == opening
-    service.new_game(game.pk, "n", seq_of(game), by="seat:0")
+    controls.new_game(game.pk, "n", seq_of(game), by="seat:0")
     fresh = state_of(game)
     assert fresh.total == 0 and fresh.seed != opening.seed
     assert load_table(game.pk).timeline.game_number == 2
@@ -191,7 +193,7 @@ def test_restart_replays_the_same_deal_and_new_game_deals_anew():
 def test_tournament_games_allow_no_undo_redo_or_restart():
     game = tiny_game(kind=Game.Kind.TOURNAMENT)
     play(game, 0, 1, "h1", seq_of(game))
-    for command in (service.undo, service.redo, service.restart, service.new_game):
+    for command in (controls.undo, controls.redo, controls.restart, controls.new_game):
         with pytest.raises(ServiceError) as info:
             command(game.pk, "t", seq_of(game), by="seat:0")
         assert info.value.code == "not_in_tournament"
@@ -208,9 +210,9 @@ def _refused(command, game: Game, code: str, by: str = "seat:0") -> None:
 def test_rated_games_allow_no_undo_redo_restart_or_pause_by_a_player():
     game = tiny_game(kind=Game.Kind.RATED)
     play(game, 0, 1, "h1", seq_of(game))
-    for command in (service.undo, service.redo, service.restart):
+    for command in (controls.undo, controls.redo, controls.restart):
         _refused(command, game, "not_in_rated")
-    for command in (service.pause, service.resume):
+    for command in (controls.pause, controls.resume):
         _refused(command, game, "not_in_rated")
     assert not load_table(game.pk).timeline.paused
 
@@ -220,21 +222,21 @@ def test_a_rated_table_deals_its_next_game_only_once_the_game_is_over():
     play(game, 0, 2, "h1", seq_of(game))
     before = store.head(game.pk)
     with pytest.raises(ServiceError) as info:  # leaving a game for a new one would throw a loss away
-        service.new_game(game.pk, "n1", seq_of(game), by="seat:1")
+        controls.new_game(game.pk, "n1", seq_of(game), by="seat:1")
     assert info.value.code == "game_not_over" and store.head(game.pk) == before
     play(game, 1, 1, "h2", seq_of(game))
     assert queries.result(game.pk) is not None
-    service.new_game(game.pk, "n2", seq_of(game), by="seat:0")
+    controls.new_game(game.pk, "n2", seq_of(game), by="seat:0")
     assert load_table(game.pk).timeline.game_number == 2
 
 
 def test_a_seat_cannot_pause_a_tournament_table_but_its_organiser_can():
     game = tiny_game(kind=Game.Kind.TOURNAMENT)
-    _refused(service.pause, game, "organiser_only")
-    service.pause(game.pk, "o1", seq_of(game), by="user:1")  # tournaments.service checked the organiser
+    _refused(controls.pause, game, "organiser_only")
+    controls.pause(game.pk, "o1", seq_of(game), by="user:1")  # tournaments.service checked the organiser
     assert load_table(game.pk).timeline.paused
-    _refused(service.resume, game, "organiser_only", by="seat:1")
-    service.resume(game.pk, "o2", seq_of(game), by="user:1")
+    _refused(controls.resume, game, "organiser_only", by="seat:1")
+    controls.resume(game.pk, "o2", seq_of(game), by="user:1")
     assert not load_table(game.pk).timeline.paused
     assert [e.data["by"] for e in store.load(game.pk) if e.type.startswith("table.")] == ["user:1"] * 2
 
@@ -249,9 +251,9 @@ def test_the_service_gives_no_hint_in_a_game_that_counts(kind):
 
 def test_paused_reads_the_last_pause_or_resume_of_each_table():
     games = [tiny_game() for _ in range(3)]
-    service.pause(games[0].pk, "p", seq_of(games[0]), by="seat:0")
-    service.pause(games[1].pk, "p", seq_of(games[1]), by="seat:0")
-    service.resume(games[1].pk, "r", seq_of(games[1]), by="seat:0")
+    controls.pause(games[0].pk, "p", seq_of(games[0]), by="seat:0")
+    controls.pause(games[1].pk, "p", seq_of(games[1]), by="seat:0")
+    controls.resume(games[1].pk, "r", seq_of(games[1]), by="seat:0")
     assert queries.paused([g.pk for g in games]) == {games[0].pk}
 
 
@@ -259,7 +261,7 @@ def test_played_games_lists_every_finished_game_of_a_table_with_its_number():
     rated, casual = tiny_game(kind=Game.Kind.RATED, goal=2), tiny_game(goal=2)
     for game in (rated, casual):
         play(game, 0, 2, "g1", seq_of(game))
-        service.new_game(game.pk, "n", seq_of(game), by="seat:0")  # the next game aims at 3
+        controls.new_game(game.pk, "n", seq_of(game), by="seat:0")  # the next game aims at 3
         play(game, 0, 2, "g2a", seq_of(game))
         play(game, 1, 1, "g2b", seq_of(game))
     played = queries.played_games([Game.Kind.RATED])
@@ -285,11 +287,11 @@ def test_side_effects_wait_for_the_commit(effects):
 
 def test_a_paused_table_schedules_no_computer_turn(effects):
     game = tiny_game(bots={1: "random"})
-    service.pause(game.pk, "p", seq_of(game), by="seat:0")
+    controls.pause(game.pk, "p", seq_of(game), by="seat:0")
     effects["scheduled"].clear()
     play(game, 0, 1, "h1", seq_of(game))
     assert effects["scheduled"] == []
-    service.resume(game.pk, "r", seq_of(game), by="seat:0")
+    controls.resume(game.pk, "r", seq_of(game), by="seat:0")
     assert effects["scheduled"] == [(game.pk, seq_of(game), 1)]
 
 
@@ -320,9 +322,9 @@ def test_the_inprocess_worker_plays_a_table_of_computers_to_the_end(settings):
 
 def test_new_game_asks_the_engine_for_the_next_games_config():
     game = tiny_game(goal=10)
-    service.new_game(game.pk, "n1", seq_of(game), by="seat:0")
+    controls.new_game(game.pk, "n1", seq_of(game), by="seat:0")
     assert state_of(game).goal == 11
-    service.new_game(game.pk, "n2", seq_of(game), by="seat:0")
+    controls.new_game(game.pk, "n2", seq_of(game), by="seat:0")
     assert state_of(game).goal == 12
 
 
@@ -346,9 +348,9 @@ def test_pause_and_resume_apply_to_the_table_as_it_is_even_after_a_computer_move
     game = tiny_game(bots={1: "random"})
     seq = seq_of(game)
     play(game, 0, 1, "h1", seq)
-    service.pause(game.pk, "p", seq, by="seat:0")  # the page had not seen its own move yet
+    controls.pause(game.pk, "p", seq, by="seat:0")  # the page had not seen its own move yet
     assert load_table(game.pk).timeline.paused
-    service.resume(game.pk, "r", seq, by="seat:0")
+    controls.resume(game.pk, "r", seq, by="seat:0")
     assert not load_table(game.pk).timeline.paused
 
 
@@ -363,7 +365,7 @@ def test_a_kept_fold_is_extended_and_always_equals_a_fold_from_scratch(monkeypat
             break
         seat = table.to_act()[0]
         action = table.engine.legal_actions(table.state, seat)[0]
-        service.submit(game.pk, seat, action, f"c{table.seq}", table.seq)
+        moves.submit(game.pk, seat, action, f"c{table.seq}", table.seq)
         fresh_events = store.load(game.pk)
         kept = load_table(game.pk)
         assert [e.seq for e in kept.events] == [e.seq for e in fresh_events]
@@ -379,8 +381,8 @@ def test_undo_refolds_the_whole_log_rather_than_extending():
     game = _cached_game()
     table = load_table(game.pk)
     seat = table.to_act()[0]
-    service.submit(game.pk, seat, table.engine.legal_actions(table.state, seat)[0], "m1", table.seq)
-    service.undo(game.pk, "u1", table.seq + 1, by=f"seat:{seat}")
+    moves.submit(game.pk, seat, table.engine.legal_actions(table.state, seat)[0], "m1", table.seq)
+    controls.undo(game.pk, "u1", table.seq + 1, by=f"seat:{seat}")
     after = load_table(game.pk)
     assert after.state == table.state and after.timeline.can_redo
 
@@ -389,4 +391,4 @@ def _cached_game() -> Game:
     from games import engines
 
     config = {**engines.get("kazino").default_config(2), "match": "single"}
-    return service.create_game("kazino", config, [service.SeatSpec("A"), service.SeatSpec("B")], seed=7)
+    return create_game("kazino", config, [SeatSpec("A"), SeatSpec("B")], seed=7)

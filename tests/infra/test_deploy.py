@@ -57,9 +57,7 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert result.returncode != 0 and "DJANGO_SECRET_KEY must be set" in result.stderr
 
 
-LOG_ONE_LINE = (
-    "import django, logging; django.setup(); logging.getLogger('games.service').warning('game %s moved', 7)"
-)
+LOG_ONE_LINE = "import django, logging; django.setup(); logging.getLogger('games.commands.runner').warning('game %s moved', 7)"
 
 
 def test_log_format_json_writes_one_json_object_per_line():
@@ -75,7 +73,7 @@ def test_log_format_json_writes_one_json_object_per_line():
     assert result.returncode == 0, result.stderr
     record = json.loads(result.stderr.strip().splitlines()[-1])
     assert record["message"] == "game 7 moved"
-    assert record["level"] == "WARNING" and record["logger"] == "games.service"
+    assert record["level"] == "WARNING" and record["logger"] == "games.commands.runner"
     assert record["pid"] > 0 and record["time"]
 
 
@@ -85,4 +83,4 @@ def test_the_default_log_format_is_plain_text():
         [sys.executable, "-c", LOG_ONE_LINE], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60
     )
     line = result.stderr.strip().splitlines()[-1]
-    assert line.endswith("WARNING games.service game 7 moved")
+    assert line.endswith("WARNING games.commands.runner game 7 moved")

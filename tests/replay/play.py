@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from games import bots, engines, service
+from games import bots, engines
 from games.autoplay import play_bot_turn
+from games.commands.create import SeatSpec, create_game
+from games.commands.moves import submit
 from games.models import Game
 from games.tables import Table, load_table
 
@@ -29,12 +31,10 @@ def new_game(
         config = engines.get(engine_name).validate_config({**config, engines.STACKED_DEAL: deck})
     humans = humans or {}
     seats = [
-        service.SeatSpec(f"Human {n}", user=humans[n])
-        if n in humans
-        else service.SeatSpec(f"Bot {n}", bot_level="random")
+        SeatSpec(f"Human {n}", user=humans[n]) if n in humans else SeatSpec(f"Bot {n}", bot_level="random")
         for n in range(players)
     ]
-    return service.create_game(engine_name, config, seats, seed=seed, **kwargs)
+    return create_game(engine_name, config, seats, seed=seed, **kwargs)
 
 
 def play(game: Game, *, moves: int | None = None, limit: int = 5000) -> Table:
@@ -53,5 +53,5 @@ def play(game: Game, *, moves: int | None = None, limit: int = 5000) -> Table:
         else:
             view = table.engine.view(table.state, seat)
             action = human_bot.choose(view, table.engine.legal_actions(table.state, seat), rng)
-            service.submit(game.pk, seat, action, f"h-{table.seq}-{seat}", table.seq)
+            submit(game.pk, seat, action, f"h-{table.seq}-{seat}", table.seq)
     raise AssertionError(f"game {game.pk} did not end within {limit} moves")

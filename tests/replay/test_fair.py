@@ -17,7 +17,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games import commitment, engines, publish, service, store, timeline
+from games import commitment, engines, publish, store, timeline
+from games.commands import controls
 from games.engines.kazino.cards import DECK as KAZINO_DECK
 from games.models import Event
 from games.tables import load_table
@@ -201,7 +202,7 @@ def test_stacked_decks_duplicate_seeds_and_abandoned_games_verify() -> None:
     assert roots[0] != roots[1]  # the same deals, each table with its own salts
     left = new_game("dominoes", 4, options={"variant": "block", "target": 50})
     play(left, moves=6)
-    service.abandon(left.pk, "forfeit-1", reason="no_show", by="system")
+    controls.abandon(left.pk, "forfeit-1", reason="no_show", by="system")
     assert store.load(left.pk)[-1].type == commitment.REVEAL
     verdict = fair.verify(left.pk)
     assert verdict.ok and verdict.hands == 1
@@ -213,12 +214,12 @@ def test_restart_and_new_game_keep_the_proof(django_user_model: Any) -> None:
     game = new_game("dominoes", 2, options={"variant": "draw", "target": 10}, humans={0: user})
     play(game, moves=4)
     seq = load_table(game.pk).seq
-    service.restart(game.pk, "restart-1", seq, by="seat:0")
+    controls.restart(game.pk, "restart-1", seq, by="seat:0")
     assert fair.verify(game.pk).status == fair.PENDING
     play(game)
     assert fair.verify(game.pk).ok
     seq = load_table(game.pk).seq
-    service.new_game(game.pk, "again-1", seq, by="seat:0")
+    controls.new_game(game.pk, "again-1", seq, by="seat:0")
     verdict = fair.verify(game.pk)
     assert verdict.status == fair.PENDING
     new_commit = store.load(game.pk)[seq + 2]

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from games import publish, queries, service
+from games import publish, queries
+from games.commands import deals
 from games.models import Game
 from games.tables import Table
 from replay import access, frames
@@ -154,11 +155,11 @@ def test_a_duplicate_deal_stays_closed_until_its_group_releases_it() -> None:
     assert refusal(replay, 0, last, frozenset({0})) is None
     assert refusal(replay, PUBLIC, last, frozenset()) == "not_public_yet"
     # Releasing an earlier deal opens nothing of this one; releasing this one opens it, once.
-    assert service.release_deals(key, 0) == []
+    assert deals.release_deals(key, 0) == []
     assert queries.deal_still_secret(done.pk)
-    assert service.release_deals(key, 1) == [done.pk]
-    assert service.release_deals(key, 1) == []
-    assert service.release_deals(key, 0) == [], "a release never narrows"
+    assert deals.release_deals(key, 1) == [done.pk]
+    assert deals.release_deals(key, 1) == []
+    assert deals.release_deals(key, 0) == [], "a release never narrows"
     replay = frames.load(done.pk)
     assert replay.finished
     assert refusal(replay, ALL, last, frozenset()) is None

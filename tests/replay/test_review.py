@@ -15,9 +15,11 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from games import engines, jobs, service, store
+from games import engines, jobs, store
 from games.bots.kazino import StrongBot as KazinoBot
 from games.bots.pitch import StrongBot as PitchBot
+from games.commands import moves
+from games.commands.create import SeatSpec, create_game
 from games.engines.base import Action, View
 from games.errors import ServiceError
 from games.models import Game
@@ -47,12 +49,12 @@ DOMINOES = {
 
 def play_tile(game: Game, seat: int, tile: str, end: str) -> None:
     table = load_table(game.pk)
-    service.submit(game.pk, seat, {"type": "play", "tile": tile, "end": end}, f"m{table.seq}", table.seq)
+    moves.submit(game.pk, seat, {"type": "play", "tile": tile, "end": end}, f"m{table.seq}", table.seq)
 
 
 def dominoes_game(*leads: tuple[int, str, str]) -> Game:
-    seats = [service.SeatSpec("Ana"), service.SeatSpec("Ben")]
-    game = service.create_game("dominoes", DOMINOES, seats, seed=5)
+    seats = [SeatSpec("Ana"), SeatSpec("Ben")]
+    game = create_game("dominoes", DOMINOES, seats, seed=5)
     for seat, tile, end in leads:
         play_tile(game, seat, tile, end)
     return game
@@ -227,13 +229,11 @@ def test_a_second_request_does_nothing_unless_the_engine_changed(sound: Game, di
 
 
 def test_only_finished_games_of_a_reviewable_kind_can_be_requested(dispatched: list[int]) -> None:
-    game = service.create_game("dominoes", DOMINOES, [service.SeatSpec("A"), service.SeatSpec("B")])
+    game = create_game("dominoes", DOMINOES, [SeatSpec("A"), SeatSpec("B")])
     with pytest.raises(ServiceError) as info:
         review.request(game.pk)
     assert info.value.code == "not_finished"
-    tiny = service.create_game(
-        "tiny", {"players": 2, "goal": 3}, [service.SeatSpec("A"), service.SeatSpec("B")]
-    )
+    tiny = create_game("tiny", {"players": 2, "goal": 3}, [SeatSpec("A"), SeatSpec("B")])
     with pytest.raises(ServiceError) as info:
         review.request(tiny.pk)
     assert info.value.code == "not_reviewable"
@@ -283,7 +283,7 @@ def test_the_command_reviews_and_prints_the_summary(blunder: Game) -> None:
     )
     assert "seat 0 Ana: decisions 1, inaccuracies 0, mistakes 1" in text
     assert "seat 1 Ben: decisions 1, inaccuracies 0, mistakes 0, mean loss 0.0, total 0.0" in text
-    unfinished = service.create_game("dominoes", DOMINOES, [service.SeatSpec("A"), service.SeatSpec("B")])
+    unfinished = create_game("dominoes", DOMINOES, [SeatSpec("A"), SeatSpec("B")])
     with pytest.raises(CommandError, match="finished"):
         call_command("review_game", str(unfinished.pk), stdout=StringIO())
 

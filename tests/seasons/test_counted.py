@@ -8,7 +8,10 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import engines, queries, service, store
+from games import engines, queries, store
+from games.commands import controls
+from games.commands.create import SeatSpec, create_game
+from games.commands.moves import submit
 from games.models import Game
 from seasons import counted, points
 from tournaments import service as tournaments
@@ -26,9 +29,9 @@ def _fresh():
     counted.forget()
 
 
-def _players(*names: str) -> list[service.SeatSpec]:
+def _players(*names: str) -> list[SeatSpec]:
     model = get_user_model()
-    return [service.SeatSpec(n, user=model.objects.get_or_create(username=n)[0]) for n in names]
+    return [SeatSpec(n, user=model.objects.get_or_create(username=n)[0]) for n in names]
 
 
 def _win(game: Game, seat: int) -> None:
@@ -36,11 +39,11 @@ def _win(game: Game, seat: int) -> None:
     head = lambda: store.head(game.pk)[0]  # noqa: E731
     moves = [(0, 2)] if seat == 0 else [(0, 1), (1, 1)]
     for s, n in moves:
-        service.submit(game.pk, s, {"type": "add", "n": n}, f"m-{head()}", head())
+        submit(game.pk, s, {"type": "add", "n": n}, f"m-{head()}", head())
 
 
 def _table(kind: str, winner: int, *names: str) -> Game:
-    game = service.create_game(
+    game = create_game(
         "tinypoints", {"players": 2, "goal": 2}, _players(*(names or ("ana", "ben"))), kind=kind
     )
     _win(game, winner)
@@ -59,20 +62,20 @@ def test_rated_games_count_and_casual_lessons_abandoned_and_guests_do_not():
     _table(Game.Kind.RATED, 1)
     _table(Game.Kind.CASUAL, 0)
     _table(Game.Kind.LESSON, 0)
-    guest = service.create_game(
+    guest = create_game(
         "tinypoints",
         {"players": 2, "goal": 2},
         [
-            service.SeatSpec("ana", user=get_user_model().objects.get(username="ana")),
-            service.SeatSpec("guest"),
+            SeatSpec("ana", user=get_user_model().objects.get(username="ana")),
+            SeatSpec("guest"),
         ],
         kind=Game.Kind.RATED,
     )
     _win(guest, 0)
-    abandoned = service.create_game(
+    abandoned = create_game(
         "tinypoints", {"players": 2, "goal": 2}, _players("ana", "ben"), kind=Game.Kind.RATED
     )
-    service.abandon(abandoned.pk, "gone", reason="no show", by="system")
+    controls.abandon(abandoned.pk, "gone", reason="no show", by="system")
     assert _lines() == {"ana": (13, 2, 1), "ben": (13, 2, 1)}
     assert counted.counted("skyjo") == [] and not counted.has_points("skyjo")
 
@@ -80,10 +83,10 @@ def test_rated_games_count_and_casual_lessons_abandoned_and_guests_do_not():
 def test_each_game_of_a_rated_table_counts_and_the_ranking_follows_the_log():
     game = _table(Game.Kind.RATED, 0)
     assert _lines() == {"ana": (10, 1, 1), "ben": (3, 1, 0)}
-    service.new_game(game.pk, "again", store.head(game.pk)[0], by="seat:1")
+    controls.new_game(game.pk, "again", store.head(game.pk)[0], by="seat:1")
     for seat, n in ((0, 2), (1, 1)):  # game 2 aims at 3 (the tiny engine's rematch): ben wins it
         head = store.head(game.pk)[0]
-        service.submit(game.pk, seat, {"type": "add", "n": n}, f"g2-{head}", head)
+        submit(game.pk, seat, {"type": "add", "n": n}, f"g2-{head}", head)
     # The store moved on: the kept fold is read again.
     assert _lines() == {"ana": (13, 2, 1), "ben": (13, 2, 1)}
 
@@ -119,14 +122,12 @@ def test_a_correction_at_a_tournament_takes_its_games_out_of_the_ranking():
 
 def test_a_move_at_a_table_keeps_the_fold_and_a_game_s_end_reads_it_again():
     _table(Game.Kind.RATED, 0)
-    live = service.create_game(
-        "tinypoints", {"players": 2, "goal": 2}, _players("cy", "di"), kind=Game.Kind.RATED
-    )
+    live = create_game("tinypoints", {"players": 2, "goal": 2}, _players("cy", "di"), kind=Game.Kind.RATED)
     first = counted.counted("tinypoints")
     head = store.head(live.pk)[0]
-    service.submit(live.pk, 0, {"type": "add", "n": 1}, f"m-{head}", head)  # a move: nothing ends
+    submit(live.pk, 0, {"type": "add", "n": 1}, f"m-{head}", head)  # a move: nothing ends
     assert counted.counted("tinypoints") is first
     head = store.head(live.pk)[0]
-    service.submit(live.pk, 1, {"type": "add", "n": 1}, f"m-{head}", head)  # di wins: read again
+    submit(live.pk, 1, {"type": "add", "n": 1}, f"m-{head}", head)  # di wins: read again
     assert counted.counted("tinypoints") is not first
     assert _lines()["di"] == (10, 1, 1)

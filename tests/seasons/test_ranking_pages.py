@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import queries, service
+from games import queries
 from games.autoplay import play_bot_turn
+from games.commands.create import SeatSpec, create_game
 from games.models import Game
 from games.tables import load_table
 from seasons import counted
@@ -17,10 +18,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture()
 def played():
     counted.forget()
-    seats = [service.SeatSpec("", bot_level="greedy", bot_number=n) for n in (1, 2)]
-    game = service.create_game(
-        "kazino", {"players": 2, "match": "single"}, seats, seed=18, kind=Game.Kind.RATED
-    )
+    seats = [SeatSpec("", bot_level="greedy", bot_number=n) for n in (1, 2)]
+    game = create_game("kazino", {"players": 2, "match": "single"}, seats, seed=18, kind=Game.Kind.RATED)
     while (outcome := queries.result(game.pk)) is None:
         table = load_table(game.pk)
         play_bot_turn(game.pk, table.seq, table.to_act()[0])

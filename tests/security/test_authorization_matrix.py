@@ -14,7 +14,9 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from games import service, store
+from games import store
+from games.commands import controls, moves
+from games.commands.create import SeatSpec, create_game
 from games.models import Game, Seat
 from replay import rooms
 from replay.access import Viewer
@@ -179,19 +181,17 @@ def _table_for(world: World, kind: str, game_kind: str) -> Game:
     """A fresh table where ``kind`` can be done: a move to undo, an undo to redo, a pause to end
     (where the table allows them: elsewhere each is refused whatever the log holds)."""
     organiser, owner, opponent = (world.users[r] for r in ("organiser", "owner", "opponent"))
-    seats = [service.SeatSpec("owner", user=owner), service.SeatSpec("opponent", user=opponent)]
-    game = service.create_game(
-        "tiny", {"players": 2, "goal": 50}, seats, created_by=organiser, kind=game_kind
-    )
+    seats = [SeatSpec("owner", user=owner), SeatSpec("opponent", user=opponent)]
+    game = create_game("tiny", {"players": 2, "goal": 50}, seats, created_by=organiser, kind=game_kind)
     world.tokens[game.pk] = {s.number: s.token for s in Seat.objects.filter(game=game)}
     seq = store.head(game.pk)[0]
     if kind in ("undo", "redo"):
-        service.submit(game.pk, 0, {"type": "add", "n": 1}, "pre-move", seq)
+        moves.submit(game.pk, 0, {"type": "add", "n": 1}, "pre-move", seq)
         seq += 1
     if kind == "redo" and game_kind == Game.Kind.CASUAL:
-        service.undo(game.pk, "pre-undo", seq, by="seat:0")
+        controls.undo(game.pk, "pre-undo", seq, by="seat:0")
     if kind == "resume" and game_kind != Game.Kind.RATED:
-        service.pause(game.pk, "pre-pause", seq, by="seat:0" if game_kind == Game.Kind.CASUAL else "user:1")
+        controls.pause(game.pk, "pre-pause", seq, by="seat:0" if game_kind == Game.Kind.CASUAL else "user:1")
     return game
 
 

@@ -19,7 +19,9 @@ from django.db import connections
 from django.test import Client
 
 from frontend import lobby
-from games import queries, seats, service, store
+from games import queries, seats, store
+from games.commands import moves
+from games.commands.create import SeatSpec, create_game
 from games.models import Game, Seat
 from tests.replay.sockets import session_of
 from tests.tournaments.test_secret_tables import _socket, answers, edge_state, http, same_text
@@ -51,24 +53,24 @@ def club_with_tables() -> Place:
     member, player = users.create_user("member"), users.create_user("player")
     for user in (member, player):
         clubs.join(club.join_code, user)
-    live = service.create_game(
+    live = create_game(
         "dominoes",
         {"players": 2},
         [
-            service.SeatSpec("player", user=player),
-            service.SeatSpec("Open seat", awaiting_player=True, open_to_all=True),
+            SeatSpec("player", user=player),
+            SeatSpec("Open seat", awaiting_player=True, open_to_all=True),
         ],
         created_by=player,
         club_id=club.pk,
     )
-    finished = service.create_game(
+    finished = create_game(
         "tiny",
         {"players": 2, "goal": 2},
-        [service.SeatSpec("player", user=player), service.SeatSpec.computer(2, "random")],
+        [SeatSpec("player", user=player), SeatSpec.computer(2, "random")],
         created_by=player,
         club_id=club.pk,
     )
-    service.submit(finished.pk, 0, {"type": "add", "n": 2}, "win", store.head(finished.pk)[0])
+    moves.submit(finished.pk, 0, {"type": "add", "n": 2}, "win", store.head(finished.pk)[0])
     assert queries.result(finished.pk) is not None
     clubs.leave(club, player)
     return Place(

@@ -6,8 +6,11 @@ import json
 
 import pytest
 
-from games import service, store
+from games import store
 from games.autoplay import bot_command_id, play_bot_turn
+from games.commands import controls, moves
+from games.commands.create import SeatSpec, create_game
+from games.errors import ServiceError
 from games.models import Seat
 
 pytestmark = pytest.mark.django_db
@@ -15,8 +18,8 @@ pytestmark = pytest.mark.django_db
 
 def _table(bots: dict[int, str] | None = None) -> tuple[int, dict[int, str]]:
     bots = bots or {}
-    seats = [service.SeatSpec(f"P{n}", bot_level=bots.get(n, "")) for n in range(2)]
-    game = service.create_game("tiny", {"players": 2, "goal": 50}, seats)
+    seats = [SeatSpec(f"P{n}", bot_level=bots.get(n, "")) for n in range(2)]
+    game = create_game("tiny", {"players": 2, "goal": 50}, seats)
     return game.pk, {s.number: s.token for s in Seat.objects.filter(game=game)}
 
 
@@ -43,15 +46,15 @@ def test_the_same_command_again_gets_the_first_answer_and_another_one_is_refused
 def test_a_table_command_under_a_used_id_is_refused():
     game, _tokens = _table()
     seq = store.head(game)[0]
-    service.submit(game, 0, {"type": "add", "n": 1}, "c1", seq)
-    service.undo(game, "u1", seq + 1, by="seat:1")
-    assert service.undo(game, "u1", seq + 1, by="seat:1").duplicate
-    for command in (service.redo, service.pause):
-        with pytest.raises(service.ServiceError) as refused:
+    moves.submit(game, 0, {"type": "add", "n": 1}, "c1", seq)
+    controls.undo(game, "u1", seq + 1, by="seat:1")
+    assert controls.undo(game, "u1", seq + 1, by="seat:1").duplicate
+    for command in (controls.redo, controls.pause):
+        with pytest.raises(ServiceError) as refused:
             command(game, "u1", seq + 2, by="seat:1")
         assert refused.value.code == "command_reused"
-    with pytest.raises(service.ServiceError) as refused:
-        service.undo(game, "u1", seq + 2, by="seat:0")  # another seat's undo under that id
+    with pytest.raises(ServiceError) as refused:
+        controls.undo(game, "u1", seq + 2, by="seat:0")  # another seat's undo under that id
     assert refused.value.code == "command_reused"
 
 

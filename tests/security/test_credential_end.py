@@ -13,7 +13,8 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.test import AsyncClient, Client
 
-from games import credentials, service, store, tokens
+from games import credentials, store, tokens
+from games.commands.create import SeatSpec, create_game
 from games.models import ApiToken, Game
 from tests.api.helpers import token_for, user
 from tests.games.factories import play
@@ -32,10 +33,10 @@ async def _close_db_connections():  # type: ignore[no-untyped-def]
 @database_sync_to_async
 def players_table() -> tuple[Game, Any, str]:
     ada = user("ada")
-    game = service.create_game(
+    game = create_game(
         "tiny",
         {"players": 2, "goal": 10},
-        [service.SeatSpec("ada", user=ada), service.SeatSpec("bob")],
+        [SeatSpec("ada", user=ada), SeatSpec("bob")],
     )
     return game, ada, token_for(ada, ("play", "read"))
 

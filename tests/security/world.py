@@ -22,7 +22,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import invites, queries, service, store, tokens
+from games import invites, queries, store, tokens
+from games.commands import moves
+from games.commands.create import SeatSpec, create_game
 from games.models import Game, Invite, Seat
 from games.seats import SESSION_KEY
 from games.tables import load_table
@@ -148,10 +150,8 @@ def season_definition(name: str = "Security Season") -> dict[str, Any]:
 
 
 def _table(engine: str, config: dict[str, Any], users: list[Any], organiser: Any, **kwargs: Any) -> Game:
-    seats = [
-        service.SeatSpec(getattr(u, "username", "Friend"), user=u, awaiting_player=u is None) for u in users
-    ]
-    return service.create_game(engine, config, seats, created_by=organiser, **kwargs)
+    seats = [SeatSpec(getattr(u, "username", "Friend"), user=u, awaiting_player=u is None) for u in users]
+    return create_game(engine, config, seats, created_by=organiser, **kwargs)
 
 
 def build() -> World:
@@ -165,8 +165,8 @@ def build() -> World:
     owner, opponent, organiser = users["owner"], users["opponent"], users["organiser"]
     live = _table("tiny", {"players": 2, "goal": 50}, [owner, opponent], organiser)
     finished = _table("tiny", {"players": 2, "goal": 3}, [owner, opponent], organiser)
-    service.submit(finished.pk, 0, {"type": "add", "n": 2}, "f1", store.head(finished.pk)[0])
-    service.submit(finished.pk, 1, {"type": "add", "n": 1}, "f2", store.head(finished.pk)[0])
+    moves.submit(finished.pk, 0, {"type": "add", "n": 2}, "f1", store.head(finished.pk)[0])
+    moves.submit(finished.pk, 1, {"type": "add", "n": 1}, "f2", store.head(finished.pk)[0])
     assert queries.result(finished.pk) is not None
     dominoes = next(
         game

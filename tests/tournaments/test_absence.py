@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from games import autoplay, queries
-from games import service as games
+from games.commands import moves
 from games.errors import ServiceError
 from games.tables import load_table
 from tournaments import absence, formats, log, projection, service
@@ -37,7 +37,7 @@ def play_out(game_id: int) -> None:
         seat = table.to_act()[0]
         if autoplay.play_bot_turn(game_id, table.seq, seat) != "played":
             # A person's seat: the first legal move, as a player in a hurry would.
-            games.submit(
+            moves.submit(
                 game_id, seat, table.engine.legal_actions(table.state, seat)[0], f"p-{table.seq}", table.seq
             )
     raise AssertionError(f"game {game_id} did not end")

@@ -8,7 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError
 
-from games import seats, service
+from games import seats
+from games.commands.create import SeatSpec, create_game
 from games.errors import ServiceError
 from games.models import Game
 from tournaments import clubs
@@ -98,16 +99,16 @@ def test_a_table_of_a_club_is_seen_by_its_members_players_and_staff_only():
     (staff,) = _users("staff", is_staff=True)
     club = clubs.create("Tuesday Club", "tuesday", by=org)
     clubs.join(club.join_code, ana)
-    game = service.create_game(
+    game = create_game(
         "tiny",
         {"players": 2, "goal": 50},
-        [service.SeatSpec("cy", user=cy), service.SeatSpec("org", user=org)],
+        [SeatSpec("cy", user=cy), SeatSpec("org", user=org)],
         club_id=club.pk,
     )
-    public = service.create_game(
+    public = create_game(
         "tiny",
         {"players": 2, "goal": 50},
-        [service.SeatSpec("cy", user=cy), service.SeatSpec("org", user=org)],
+        [SeatSpec("cy", user=cy), SeatSpec("org", user=org)],
     )
     assert seats.may_see(seats.Requester(ana), game)
     assert seats.may_see(seats.Requester(cy), game)  # seated, no member

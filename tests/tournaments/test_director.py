@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games import autoplay, streams
-from games import service as games
+from games.commands import moves
 from games.errors import ServiceError
 from games.models import Game
 from games.tables import load_table
@@ -99,7 +99,7 @@ def test_a_forfeit_on_a_running_game_stops_it_and_it_is_never_rated() -> None:
     assert table.timeline.abandoned and table.timeline.abandon_reason == "forfeit"
     # Nothing more can be played there, and it is not rated.
     with pytest.raises(ServiceError):
-        games.submit(game_id, table.to_act()[0], {"type": "x"}, "late", table.seq)
+        moves.submit(game_id, table.to_act()[0], {"type": "x"}, "late", table.seq)
     assert autoplay.play_bot_turn(game_id, table.seq, table.to_act()[0]) == "idle"
     assert not RatingHistory.objects.filter(game_id=game_id).exists()
     assert Match.objects.get(tournament=row, key=key).forfeit == [absent]

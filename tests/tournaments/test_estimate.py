@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import engines, lengths, service, timeline
+from games import engines, lengths, timeline
+from games.commands import controls
 from games.lengths import Played
 from tests.replay.play import new_game, play
 from tournaments import estimate
@@ -97,7 +98,7 @@ def test_finished_whole_games_are_measured_and_a_taken_back_one_is_not():
     play(done)
     undone = new_game("kazino", 2, options={"match": "single"}, humans={0: None})
     table = play(undone, moves=3)
-    service.undo(undone.pk, "u-1", table.seq, by="seat:0")
+    controls.undo(undone.pk, "u-1", table.seq, by="seat:0")
     play(undone)
     computers_only = new_game("kazino", 2, options={"match": "single"})
     play(computers_only)

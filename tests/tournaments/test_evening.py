@@ -14,7 +14,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import service as games
+from games.commands import moves
 from games.tables import load_table
 from tournaments import projection, service
 from tournaments.models import Entry, Tournament
@@ -53,7 +53,7 @@ def move(game_id: int) -> bool:
         return True
     legal = table.engine.legal_actions(table.state, seat)
     action = random.Random(f"{game_id}:{table.seq}").choice(legal)
-    games.submit(game_id, seat, action, f"m-{game_id}-{table.seq}", table.seq)
+    moves.submit(game_id, seat, action, f"m-{game_id}-{table.seq}", table.seq)
     return True
 
 

@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import queries, service, store
+from games import queries, store
 from games.autoplay import play_bot_turn
+from games.commands import controls, moves
+from games.commands.create import SeatSpec, create_game
 from games.models import Game
 from games.tables import load_table
 from tournaments import ratings
@@ -17,13 +19,13 @@ from tournaments.models import Rating, RatingHistory
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _players() -> list[service.SeatSpec]:
+def _players() -> list[SeatSpec]:
     model = get_user_model()
-    return [service.SeatSpec(name, user=model.objects.create_user(name)) for name in ("ana", "ben")]
+    return [SeatSpec(name, user=model.objects.create_user(name)) for name in ("ana", "ben")]
 
 
 def _add(game: Game, seat: int, n: int) -> None:
-    service.submit(
+    moves.submit(
         game.pk, seat, {"type": "add", "n": n}, f"add-{store.head(game.pk)[0]}", store.head(game.pk)[0]
     )
 
@@ -34,7 +36,7 @@ def _ratings() -> list[tuple[str, float, float, int]]:
 
 @pytest.mark.parametrize("kind", [Game.Kind.CASUAL, Game.Kind.RATED])
 def test_a_casual_game_is_never_rated_and_a_rated_one_is(kind):
-    game = service.create_game("tiny", {"players": 2, "goal": 2}, _players(), kind=kind)
+    game = create_game("tiny", {"players": 2, "goal": 2}, _players(), kind=kind)
     _add(game, 0, 2)  # seat 0 wins: the game_finished signal reaches the ratings
     assert queries.result(game.pk) is not None
     rated = RatingHistory.objects.filter(game_id=game.pk).count()
@@ -43,8 +45,8 @@ def test_a_casual_game_is_never_rated_and_a_rated_one_is(kind):
 
 @pytest.mark.parametrize("kind", [Game.Kind.CASUAL, Game.Kind.RATED])
 def test_a_casual_kazino_game_no_longer_feeds_the_ratings(kind):
-    seats = [service.SeatSpec(f"Bot {n} (greedy)", bot_level="greedy") for n in (1, 2)]
-    game = service.create_game("kazino", {"players": 2, "match": "single"}, seats, seed=18, kind=kind)
+    seats = [SeatSpec(f"Bot {n} (greedy)", bot_level="greedy") for n in (1, 2)]
+    game = create_game("kazino", {"players": 2, "match": "single"}, seats, seed=18, kind=kind)
     while (outcome := queries.result(game.pk)) is None:
         table = load_table(game.pk)
         play_bot_turn(game.pk, table.seq, table.to_act()[0])
@@ -56,9 +58,9 @@ def test_a_casual_kazino_game_no_longer_feeds_the_ratings(kind):
 
 
 def test_each_game_of_a_rated_table_is_rated_on_its_own_and_rebuild_agrees():
-    game = service.create_game("tiny", {"players": 2, "goal": 2}, _players(), kind=Game.Kind.RATED)
+    game = create_game("tiny", {"players": 2, "goal": 2}, _players(), kind=Game.Kind.RATED)
     _add(game, 0, 2)  # ana wins game 1
-    service.new_game(game.pk, "again", store.head(game.pk)[0], by="seat:1")  # game 2 aims at 3
+    controls.new_game(game.pk, "again", store.head(game.pk)[0], by="seat:1")  # game 2 aims at 3
     _add(game, 0, 2)
     _add(game, 1, 1)  # ben wins game 2
     history = RatingHistory.objects.filter(game_id=game.pk)
@@ -75,7 +77,7 @@ def test_each_game_of_a_rated_table_is_rated_on_its_own_and_rebuild_agrees():
 
 
 def test_a_log_with_a_move_taken_back_is_not_rated_whatever_its_kind():
-    game = service.create_game("tiny", {"players": 2, "goal": 2}, _players(), kind=Game.Kind.RATED)
+    game = create_game("tiny", {"players": 2, "goal": 2}, _players(), kind=Game.Kind.RATED)
     _add(game, 0, 1)
     # Only a bug or a forged log could put one there: the service refuses undo at a rated table.
     store.append(

@@ -23,7 +23,8 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from django.test import AsyncClient, Client
 
-from games import resignation, tokens
+from games import tokens
+from games.commands import resignation
 from games.errors import NotFound
 from games.models import Game
 from infra.edge.tables import read_state

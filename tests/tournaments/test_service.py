@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from games import autoplay, queries, signals, store, streams
-from games import service as games
+from games.commands import controls, moves
 from games.errors import ServiceError
 from games.models import Game
 from games.tables import load_table
@@ -177,9 +177,9 @@ def test_tournament_games_refuse_undo():
     table = load_table(game_id)
     seat = table.to_act()[0]
     action = table.engine.legal_actions(table.state, seat)[0]
-    games.submit(game_id, seat, action, "c1", table.seq)
+    moves.submit(game_id, seat, action, "c1", table.seq)
     with pytest.raises(ServiceError):
-        games.undo(game_id, "u1", table.seq + 1, by="seat:0")
+        controls.undo(game_id, "u1", table.seq + 1, by="seat:0")
     assert Game.objects.get(pk=game_id).kind == "tournament"
 
 
@@ -377,7 +377,7 @@ def test_a_no_show_forfeits_and_the_game_is_abandoned():
     assert Game.objects.get(pk=game_id).status == "aborted"
     table = load_table(game_id)
     with pytest.raises(ServiceError) as exc:
-        games.submit(
+        moves.submit(
             game_id, human_seat, table.engine.legal_actions(table.state, human_seat)[0], "late", table.seq
         )
     assert exc.value.code == "game_over"
@@ -390,7 +390,7 @@ def test_a_no_show_forfeits_and_the_game_is_abandoned():
 def test_a_player_who_moved_is_not_a_no_show():
     row, game_id, human_seat = _human_against_bot()
     table = load_table(game_id)
-    games.submit(
+    moves.submit(
         game_id, human_seat, table.engine.legal_actions(table.state, human_seat)[0], "here", table.seq
     )
     while human_seat not in load_table(game_id).to_act() and queries.result(game_id) is None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop as _
 
 from games import engines, queries
-from games import service as games
+from games.commands import controls
 from games.errors import ServiceError
 from tournaments import clock, estimate, log, projection
 from tournaments.commands.progress import advance
@@ -164,7 +164,7 @@ def end_at_time(row: Tournament, *, by: Any = None, now: datetime | None = None)
         partial = queries.partial_result(live.game_id)
         stopped = False
         with contextlib.suppress(ServiceError):
-            games.abandon(live.game_id, f"time-{live.game_id}", reason="time", by="tournament")
+            controls.abandon(live.game_id, f"time-{live.game_id}", reason="time", by="tournament")
             stopped = True
         if partial is not None and stopped:
             standing[live.game_id] = partial

@@ -2,7 +2,7 @@
 
 ``advance`` takes the steps one command each — pair the next round, start a round, start a game,
 decide a match, finish — each appended with the command id ``auto-SEQ``, so two processes advancing
-at once append each step once. Games are created through ``games.service``.
+at once append each step once. Games are created through ``games.commands.create``.
 
 A game with people at it is watched (``no_show_after``): ``check_no_show`` runs that long after it
 started — the job ``tournaments.tasks.check_no_show`` (games/jobs.py), named, never imported: the
@@ -20,7 +20,8 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games import jobs, queries, standin
-from games import service as games
+from games.commands import controls
+from games.commands.create import SeatSpec, create_game
 from games.errors import ServiceError
 from games.tables import load_table
 from tournaments import deals, formats, log, projection, signals
@@ -180,7 +181,7 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
         [e for e in (t.entrants[x].user_id for x in table.entrants) if e]
     )
     seats: list[int] = []
-    specs: list[games.SeatSpec] = []
+    specs: list[SeatSpec] = []
     if t.options.get("partnerships"):
         a, b = table.entrants
         order = [(a, 0), (b, 0), (a, 1), (b, 1)]  # partners sit opposite: seats 0 and 2, 1 and 3
@@ -196,14 +197,14 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
         team = order.index((entrant_id, 0)) if t.options.get("partnerships") else None
         if entrant.bot_level:
             # The entrant's own number at every table: "Computer 3 (Strong)" is called so here too.
-            specs.append(games.SeatSpec.computer(entrant.bot_number or entrant_id, entrant.bot_level, team))
+            specs.append(SeatSpec.computer(entrant.bot_number or entrant_id, entrant.bot_level, team))
         elif entrant_id in table.stand_ins:
             # An absentee's seat in a later game of the match: played by a computer, still theirs.
             user = users.get(entrant.user_id) if entrant.user_id else None
-            specs.append(games.SeatSpec(display_name=name, user=user, bot_level=STAND_IN_LEVEL, team=team))
+            specs.append(SeatSpec(display_name=name, user=user, bot_level=STAND_IN_LEVEL, team=team))
         else:
             specs.append(
-                games.SeatSpec(
+                SeatSpec(
                     display_name=name,  # at most NAME_LENGTH: register checks
                     user=users.get(entrant.user_id) if entrant.user_id else None,
                     team=team,
@@ -219,7 +220,7 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
         assert rnd.secret_seed is not None
         seed = deals.deal_seed(rnd.secret_seed, len(table.games))
         deal = (deals.group_key(rnd.secret_seed), len(table.games))
-    game = games.create_game(
+    game = create_game(
         t.game,
         game_config(t.game, t.options, len(specs)),
         specs,
@@ -227,7 +228,9 @@ def _start_game(t: log.Tournament, table: log.Table) -> dict[str, Any]:
         kind="tournament",
         spectator_delay=int(t.options.get("spectator_delay", 0)),
         deal=deal,
-        absent_after=t.options.get("absent_after"),  # None: the table's default (games/resignation.py)
+        absent_after=t.options.get(
+            "absent_after"
+        ),  # None: the table's default (games/commands/resignation.py)
     )
     return {"type": "game.started", "table": table.key, "game_id": game.pk, "seats": seats}
 
@@ -347,6 +350,6 @@ def check_no_show(stream_id: int, game_id: int) -> str:
 
     run(stream_id, f"no-show-{game_id}", "system", build)
     with contextlib.suppress(ServiceError):
-        games.abandon(game_id, f"no-show-{game_id}", reason="no-show", by="tournament")
+        controls.abandon(game_id, f"no-show-{game_id}", reason="no-show", by="tournament")
     advance(stream_id)
     return "forfeited"

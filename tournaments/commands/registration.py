@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop as _
 
 from games import computers, streams
-from games import service as games
+from games.commands import controls
 from games.errors import ServiceError
 from games.models import NAME_LENGTH
 from tournaments import deals, formats, log, projection, ratings
@@ -192,7 +192,9 @@ def _entrant_command(
             live = table.live_game()
             if entrant in table.forfeit and live is not None:
                 with contextlib.suppress(ServiceError):
-                    games.abandon(live.game_id, f"forfeit-{live.game_id}", reason="forfeit", by="tournament")
+                    controls.abandon(
+                        live.game_id, f"forfeit-{live.game_id}", reason="forfeit", by="tournament"
+                    )
     advance(row.stream_id)
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext_noop as _
 
 from games import queries
-from games import service as games
+from games.commands import controls
 from games.errors import ServiceError
 from tournaments import formats, log, projection
 from tournaments.commands.progress import (
@@ -130,7 +130,7 @@ def forfeit(
     live = before.table(key).live_game()
     if live is not None and not stands_in(before, before.table(key), absent):
         with contextlib.suppress(ServiceError):  # it may have just ended: its result then stands
-            games.abandon(live.game_id, f"forfeit-{live.game_id}", reason="forfeit", by="tournament")
+            controls.abandon(live.game_id, f"forfeit-{live.game_id}", reason="forfeit", by="tournament")
     # One command per absentee named (a table of four may lose two players, one after the other).
     command = f"forfeit-{key}-{'-'.join(map(str, sorted(absent)))}"
     run(row.stream_id, after_undos(row.stream_id, command), actor(by), build)

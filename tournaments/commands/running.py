@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext_noop as _
 
 from games import bounds
-from games import service as games
+from games.commands import controls
 from games.errors import ServiceError
 from games.tables import load_table
 from tournaments import formats, log, round_warnings
@@ -88,13 +88,13 @@ def _live_game(row: Tournament, game_id: Any) -> int:
 
 def pause_table(row: Tournament, game_id: Any, *, by: User | None = None) -> None:
     """Stop the computer players of one of the tournament's tables (a dispute, a player called
-    away). Only the organiser: a seat may not pause a tournament table (games.service refuses it),
+    away). Only the organiser: a seat may not pause a tournament table (games.commands.controls refuses it),
     or a player could stall a round against a computer."""
-    _table_command(row, game_id, games.pause, by)
+    _table_command(row, game_id, controls.pause, by)
 
 
 def resume_table(row: Tournament, game_id: Any, *, by: User | None = None) -> None:
-    _table_command(row, game_id, games.resume, by)
+    _table_command(row, game_id, controls.resume, by)
 
 
 def _table_command(row: Tournament, game_id: Any, command: Callable[..., Any], by: User | None) -> None:

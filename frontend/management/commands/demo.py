@@ -6,7 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games import engines, service
+from games import engines
+from games.commands.create import SeatSpec, create_game
 from games.models import Game
 from tournaments import service as tournaments
 from tournaments import simulate
@@ -34,8 +35,8 @@ class Command(BaseCommand):
                 self.stdout.write(f"{name}: a demo table is already playing")
                 continue
             config = engines.compose(name, options_, players)
-            seats = [service.SeatSpec.computer(n + 1, LEVELS[n]) for n in range(players)]
-            game = service.create_game(name, config, seats, is_demo=True)
+            seats = [SeatSpec.computer(n + 1, LEVELS[n]) for n in range(players)]
+            game = create_game(name, config, seats, is_demo=True)
             self.stdout.write(f"{name}: demo table {game.pk} created")
         # A game that ended while the server was down never sent its signal: catch up first.
         for running in Tournament.objects.filter(status="running"):

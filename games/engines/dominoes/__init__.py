@@ -147,7 +147,7 @@ def partial_outcome(state: State) -> dict[str, Any]:
 
 
 def sides(config: Config) -> list[list[int]]:
-    """Who plays together: the partnerships, else each seat alone (a resignation's side: games/resignation.py)."""
+    """Who plays together: the partnerships, else each seat alone (a resignation's side: games/commands/resignation.py)."""
     players: int = config["players"]
     return [[0, 2], [1, 3]] if config.get("partnerships") else [[s] for s in range(players)]
 

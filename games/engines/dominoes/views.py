@@ -332,16 +332,7 @@ def determinize(v: View, rng: random.Random) -> State:
     scores_by_seat = v["scores"]
     scores = tuple(scores_by_seat[:2]) if config["partnerships"] else tuple(scores_by_seat)
     last = v["last_round"]
-    summary: RoundSummary | None = None
-    if last is not None:
-        summary = (
-            last["reason"],
-            -1 if last["went_out"] is None else last["went_out"],
-            tuple(last["winners"]),
-            tuple(last["pips"]),
-            tuple(last["bonus"]),
-            last["hand"],
-        )
+    summary = None if last is None else _round_summary(last)
     return State(
         config=config,
         seed=rng.randrange(2**62),
@@ -366,7 +357,13 @@ def determinize(v: View, rng: random.Random) -> State:
 
 def _past_round(seen: dict[str, Any], config: dict[str, Any]) -> tuple[RoundSummary, tuple[int, ...]]:
     """A round of the view's ``past_rounds`` as the state keeps it (the sides' scores after it)."""
-    summary: RoundSummary = (
+    by_seat = seen["scores"]
+    return _round_summary(seen), tuple(by_seat[:2]) if config["partnerships"] else tuple(by_seat)
+
+
+def _round_summary(seen: dict[str, Any]) -> RoundSummary:
+    """A round's end as a view shows it (``last_round``, an entry of ``past_rounds``), as the state keeps it."""
+    return (
         seen["reason"],
         -1 if seen["went_out"] is None else seen["went_out"],
         tuple(seen["winners"]),
@@ -374,5 +371,3 @@ def _past_round(seen: dict[str, Any], config: dict[str, Any]) -> tuple[RoundSumm
         tuple(seen["bonus"]),
         seen["hand"],
     )
-    by_seat = seen["scores"]
-    return summary, tuple(by_seat[:2]) if config["partnerships"] else tuple(by_seat)

@@ -6,7 +6,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import autoplay, bots, service
+from games import autoplay, bots
+from games.commands.create import SeatSpec, create_game
 from games.engines import names
 from games.errors import ServiceError
 from games.management.commands.botmatch import parse_options
@@ -33,9 +34,9 @@ class Command(BaseCommand):
             config = engines.compose(options["game"], parse_options(options["option"]), len(levels))
         except IllegalAction as exc:
             raise CommandError(exc.text) from None
-        seats = [service.SeatSpec.computer(n + 1, level) for n, level in enumerate(levels)]
+        seats = [SeatSpec.computer(n + 1, level) for n, level in enumerate(levels)]
         try:
-            game = service.create_game(options["game"], config, seats, seed=options["seed"])
+            game = create_game(options["game"], config, seats, seed=options["seed"])
         except ServiceError as exc:
             raise CommandError(exc.text) from None
         moves = 0

@@ -23,7 +23,9 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import presence, service, timeline
+from games import presence, timeline
+from games.commands import runner
+from games.commands.runner import Result
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
 from games.models import Game
@@ -48,13 +50,15 @@ def _still_played(table: Table) -> None:
         raise Forbidden("not_in_lesson", _("A lesson cannot be resigned: leave it or start it again."))
 
 
-def _command(game_id: int, command_id: Any, by: str, build: Callable[[Table], list[dict[str, Any]]]) -> Any:
-    return service.system_command(
-        game_id, command_id, build, same=service._same_table_command(timeline.RESIGN, by)
+def _command(
+    game_id: int, command_id: Any, by: str, build: Callable[[Table], list[dict[str, Any]]]
+) -> Result:
+    return runner.system_command(
+        game_id, command_id, build, same=runner.same_table_command(timeline.RESIGN, by)
     )
 
 
-def resign(game_id: int, command_id: Any, expected_seq: Any = None, *, by: str) -> Any:
+def resign(game_id: int, command_id: Any, expected_seq: Any = None, *, by: str) -> Result:
     """Seat ``by`` ("seat:N") gives the game up: its side is last. Applies to the table as it is."""
     seat = _seat_of(by)
 
@@ -92,7 +96,7 @@ def _last_move(table: Table, seat: int) -> datetime | None:
 
 def claim(
     game_id: int, command_id: Any, expected_seq: Any = None, *, by: str, now: datetime | None = None
-) -> Any:
+) -> Result:
     """Seat ``by`` claims the game of an opponent who left (rated and tournament tables): that seat's
     side is last. Refused (``not_absent``) while every opponent is connected or gone for less time."""
     seat = _seat_of(by)
