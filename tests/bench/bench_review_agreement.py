@@ -36,6 +36,7 @@ Figures are appended to ``tests/bench/results/review_agreement.txt``.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -106,6 +107,43 @@ def positions(game: str, count: int, seed: int, max_deals: int) -> list[tuple[An
     return out
 
 
+def bot_solve(game: str, view: Any, state: Any, action: Any, win: float) -> float | None:
+    """The same deal valued by the bots' own exact solvers, where they have one in the review's units
+    (Block: ``dominoes_solve``; Pitch: the Expert's trick-play solve): a cross-check of ``replay.exact``
+    written apart from it. None where there is none (Draw, Kazino) or it does not apply."""
+    if game == "pitch":
+        from games.bots.pitch_expert import PitchPosition
+
+        return PitchPosition(view, win, solve_cards=99, pool=1).value(state, action, 0.0)
+    if game == "block":
+        from games.bots.dominoes_solve import solvable, solve
+        from games.engines import dominoes
+
+        after = state
+        for event in dominoes.decide(state, view["seat"], action):
+            after = dominoes.apply(after, event)
+        return solve(after, view["seat"], round(2 * win)) / 2 if solvable(after) else None
+    return None
+
+
+def cross_check(game: str, view: Any, legal: list[Any], win: float, rng: random.Random) -> tuple[int, int]:
+    """(actions compared, values that differ) on one consistent deal picked at random."""
+    from replay import exact
+
+    name = GAMES[game][0]
+    deals = exact.consistent_deals(name, view) or []
+    state = rng.choice(deals)
+    solver = exact.Solver(engines.get(name), exact.GAMES[name], view["seat"], win)
+    compared = differ = 0
+    for action in legal:
+        theirs = bot_solve(game, view, state, action, win)
+        if theirs is None:
+            continue
+        compared += 1
+        differ += abs(theirs - solver.after(state, view["seat"], action, -math.inf, math.inf)) > TIE
+    return compared, differ
+
+
 def measure(game: str, count: int, seed: int, level: str, use_exact: bool, max_deals: int) -> dict[str, Any]:
     from replay import exact, review
 
@@ -117,7 +155,7 @@ def measure(game: str, count: int, seed: int, level: str, use_exact: bool, max_d
     agree = flagged_best = mistaken_best = best_played = decisive = decisive_agree = 0
     loss_errors: list[float] = []
     cpu_review = cpu_exact = 0.0
-    deals = 0
+    deals = compared = differ = 0
     for i, (state, seat) in enumerate(found):
         legal = engine.legal_actions(state, seat)
         view = engine.view(state, seat)
@@ -128,6 +166,8 @@ def measure(game: str, count: int, seed: int, level: str, use_exact: bool, max_d
         cpu_exact += time.process_time() - t0
         assert truth is not None
         deals += len(exact.consistent_deals(name, view, max_deals) or [])
+        checked = cross_check(game, view, legal, settings["win"], rng)
+        compared, differ = compared + checked[0], differ + checked[1]
         value = {review._key(a): v for v, a in truth}
         top = truth[0][0]
         t0 = time.process_time()
@@ -162,6 +202,8 @@ def measure(game: str, count: int, seed: int, level: str, use_exact: bool, max_d
         "cpu_review_ms": 1000 * cpu_review / n,
         "cpu_exact_ms": 1000 * cpu_exact / n,
         "deals": deals / n,
+        "compared": compared,
+        "differ": differ,
     }
 
 
@@ -181,6 +223,8 @@ def report(r: dict[str, Any]) -> str:
             f"    flagged at all:              {rate(r['flagged_best'], r['best_played'])}",
             f"  worse moves flagged: {r['flagged_worse']}, mean |stated loss − exact loss| "
             f"{r['loss_error']:.2f} points",
+            f"  cross-check with the bots' own solvers, one deal a position: {r['differ']} of "
+            f"{r['compared']} action values differ",
             f"  CPU per position: review {r['cpu_review_ms']:.0f} ms, exact reference {r['cpu_exact_ms']:.0f} ms",
         ]
     )

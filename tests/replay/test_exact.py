@@ -136,3 +136,49 @@ def test_with_exact_set_to_zero_the_review_samples_as_before() -> None:
     logged = dominoes.decide(state, 0, {"type": "play", "tile": "6-6", "end": "left"})
     with pytest.raises(AssertionError, match="not sampled"):
         review.evaluate(ref, state, 0, logged, "seed")
+
+
+def kazino_last_deal(seat: int) -> object:
+    """Kazino's last deal, one card each: ``seat`` holds 5S, the other KC; 5H and 2C lie loose; ``seat``
+    has 28 cards captured, the other 20 and the last capture. Whatever happens, ``seat`` ends with 28 to
+    32 cards (10 points) and the other with 20 to 24 (none): every move is worth exactly 10 points."""
+    from games.engines.kazino.state import loose, replace
+
+    kazino = engines.get("kazino")
+    state = kazino.replay(kazino.start(kazino.validate_config({"players": 2, "match": "single"}), 3))
+    known = {"5S", "KC", "5H", "2C"}
+    rest = [r + s for r in ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] for s in "SHDC"]
+    rest = [c for c in rest if c not in known]
+    captured = [(), ()]
+    captured[seat], captured[1 - seat] = tuple(rest[:28]), tuple(rest[28:])
+    hands = [(), ()]
+    hands[seat], hands[1 - seat] = ("5S",), ("KC",)
+    return replace(
+        state,
+        deal=6,
+        turn=seat,
+        deck=(),
+        hands=tuple(hands),
+        table=(loose("5H"), loose("2C")),
+        captured=tuple(captured),
+        last_capturer=1 - seat,
+    )
+
+
+def test_in_kazinos_last_deal_a_move_that_loses_cards_but_no_points_is_no_mistake() -> None:
+    from replay import review
+
+    kazino = engines.get("kazino")
+    state = kazino_last_deal(0)
+    legal = kazino.legal_actions(state, 0)
+    found = exact.values("kazino", kazino.view(state, 0), legal, win=0)
+    assert found is not None and {v for v, _a in found} == {10.0} and len(found) == len(legal) >= 2
+    trail = next(a for a in legal if a["type"] == "trail")
+    logged = kazino.decide(state, 0, trail)
+    exact_review = review.referee(kazino, review.settings_for("kazino"))
+    decision = review.evaluate(exact_review, state, 0, logged, "seed")
+    assert decision is not None and (decision.loss, decision.label) == (0.0, None)
+    # By cards, as the sampled search counts them, trailing gives the sweep away: a mistake.
+    sampled = review.referee(kazino, review.settings_for("kazino", {"exact": 0}))
+    decision = review.evaluate(sampled, state, 0, logged, "seed")
+    assert decision is not None and decision.label == review.MISTAKE
