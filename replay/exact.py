@@ -40,6 +40,11 @@ class Game:
 
     name = ""
 
+    def bound(self, view: View) -> int | None:
+        """How many deals there are before the voids rule some out (cheap: no state is built); None
+        when the position is not one this game knows how to solve."""
+        raise NotImplementedError
+
     def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
         """Every full state consistent with ``view`` (``template()``: one of them, from ``determinize``),
         or None when the position is not one this game knows how to solve or has over ``max_deals``."""
@@ -59,23 +64,27 @@ class Game:
 class Dominoes(Game):
     name = "dominoes"
 
+    def bound(self, view: View) -> int | None:
+        if view["players"] != 2 or view["variant"] not in ("block", "draw") or view["phase"] != "play":
+            return None
+        if not view["layout"]["tiles"]:
+            return None
+        unseen = 28 - len(view["hands"][view["seat"]]) - len(view["layout"]["tiles"])
+        stock = view["boneyard"] if view["variant"] == "draw" else 0
+        return math.comb(unseen, view["hand_sizes"][1 - view["seat"]]) * math.factorial(stock)
+
     def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
         from games.engines.dominoes.tiles import MASK, TILE_ID
         from games.engines.dominoes.views import slot_masks
 
-        if view["players"] != 2 or view["variant"] not in ("block", "draw") or view["phase"] != "play":
-            return None
-        if not view["layout"]["tiles"]:
+        bound = self.bound(view)
+        if bound is None or bound > max_deals:
             return None
         me = view["seat"]
         other = 1 - me
         seen = {TILE_ID[t] for t in view["hands"][me]} | {TILE_ID[e["tile"]] for e in view["layout"]["tiles"]}
         unseen = [t for t in range(28) if t not in seen]
         size = view["hand_sizes"][other]
-        stock = view["boneyard"] if view["variant"] == "draw" else 0
-        orders = math.factorial(stock)
-        if math.comb(len(unseen), size) * orders > max_deals:
-            return None
         # The voids the view proves (passes and draws); the seat's tiles must fit them (as determinize).
         slots = slot_masks(view["moves"], other, size, False)
         base = template()
@@ -113,10 +122,17 @@ class Dominoes(Game):
 class Pitch(Game):
     name = "pitch"
 
+    def bound(self, view: View) -> int | None:
+        if view["players"] != 2 or view["phase"] != "play" or view["trump"] is None:
+            return None
+        played = sum(len(t["cards"]) for t in view["tricks"]) + len(view["trick"])
+        return math.comb(52 - len(view["cards"]) - played, view["hand_counts"][1 - view["seat"]])
+
     def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
         from games.engines.pitch.cards import DECK, SUIT_OF
 
-        if view["players"] != 2 or view["phase"] != "play" or view["trump"] is None:
+        bound = self.bound(view)
+        if bound is None or bound > max_deals:
             return None
         me = view["seat"]
         other = 1 - me
@@ -125,8 +141,6 @@ class Pitch(Game):
         void = set(view["voids"][other])
         unseen = [c for c in DECK if c not in known]
         size = view["hand_counts"][other]
-        if math.comb(len(unseen), size) > max_deals:
-            return None
         base = template()
         out = []
         for hand in itertools.combinations([c for c in unseen if SUIT_OF[c] not in void], size):
@@ -154,11 +168,15 @@ class Pitch(Game):
 class Kazino(Game):
     name = "kazino"
 
-    def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
+    def bound(self, view: View) -> int | None:
         # The last deal: the unseen cards are the opponent's hand, so the one deal is the true one.
         if view["deck_count"] != 0 or view["finished"] or not view["my_cards"]:
             return None
-        return [template()]
+        return 1
+
+    def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
+        bound = self.bound(view)
+        return None if bound is None or bound > max_deals else [template()]
 
     def leaf(self, events: list[Event], state: Any, me: int, win: float) -> float | None:
         end = next((e for e in events if e["type"] == "game_end"), None)
@@ -209,6 +227,13 @@ class Solver:
             if alpha >= beta:
                 break
         return best
+
+
+def knowable(engine_name: str, view: View, max_deals: int = MAX_DEALS) -> bool:
+    """Whether ``values`` would answer (cheap: the count of deals before the voids rule any out)."""
+    game = GAMES.get(engine_name)
+    bound = None if game is None else game.bound(view)
+    return bound is not None and bound <= max_deals
 
 
 def consistent_deals(engine_name: str, view: View, max_deals: int = MAX_DEALS) -> list[Any] | None:

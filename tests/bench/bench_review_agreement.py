@@ -104,7 +104,7 @@ def positions(game: str, count: int, seed: int, max_deals: int) -> list[tuple[An
                 current, chosen_here, seen = here, None, 0
             if len(legal) > 1:
                 view = engine.view(state, seat)
-                if exact.consistent_deals(name, view, max_deals):
+                if exact.knowable(name, view, max_deals):
                     seen += 1
                     if rng.random() < 1 / seen:
                         chosen_here = (state, seat)
