@@ -33,6 +33,8 @@ from games.engines.base import Action, Engine, Event, View
 
 #: Deals enumerated at most (× the legal actions, each an exact solve): a few hundred ms a position.
 MAX_DEALS = 1200
+#: Draw with a stock: tiles in the hands and the stock at most (a hand of 9 drawn tiles took seconds).
+DRAW_TILES = 10
 
 
 class Game:
@@ -71,6 +73,8 @@ class Dominoes(Game):
             return None
         unseen = 28 - len(view["hands"][view["seat"]]) - len(view["layout"]["tiles"])
         stock = view["boneyard"] if view["variant"] == "draw" else 0
+        if stock and sum(view["hand_sizes"]) + stock > DRAW_TILES:
+            return None  # a long line of draws: too deep to solve through the engine in time
         return math.comb(unseen, view["hand_sizes"][1 - view["seat"]]) * math.factorial(stock)
 
     def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
