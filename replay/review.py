@@ -6,6 +6,8 @@ them from ``engine.view(state, seat)`` and the legal actions alone — exactly w
 seen playing that seat — with a search bounded by a sample count (never the clock) and a random
 stream seeded by the decision, so a review is reproducible. The action played is recognised by
 the events it makes; its loss is what it costs against the best option, in the game's points.
+Where the endgame can be known (``replay.exact``: every deal consistent with the view, each played
+out with open hands), the values are exact and no sampling is done.
 Units, thresholds and settings per engine: docs/review.md.
 """
 
