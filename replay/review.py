@@ -6,6 +6,8 @@ them from ``engine.view(state, seat)`` and the legal actions alone — exactly w
 seen playing that seat — with a search bounded by a sample count (never the clock) and a random
 stream seeded by the decision, so a review is reproducible. The action played is recognised by
 the events it makes; its loss is what it costs against the best option, in the game's points.
+Where the endgame can be known (``replay.exact``: every deal consistent with the view, each played
+out with open hands), the values are exact and no sampling is done.
 Units, thresholds and settings per engine: docs/review.md.
 """
 
@@ -30,13 +32,13 @@ from games import bots, engines, jobs, queries
 from games.engines.base import Action, Engine, Event, View, _
 from games.errors import ServiceError
 from games.tables import get_game
-from replay import frames
+from replay import exact, frames
 from replay.models import Review
 
 log = logging.getLogger(__name__)
 
 #: Bumped when the way figures are computed changes (stored with every review's settings).
-REVIEW_VERSION = 2  # 2: the Expert reviews (settings["level"])
+REVIEW_VERSION = 3  # 2: the Expert reviews (settings["level"]); 3: exact endgames (settings["exact"])
 
 #: The computer levels that may review, the default first (``settings.REVIEW_LEVEL`` chooses).
 REVIEW_LEVELS = ("expert", "strong")
@@ -67,12 +69,19 @@ def settings_for(engine_name: str, overrides: Mapping[str, Any] | None = None) -
         raise ServiceError("not_reviewable", _("Games of this kind cannot be reviewed."))
     configured = getattr(django_settings, "REVIEW", {}).get(engine_name, {})
     level = getattr(django_settings, "REVIEW_LEVEL", REVIEW_LEVELS[0])
-    merged: dict[str, Any] = {**DEFAULTS[engine_name], "level": level, **configured, **(overrides or {})}
-    for name in ("samples", "measure", "batches"):
+    merged: dict[str, Any] = {
+        **DEFAULTS[engine_name],
+        "level": level,
+        "exact": exact.MAX_DEALS,
+        **configured,
+        **(overrides or {}),
+    }
+    for name in ("samples", "measure", "batches", "exact"):
         merged[name] = int(merged[name])
     if (
         min(merged["samples"], merged["measure"]) < 1
         or merged["batches"] < MIN_BATCHES
+        or merged["exact"] < 0
         or not 0 <= merged["inaccuracy"] <= merged["mistake"]
         or merged["win"] < 0
         or merged["level"] not in REVIEW_LEVELS
@@ -175,6 +184,9 @@ def evaluate(
         return None
     played = played_action(engine, state, seat, legal, logged)
     view = engine.view(state, seat)
+    known = known_values(ref, view, legal)
+    if known is not None:
+        return _decision(seq, seat, hand, legal, played, known, ref.settings)
     ranked = ref.choose.scores(view, legal, random.Random(f"{seed}:choose"))
     if not ranked:
         return None
@@ -199,6 +211,44 @@ def evaluate(
         best_value=round(max(best_value, played_value), 2),
         loss=loss,
         label=label(loss, ref.settings),
+    )
+
+
+def known_values(ref: Referee, view: View, legal: list[Action]) -> dict[str, tuple[float, Action]] | None:
+    """Each legal action's exact value (points) where the endgame can be solved from the view
+    (``replay.exact``: every consistent deal, at most ``settings["exact"]`` of them); else None."""
+    limit = int(ref.settings.get("exact", 0))  # settings made before exact endgames have none
+    if not limit:
+        return None
+    found = exact.values(ref.engine.NAME, view, legal, ref.settings["win"], limit)
+    return None if found is None else {_key(action): (value, action) for value, action in found}
+
+
+def _decision(
+    seq: int,
+    seat: int,
+    hand: int,
+    legal: list[Action],
+    played: Action,
+    known: dict[str, tuple[float, Action]],
+    settings: Mapping[str, Any],
+) -> Decision:
+    """A decision scored by exact values: no sampling, so no measuring apart; an exactly-best move
+    played loses nothing (the first listed of the best is named, as ``legal_actions`` orders them)."""
+    best_value, best = max(known.values(), key=lambda pair: pair[0])
+    played_value = known[_key(played)][0]
+    loss = round(max(0.0, best_value - played_value), 2)
+    return Decision(
+        seq=seq,
+        seat=seat,
+        hand=hand,
+        options=len(legal),
+        played=played,
+        best=best if loss > 0 else played,
+        played_value=round(played_value, 2),
+        best_value=round(best_value, 2),
+        loss=loss,
+        label=label(loss, settings),
     )
 
 

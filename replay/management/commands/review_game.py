@@ -10,7 +10,7 @@ from games.errors import ServiceError
 from replay import review
 from replay.models import Review
 
-SETTINGS = ("samples", "measure", "batches", "inaccuracy", "mistake", "win")
+SETTINGS = ("samples", "measure", "batches", "inaccuracy", "mistake", "win", "exact")
 
 
 class Command(BaseCommand):

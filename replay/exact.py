@@ -1,0 +1,268 @@
+"""Exact values of small endgames from one seat's view: every consistent deal, each played out exactly.
+
+Where the answer can be known — the last tricks of two-player Pitch, the last tiles of a two-player
+Block or Draw round, the last deal of a Kazino game — a legal action's value is the mean, over every
+deal of the unseen cards or tiles consistent with the seat's view (the other hand with the size the
+view shows, the voids the view records; in Draw the stock in every order), of the result when the rest
+is played out with every hand open, both sides at their best (alpha-beta over the engine's own
+``legal_actions``, ``decide`` and ``apply``). Every consistent deal counts the same.
+
+That is the value under perfect-information play once the deal is fixed (as PIMC values a sample:
+Long et al. 2010): the "exact expected value over every deal consistent with the seat's view" of
+issue #35 under that assumption, not the value of the imperfect-information game, where a side
+cannot always play as if it saw the other hand.
+
+Values are in the review's units (docs/review.md), in points: the margin the hand, round or game ends
+with for the seat's side, plus or minus ``win`` when it ends the game (Pitch and dominoes); Kazino's
+last deal by the game's points (its card bands) for each side, not by cards.
+
+``values`` answers None for any other position, or when there are more than ``max_deals`` deals.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections.abc import Callable
+from typing import Any
+
+from games import engines
+from games.engines import matching
+from games.engines.base import Action, Engine, Event, View
+
+#: Deals enumerated at most (× the legal actions, each an exact solve): a few hundred ms a position.
+MAX_DEALS = 1200
+#: Draw with a stock: tiles in the hands and the stock at most (a hand of 9 drawn tiles took seconds).
+DRAW_TILES = 10
+
+
+class Game:
+    """What the solver needs of one engine: the consistent deals, and the value where a line ends."""
+
+    name = ""
+
+    def bound(self, view: View) -> int | None:
+        """How many deals there are before the voids rule some out (cheap: no state is built); None
+        when the position is not one this game knows how to solve."""
+        raise NotImplementedError
+
+    def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
+        """Every full state consistent with ``view`` (``template()``: one of them, from ``determinize``),
+        or None when the position is not one this game knows how to solve or has over ``max_deals``."""
+        raise NotImplementedError
+
+    def leaf(self, events: list[Event], state: Any, me: int, win: float) -> float | None:
+        """My side's value if ``events`` ended what is solved (the hand, round or game), else None."""
+        raise NotImplementedError
+
+    def side(self, state: Any, seat: int) -> int:
+        return seat
+
+
+# --- Dominoes ------------------------------------------------------------------------------------------
+
+
+class Dominoes(Game):
+    name = "dominoes"
+
+    def bound(self, view: View) -> int | None:
+        if view["players"] != 2 or view["variant"] not in ("block", "draw") or view["phase"] != "play":
+            return None
+        if not view["layout"]["tiles"]:
+            return None
+        unseen = 28 - len(view["hands"][view["seat"]]) - len(view["layout"]["tiles"])
+        stock = view["boneyard"] if view["variant"] == "draw" else 0
+        if stock and sum(view["hand_sizes"]) + stock > DRAW_TILES:
+            return None  # a long line of draws: too deep to solve through the engine in time
+        return math.comb(unseen, view["hand_sizes"][1 - view["seat"]]) * math.factorial(stock)
+
+    def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
+        from games.engines.dominoes.tiles import MASK, TILE_ID
+        from games.engines.dominoes.views import slot_masks
+
+        bound = self.bound(view)
+        if bound is None or bound > max_deals:
+            return None
+        me = view["seat"]
+        other = 1 - me
+        seen = {TILE_ID[t] for t in view["hands"][me]} | {TILE_ID[e["tile"]] for e in view["layout"]["tiles"]}
+        unseen = [t for t in range(28) if t not in seen]
+        size = view["hand_sizes"][other]
+        # The voids the view proves (passes and draws); the seat's tiles must fit them (as determinize).
+        slots = slot_masks(view["moves"], other, size, False)
+        base = template()
+        out = []
+        for hand in itertools.combinations(unseen, size):
+            if matching.match(list(hand), size, lambda tile, slot: not MASK[tile] & slots[slot]) is None:
+                continue
+            rest = [t for t in unseen if t not in hand]
+            hands = list(base.hands)
+            hands[other] = tuple(sorted(hand))
+            if view["variant"] == "draw":
+                for order in itertools.permutations(rest):
+                    out.append(base._replace(hands=tuple(hands), boneyard=tuple(order)))
+            else:  # Block: the sleeping tiles are never drawn
+                out.append(base._replace(hands=tuple(hands), boneyard=tuple(rest)))
+        return out
+
+    def leaf(self, events: list[Event], state: Any, me: int, win: float) -> float | None:
+        if state.phase == "play":
+            return None
+        mine = state.side(me)
+        margin = (state.scores[mine] - state.scores[1 - mine]) / 2
+        if state.phase == "over":
+            margin += win if margin > 0 else -win
+        return float(margin)
+
+    def side(self, state: Any, seat: int) -> int:
+        side: int = state.side(seat)
+        return side
+
+
+# --- Pitch ---------------------------------------------------------------------------------------------
+
+
+class Pitch(Game):
+    name = "pitch"
+
+    def bound(self, view: View) -> int | None:
+        if view["players"] != 2 or view["phase"] != "play" or view["trump"] is None:
+            return None
+        played = sum(len(t["cards"]) for t in view["tricks"]) + len(view["trick"])
+        return math.comb(52 - len(view["cards"]) - played, view["hand_counts"][1 - view["seat"]])
+
+    def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
+        from games.engines.pitch.cards import DECK, SUIT_OF
+
+        bound = self.bound(view)
+        if bound is None or bound > max_deals:
+            return None
+        me = view["seat"]
+        other = 1 - me
+        played = [p["card"] for t in view["tricks"] for p in t["cards"]] + [p["card"] for p in view["trick"]]
+        known = set(view["cards"]) | set(played)
+        void = set(view["voids"][other])
+        unseen = [c for c in DECK if c not in known]
+        size = view["hand_counts"][other]
+        base = template()
+        out = []
+        for hand in itertools.combinations([c for c in unseen if SUIT_OF[c] not in void], size):
+            hands = list(base.hands)
+            hands[other] = hand
+            dealt = frozenset(played).union(*hands)
+            out.append(base._replace(hands=tuple(hands), in_play=dealt))
+        return out
+
+    def leaf(self, events: list[Event], state: Any, me: int, win: float) -> float | None:
+        score = next((e for e in events if e["type"] == "score"), None)
+        if score is None:
+            return None
+        changes = score["changes"]
+        value = float(changes[me] - changes[1 - me])
+        end = next((e for e in events if e["type"] == "end"), None)
+        if end is not None:
+            value += win if me in end["winners"] else -win
+        return value
+
+
+# --- Kazino --------------------------------------------------------------------------------------------
+
+
+class Kazino(Game):
+    name = "kazino"
+
+    def bound(self, view: View) -> int | None:
+        # The last deal: the unseen cards are the opponent's hand, so the one deal is the true one.
+        if view["deck_count"] != 0 or view["finished"] or not view["my_cards"]:
+            return None
+        return 1
+
+    def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
+        bound = self.bound(view)
+        return None if bound is None or bound > max_deals else [template()]
+
+    def leaf(self, events: list[Event], state: Any, me: int, win: float) -> float | None:
+        end = next((e for e in events if e["type"] == "game_end"), None)
+        if end is None:
+            return None
+        points = end["points"]
+        return float(points[me] - points[1 - me])
+
+
+GAMES: dict[str, Game] = {g.name: g for g in (Dominoes(), Pitch(), Kazino())}
+
+
+# --- The solve -----------------------------------------------------------------------------------------
+
+
+class Solver:
+    """Alpha-beta over one fully known deal, through the engine (two sides: mine maximises)."""
+
+    def __init__(self, engine: Engine, game: Game, me: int, win: float) -> None:
+        self.engine = engine
+        self.game = game
+        self.me = me
+        self.win = win
+        self.nodes = 0
+
+    def after(self, state: Any, seat: int, action: Action, alpha: float, beta: float) -> float:
+        events = self.engine.decide(state, seat, action)
+        for event in events:
+            state = self.engine.apply(state, event)
+        found = self.game.leaf(events, state, self.me, self.win)
+        if found is not None:
+            return found
+        return self.search(state, alpha, beta)
+
+    def search(self, state: Any, alpha: float, beta: float) -> float:
+        self.nodes += 1
+        seat = self.engine.to_act(state)[0]
+        mine = self.game.side(state, seat) == self.game.side(state, self.me)
+        best = -math.inf if mine else math.inf
+        for action in self.engine.legal_actions(state, seat):
+            value = self.after(state, seat, action, alpha, beta)
+            if mine:
+                best = max(best, value)
+                alpha = max(alpha, value)
+            else:
+                best = min(best, value)
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        return best
+
+
+def knowable(engine_name: str, view: View, max_deals: int = MAX_DEALS) -> bool:
+    """Whether ``values`` would answer (cheap: the count of deals before the voids rule any out)."""
+    game = GAMES.get(engine_name)
+    bound = None if game is None else game.bound(view)
+    return bound is not None and bound <= max_deals
+
+
+def consistent_deals(engine_name: str, view: View, max_deals: int = MAX_DEALS) -> list[Any] | None:
+    """Every full state consistent with ``view`` (one per deal of the unseen cards), or None."""
+    game = GAMES.get(engine_name)
+    if game is None:
+        return None
+    engine = engines.get(engine_name)
+    return game.deals(view, lambda: engine.determinize(view, random.Random(0)), max_deals)
+
+
+def values(
+    engine_name: str, view: View, legal: list[Action], win: float, max_deals: int = MAX_DEALS
+) -> list[tuple[float, Action]] | None:
+    """Each legal action with its exact expected value (points), best first; None when not knowable here."""
+    deals = consistent_deals(engine_name, view, max_deals)
+    if not deals:
+        return None
+    engine = engines.get(engine_name)
+    game = GAMES[engine_name]
+    me: int = view["seat"]
+    totals = [0.0] * len(legal)
+    for state in deals:
+        solver = Solver(engine, game, me, win)
+        for i, action in enumerate(legal):
+            totals[i] += solver.after(state, me, action, -math.inf, math.inf)
+    ranked = sorted(range(len(legal)), key=lambda i: (-totals[i], i))
+    return [(totals[i] / len(deals), legal[i]) for i in ranked]
