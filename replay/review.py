@@ -186,18 +186,22 @@ def evaluate(
     view = engine.view(state, seat)
     known = known_values(ref, view, legal)
     if known is not None:
-        return _decision(seq, seat, hand, legal, played, known, ref.settings)
-    ranked = ref.choose.scores(view, legal, random.Random(f"{seed}:choose"))
-    if not ranked:
-        return None
-    best = ranked[0][1]
-    if best == played:
-        best_value = played_value = ranked[0][0] * ref.scale
+        # Exact values: no sampling, so no measuring apart; an exactly-best move played loses nothing
+        # (the first listed of the best is named, as ``legal_actions`` orders them).
+        best_value, best = max(known.values(), key=lambda pair: pair[0])
+        played_value = known[_key(played)][0]
     else:
-        measured = measure(ref, view, best, played, seed)
-        if measured is None:
+        ranked = ref.choose.scores(view, legal, random.Random(f"{seed}:choose"))
+        if not ranked:
             return None
-        best_value, played_value = measured
+        best = ranked[0][1]
+        if best == played:
+            best_value = played_value = ranked[0][0] * ref.scale
+        else:
+            measured = measure(ref, view, best, played, seed)
+            if measured is None:
+                return None
+            best_value, played_value = measured
     # Labelled as shown: a loss of 0.4996 is shown as 0.5, so it is labelled as 0.5 is.
     loss = round(max(0.0, best_value - played_value), 2)
     return Decision(
@@ -222,34 +226,6 @@ def known_values(ref: Referee, view: View, legal: list[Action]) -> dict[str, tup
         return None
     found = exact.values(ref.engine.NAME, view, legal, ref.settings["win"], limit)
     return None if found is None else {_key(action): (value, action) for value, action in found}
-
-
-def _decision(
-    seq: int,
-    seat: int,
-    hand: int,
-    legal: list[Action],
-    played: Action,
-    known: dict[str, tuple[float, Action]],
-    settings: Mapping[str, Any],
-) -> Decision:
-    """A decision scored by exact values: no sampling, so no measuring apart; an exactly-best move
-    played loses nothing (the first listed of the best is named, as ``legal_actions`` orders them)."""
-    best_value, best = max(known.values(), key=lambda pair: pair[0])
-    played_value = known[_key(played)][0]
-    loss = round(max(0.0, best_value - played_value), 2)
-    return Decision(
-        seq=seq,
-        seat=seat,
-        hand=hand,
-        options=len(legal),
-        played=played,
-        best=best if loss > 0 else played,
-        played_value=round(played_value, 2),
-        best_value=round(best_value, 2),
-        loss=loss,
-        label=label(loss, settings),
-    )
 
 
 #: Batches measured before the spread of their differences may end the measure.
