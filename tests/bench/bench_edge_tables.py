@@ -344,16 +344,25 @@ def report(f: dict[str, Any]) -> None:
 
 
 def sweep(
-    steps: list[int], period: float = 3.0, seconds: float = 30.0, clients: int = 2, edge_processes: int = 1
+    steps: list[int],
+    period: float = 3.0,
+    seconds: float = 30.0,
+    clients: int = 2,
+    edge_processes: int = 1,
+    *,
+    spectators: int | None = None,
+    web_processes: int = 2,
 ) -> list[dict[str, Any]]:
     """``measure`` at each number of tables, smallest first, until the first step past the goal's terms
-    (report_people.passed): that step is the knee; the larger ones are not run."""
+    (report_people.passed): that step is the knee; the larger ones are not run. ``spectators``: in all
+    at every step (default: two a table, the goal's)."""
     from tests.bench import report_people
 
     done = []
     for tables in sorted(steps):
         RETRIES[0] = 0
-        f = measure(tables, 2 * tables, period, seconds, clients, edge_processes)
+        watching = spectators if spectators is not None else 2 * tables
+        f = measure(tables, watching, period, seconds, clients, edge_processes, web_processes)
         report(f)
         done.append(f)
         if not report_people.passed(f):
@@ -374,24 +383,15 @@ def main() -> None:
     parser.add_argument("--chart", type=Path, help="draw the curve as bench-people.png in this directory")
     parser.add_argument("--json", type=Path, help="write every step's figures into this file")
     args = parser.parse_args()
-    if args.spectators is None and args.web_processes == 2:
-        steps = sweep(args.tables, args.period, args.seconds, args.clients, args.edge_processes)
-    else:
-        steps = []
-        for tables in args.tables:
-            RETRIES[0] = 0
-            spectators = args.spectators if args.spectators is not None else 2 * tables
-            f = measure(
-                tables,
-                spectators,
-                args.period,
-                args.seconds,
-                args.clients,
-                args.edge_processes,
-                args.web_processes,
-            )
-            report(f)
-            steps.append(f)
+    steps = sweep(
+        args.tables,
+        args.period,
+        args.seconds,
+        args.clients,
+        args.edge_processes,
+        spectators=args.spectators,
+        web_processes=args.web_processes,
+    )
     if args.json:
         args.json.write_text(json.dumps(steps, indent=1))
     if args.chart:
