@@ -1,6 +1,6 @@
-"""The new-table form on a phone held upright, in Kreyòl and Tagalog (the longer languages), for a member of a club (the form
-then offers the club's tables): nothing runs past the screen's right edge, so no field hides half
-its label or needs a sideways scroll."""
+"""The new-table form on a phone held upright, in Kreyòl and Tagalog (the longer languages), for
+a member of a club (the form then offers the club's tables): nothing runs past the screen's right
+edge, so no field hides half its label or needs a sideways scroll."""
 
 from __future__ import annotations
 
