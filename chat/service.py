@@ -23,12 +23,13 @@ from django.db import IntegrityError, transaction
 
 from chat.models import Message, Report
 from chat.phrases import PHRASES
-from games import bounds, names, publish, ratelimit
+from games import bounds, publish, ratelimit
 from games.consumers import Speaker
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError
 from games.groups import seat_group
 from games.models import NAME_LENGTH, Game, Seat
+from games.words import names
 
 log = logging.getLogger(__name__)
 

@@ -28,9 +28,9 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games import audience, seats
-from games.catalogue import titles
 from games.models import Event, Game, Seat
 from games.tables import load_table
+from games.words.catalogue import titles
 from tournaments.log import FINISHED
 from tournaments.models import Club, MatchGame, Tournament
 

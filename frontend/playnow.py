@@ -15,9 +15,9 @@ from frontend import form_errors
 from frontend.options import GAME_OPTIONS, parse_options
 from frontend.table_forms import PlayNowForm
 from games import engines, playnow
-from games.catalogue import titles
 from games.errors import ServiceError
 from games.models import Seek
+from games.words.catalogue import titles
 
 # Milliseconds between two questions of the waiting page (it stops when the wait is over).
 POLL_MS = 3000

@@ -28,11 +28,11 @@ from frontend.options import (
 )
 from frontend.table_forms import HintForm, NewTableForm, ShowTableForm
 from games import bots, bounds, engines, invites, queries, ratelimit, seats
-from games.catalogue import installed, titles
 from games.commands.create import SeatSpec, create_game
 from games.errors import Forbidden, ServiceError
 from games.models import Game, Seat
-from games.names import GUEST, PLAYER, stored_name
+from games.words.catalogue import installed, titles
+from games.words.names import GUEST, PLAYER, stored_name
 from tournaments import clubs as member_clubs
 
 

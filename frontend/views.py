@@ -13,7 +13,7 @@ from frontend import lobby
 from frontend.languages import save_language
 from frontend.query_forms import GameQuery
 from games import seats
-from games.catalogue import installed, titles
+from games.words.catalogue import installed, titles
 
 
 def home(request: HttpRequest) -> HttpResponse:

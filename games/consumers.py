@@ -37,10 +37,10 @@ from games.commands import controls, moves, resignation, runner
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, Forbidden, ServiceError, database_guard
 from games.groups import seat_group
-from games.i18n import scope_language
 from games.ids import fits
 from games.sockets import TRY_AGAIN, GuardedJsonConsumer
 from games.tables import get_seen_game, load_table
+from games.words.i18n import scope_language
 
 log = logging.getLogger(__name__)
 MAX_MESSAGE = 8192

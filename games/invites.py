@@ -19,10 +19,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import names, publish, seats, tables
+from games import publish, seats, tables
 from games.engines.base import _
 from games.errors import ServiceError
 from games.models import Game, Invite, Seat
+from games.words import names
 
 # A link found in an old chat or log a week later should not open a seat: an open seat whose invite
 # has expired gets a fresh one when a player at the table next opens its page (``current``).

@@ -154,13 +154,13 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
     )
     bot_level = models.CharField(max_length=16, blank=True, default="")
-    # A computer seat's number, as it is called ("Computer 3 (Strong)", games/computers.py): its seat's
+    # A computer seat's number, as it is called ("Computer 3 (Strong)", games/words/computers.py): its seat's
     # (from 1) at a table, its entrant's at a tournament's table. Null for people.
     bot_number = models.PositiveIntegerField(null=True, blank=True)
     display_name = models.CharField(max_length=NAME_LENGTH)
     # A seat without a name of its own ("guest": a guest who took it; "player": another player on a
     # pass-and-play device) is called by this role and its number in the reader's language
-    # (games/names.py); ``display_name`` then holds the English name, for logs and exports only.
+    # (games/words/names.py); ``display_name`` then holds the English name, for logs and exports only.
     name_role = models.CharField(max_length=8, blank=True, default="")
     team = models.PositiveSmallIntegerField(null=True, blank=True)
     # An open seat waiting for a friend to claim it through an invite (Invite).

@@ -20,11 +20,12 @@ from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
-from games import hooks, names
+from games import hooks
 from games.groups import edge_channel, feed_channel, public_group, seat_group
 from games.pubsub import redis_url
 from games.tables import Table, folded_upto, moves_back, previous_end, spectator_cut
 from games.timeline import FAIR_PREFIX, TABLE_EVENTS
+from games.words import names
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

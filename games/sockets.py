@@ -34,7 +34,7 @@ from redis.exceptions import MaxConnectionsError, RedisError
 from games import credentials, ratelimit
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, ServiceError
-from games.i18n import scope_language
+from games.words.i18n import scope_language
 
 log = logging.getLogger(__name__)
 # Close code: the server cannot serve this socket right now (its database or its channel layer is

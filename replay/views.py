@@ -20,11 +20,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import bounds, queries, seats
-from games.catalogue import titles
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
 from games.models import Game
-from games.names import seat_name
+from games.words.catalogue import titles
+from games.words.names import seat_name
 from replay import access, better, comments, fair, frames, graph, review, rooms
 from replay.access import Position, Viewer
 from replay.frames import Replay

@@ -29,7 +29,7 @@ class Entrant:
     name: str
     user_id: int | None = None
     bot_level: str = ""
-    # A computer entrant is "Computer N (Level)" (games/computers.py), N its bot_number at every
+    # A computer entrant is "Computer N (Level)" (games/words/computers.py), N its bot_number at every
     # table; null for people.
     bot_number: int | None = None
     members: list[str] = field(default_factory=list)  # a partnership's players

@@ -32,7 +32,7 @@ def setup(
         name or f"{game} {fmt} ({entrants})", game, fmt, options, club=club, secret=seed
     )
     for n in range(1, entrants + 1):
-        # "Computer n (Easy)" on every page (games/computers.py); a pair plays both its seats.
+        # "Computer n (Easy)" on every page (games/words/computers.py); a pair plays both its seats.
         registration.register(row, "", bot_level=bots, command_id=f"register-{n}")
     registration.seed(row, "random")
     return row

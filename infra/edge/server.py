@@ -186,8 +186,8 @@ class Edge:
 
         from games.engines.base import _
         from games.errors import DatabaseUnavailable, Forbidden, ServiceError
-        from games.i18n import scope_language
         from games.ratelimit import RateLimited, socket_bucket
+        from games.words.i18n import scope_language
 
         request = ws.request
         assert request is not None

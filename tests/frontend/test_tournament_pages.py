@@ -379,7 +379,7 @@ def test_entrant_and_level_names_match_on_every_page(client, organiser, language
     from django.utils import translation
     from django.utils.html import escape
 
-    from games import computers
+    from games.words import computers
     from tournaments import service
 
     client.cookies["django_language"] = language

@@ -44,7 +44,7 @@ let drawnPending = null; // the preview as last drawn (choose() sets ``pending``
 
 const BOT_LEVELS = { random: () => gettext("Beginner"), greedy: () => gettext("Easy"), strong: () => gettext("Strong"), expert: () => gettext("Expert") };
 
-// Computer seats are named by their number and level in the reader's language (games/computers.py):
+// Computer seats are named by their number and level in the reader's language (games/words/computers.py):
 // a tournament's computer keeps its entrant's number at every table.
 function nameOf(seat) {
   if (!seat.bot) return seat.name;

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import computers
 from games.models import Seat
+from games.words import computers
 
 BOT_LEVELS = computers.LEVEL_NAMES
 
