@@ -14,10 +14,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from games import lessons, seats
 from games.commands.create import SeatSpec, create_game
+from games.eventlog.tables import Table, load_table
 from games.lessons import LEARNER, Learn, Lesson, Reply
 from games.lessons import play as lesson_play
 from games.models import Game
-from games.tables import Table, load_table
 from games.words.catalogue import installed, titles
 from games.words.names import guest_name
 

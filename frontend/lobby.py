@@ -28,8 +28,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games import audience, seats
+from games.eventlog.tables import load_table
 from games.models import Event, Game, Seat
-from games.tables import load_table
 from games.words.catalogue import titles
 from tournaments.log import FINISHED
 from tournaments.models import Club, MatchGame, Tournament

@@ -27,9 +27,10 @@ from frontend.options import (
     parse_options,
 )
 from frontend.table_forms import HintForm, NewTableForm, ShowTableForm
-from games import bots, bounds, engines, invites, queries, ratelimit, seats
+from games import bots, bounds, engines, invites, ratelimit, seats
 from games.commands.create import SeatSpec, create_game
 from games.errors import Forbidden, ServiceError
+from games.eventlog import queries
 from games.models import Game, Seat
 from games.words.catalogue import installed, titles
 from games.words.names import GUEST, PLAYER, stored_name

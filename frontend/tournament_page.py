@@ -29,7 +29,8 @@ from frontend.tournaments import (
     _organiser,
     place_words,
 )
-from games import bounds, queries, streams
+from games import bounds
+from games.eventlog import queries, streams
 from games.words import computers
 from games.words.catalogue import titles
 from tournaments import (

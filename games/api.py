@@ -26,9 +26,9 @@ from games import publish, ratelimit, seats
 from games.commands import moves, runner
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
+from games.eventlog.tables import get_seen_game, load_table
 from games.models import Game, Seat
 from games.seats import TOKEN_HEADER
-from games.tables import get_seen_game, load_table
 
 MAX_BODY = 8192
 

@@ -8,11 +8,12 @@ import logging
 import random
 from typing import Any
 
-from games import bots, tables
+from games import bots
 from games.commands import moves
 from games.errors import ServiceError
+from games.eventlog import tables
+from games.eventlog.tables import Table
 from games.lessons import play as lessons
-from games.tables import Table
 
 log = logging.getLogger(__name__)
 

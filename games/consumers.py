@@ -36,10 +36,10 @@ from games import feeds, presence, publish, ratelimit, resume, seats
 from games.commands import controls, moves, resignation, runner
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, Forbidden, ServiceError, database_guard
+from games.eventlog.tables import get_seen_game, load_table
 from games.groups import seat_group
 from games.ids import fits
 from games.sockets import TRY_AGAIN, GuardedJsonConsumer
-from games.tables import get_seen_game, load_table
 from games.words.i18n import scope_language
 
 log = logging.getLogger(__name__)

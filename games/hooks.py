@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from games.tables import Table
+    from games.eventlog.tables import Table
 
 log = logging.getLogger(__name__)
 

@@ -19,9 +19,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import publish, seats, tables
+from games import publish, seats
 from games.engines.base import _
 from games.errors import ServiceError
+from games.eventlog import tables
 from games.models import Game, Invite, Seat
 from games.words import names
 
@@ -156,7 +157,7 @@ def claim(game_id: int, code: Any, *, user: Any, one_seat: bool = False) -> Seat
         seat.save(
             update_fields=["awaiting_player", "open_to_all", "user", "display_name", "name_role", "token"]
         )
-        # This process's kept fold knows the seats as they were: forget it (games/tables.py).
+        # This process's kept fold knows the seats as they were: forget it (games/eventlog/tables.py).
         transaction.on_commit(partial(tables.invalidate, seat.game_id))
         # The pages already open at this table name the seat as it was ("Open seat"): they read it again.
         transaction.on_commit(partial(publish.seats_changed, seat.game_id, seat.game.config["players"]))

@@ -21,10 +21,10 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 
 from games import hooks
+from games.eventlog.tables import Table, folded_upto, moves_back, previous_end, spectator_cut
+from games.eventlog.timeline import FAIR_PREFIX, TABLE_EVENTS
 from games.groups import edge_channel, feed_channel, public_group, seat_group
 from games.pubsub import redis_url
-from games.tables import Table, folded_upto, moves_back, previous_end, spectator_cut
-from games.timeline import FAIR_PREFIX, TABLE_EVENTS
 from games.words import names
 
 log = logging.getLogger(__name__)

@@ -11,8 +11,8 @@ the answer is None: send the whole state instead.
 
 from __future__ import annotations
 
+from games.eventlog.tables import Table, command_ends, folded_upto, refolded, spectator_cut
 from games.publish import encode_update, table_message
-from games.tables import Table, command_ends, folded_upto, refolded, spectator_cut
 
 MAX_UPDATES = 200
 

@@ -13,7 +13,8 @@ from functools import partial
 
 from django.db import transaction
 
-from games import tables, worker
+from games import worker
+from games.eventlog import tables
 from games.models import Game, Seat
 
 

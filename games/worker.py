@@ -15,7 +15,8 @@ from typing import Any
 
 from django.conf import settings
 
-from games import hooks, jobs, tables
+from games import hooks, jobs
+from games.eventlog import tables
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Metrics worth watching, in Prometheus' text format at ``/metrics`` (docs/deploying.md "Metrics").
 
 - ``tablehall_moves_total{by}``: moves stored (``rate()`` gives moves/s), by players or computers;
-- ``tablehall_event_append_seconds``: how long ``games.store.append`` takes, and
+- ``tablehall_event_append_seconds``: how long ``games.eventlog.store.append`` takes, and
   ``tablehall_events_appended_total`` / ``tablehall_append_conflicts_total``;
 - ``tablehall_websockets_connected{route}``: open sockets (tables, replays, tournament pages);
 - ``tablehall_celery_queue_length{queue}`` and ``tablehall_celery_unacked``: tasks waiting in Redis,
@@ -13,7 +13,7 @@ the web and worker processes of one machine (or one compose project), every ``/m
 the sum of them all, Celery's pool processes included: that is how the computers' moves, which
 are stored by the workers, reach a web process's page.
 
-The counters are fed by a wrapper around ``games.store.append`` and an after-commit hook of the
+The counters are fed by a wrapper around ``games.eventlog.store.append`` and an after-commit hook of the
 command pipeline (``games.hooks``; both from ``install``, from ``InfraConfig.ready``), so the event
 store and the service stay unaware of them; the socket gauge by ``SocketGauge``, an ASGI middleware in front of every consumer.
 """
@@ -147,7 +147,8 @@ _installed = False
 def install() -> None:
     """Meter the store's appends and the service's moves, once per process."""
     global _installed
-    from games import hooks, store
+    from games import hooks
+    from games.eventlog import store
 
     if _installed:
         return

@@ -248,7 +248,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
 # The turn watchdog (docs/deploying.md): `celery beat` sends games.tasks.resume_idle_tables every
 # TURN_WATCHDOG_INTERVAL seconds (0: never); it schedules again the computer turns of running games
 # idle for TURN_WATCHDOG_IDLE seconds (a turn lost with Redis, or held by a worker killed outright).
-# Each process keeps the last fold of this many recently played games (games/tables.py): a turn at a
+# Each process keeps the last fold of this many recently played games (games/eventlog/tables.py): a turn at a
 # table kept costs a fraction of a millisecond, at one not kept it folds the whole log again (some 11 ms
 # CPU at 240 events; a kept fold of that size holds some 0.4 MB).
 FOLDS_KEPT = int(os.environ.get("FOLDS_KEPT", "1024"))

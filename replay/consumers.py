@@ -17,9 +17,9 @@ from django.utils import translation
 from games import seats
 from games.engines.base import _
 from games.errors import ServiceError
+from games.eventlog.tables import get_game
 from games.models import Game
 from games.sockets import GuardedJsonConsumer
-from games.tables import get_game
 from games.words.i18n import scope_language
 from replay import access, comments, frames, pictures, rooms
 from replay.access import Viewer

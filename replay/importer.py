@@ -18,8 +18,9 @@ from typing import Any
 
 from django.db import transaction
 
-from games import engines, store, timeline
+from games import engines
 from games.engines.base import Engine, Event, IllegalAction
+from games.eventlog import store, timeline
 from games.models import Event as StoredEvent
 from games.models import Game, Seat
 from games.words import computers

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.tables import Table
+from games.eventlog.tables import Table
 from replay.groups import game_group
 
 

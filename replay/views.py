@@ -19,9 +19,10 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import bounds, queries, seats
+from games import bounds, seats
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
+from games.eventlog import queries
 from games.models import Game
 from games.words.catalogue import titles
 from games.words.names import seat_name

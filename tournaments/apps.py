@@ -9,7 +9,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         """Every subscription of the tournaments app, in one place."""
         from games import signals as game_signals
-        from games import streams
+        from games.eventlog import streams
         from games.seats import CLUBS, ORGANISES
         from tournaments import clubs, log, projection, ratings, signals
         from tournaments.commands import demo_series, results

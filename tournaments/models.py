@@ -65,7 +65,7 @@ class Tournament(models.Model):
         PAUSED = "paused", _("Paused")
         FINISHED = "finished", _("Finished")
 
-    stream_id = models.BigIntegerField(unique=True)  # the tournament's event stream in games.streams
+    stream_id = models.BigIntegerField(unique=True)  # the tournament's event stream in games.eventlog.streams
     name = models.CharField(max_length=120)
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"

@@ -10,7 +10,7 @@ from django.conf import settings
 
 from games import autoplay
 from games.errors import ServiceError
-from games.tables import load_table
+from games.eventlog.tables import load_table
 from tournaments.commands import registration, results, running
 from tournaments.log import FINISHED
 from tournaments.models import MatchGame, Tournament

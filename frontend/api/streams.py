@@ -31,8 +31,8 @@ from frontend.api.auth import TokenAuth, caller
 from frontend.api.tables import ERRORS, audience_of, game_of
 from games import bounds, credentials, feeds, presence, publish, resume
 from games.errors import LiveUnavailable, database_guard
+from games.eventlog.tables import load_table
 from games.groups import seat_group
-from games.tables import load_table
 
 log = logging.getLogger(__name__)
 

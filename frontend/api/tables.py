@@ -21,9 +21,9 @@ from games.commands import moves, resignation, runner
 from games.commands.create import SeatSpec, create_game
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
+from games.eventlog.tables import get_seen_game, load_table
 from games.ids import fits
 from games.models import ApiToken, Game, Seat
-from games.tables import get_seen_game, load_table
 from tournaments.models import Tournament
 
 router = Router(tags=["tables"], auth=TokenAuth())

@@ -9,12 +9,13 @@ from typing import Any
 
 from django.db import transaction
 
-from games import bounds, commitment, engines, hooks, invites, store, tables, timeline
+from games import bounds, engines, hooks, invites
 from games.commands import runner
 from games.engines.base import IllegalAction, _
 from games.errors import ServiceError
+from games.eventlog import commitment, store, tables, timeline
+from games.eventlog.tables import Table
 from games.models import NAME_LENGTH, DealGroup, Game, Seat
-from games.tables import Table
 from games.words import computers
 
 

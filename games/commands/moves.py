@@ -7,14 +7,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from games import store, tables, timeline
 from games.commands import runner
 from games.commands.runner import Decide, Result, Same
 from games.engines.base import IllegalAction, _
 from games.errors import Forbidden, ServiceError
+from games.eventlog import store, tables, timeline
+from games.eventlog.tables import Table
 from games.lessons import play as lessons
 from games.models import Event, Game
-from games.tables import Table
 
 MAX_ACTION_BYTES = 4096
 

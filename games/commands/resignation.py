@@ -23,14 +23,15 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import presence, timeline
+from games import presence
 from games.commands import runner
 from games.commands.runner import Result
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
+from games.eventlog import timeline
+from games.eventlog.resigned import sides
+from games.eventlog.tables import Table
 from games.models import Game
-from games.resigned import sides
-from games.tables import Table
 
 RESIGNED = "resigned"
 LEFT = "left"

@@ -11,9 +11,9 @@ from typing import Any
 
 from games.engines.base import _
 from games.errors import ServiceError
+from games.eventlog.tables import Table
 from games.lessons import LEARNER, Lesson, of_engine, same_action
 from games.models import Game
-from games.tables import Table
 
 
 def lesson_of(table: Table) -> Lesson | None:

@@ -114,8 +114,8 @@ def read_state(game_id: int, language: str) -> dict[str, Any]:
 
     from games import publish
     from games.errors import database_guard
+    from games.eventlog.tables import get_seen_game, load_table
     from games.seats import Requester
-    from games.tables import get_seen_game, load_table
 
     close_old_connections()
     with database_guard(), translation.override(language):

@@ -7,8 +7,8 @@ import pytest
 from games import tokens
 from games.commands import moves
 from games.commands.create import SeatSpec, create_game
+from games.eventlog.tables import load_table
 from games.models import DealGroup
-from games.tables import load_table
 
 from .helpers import Api, token_for, user
 

@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.test import AsyncClient
 
-from games import store
+from games.eventlog import store
 from games.models import Game
 from infra.reasons import name_statuses
 from tests.games.factories import play, tiny_game

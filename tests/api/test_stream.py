@@ -13,9 +13,9 @@ from django.db import connections
 from django.test import AsyncClient
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import store
+from games.eventlog import store
+from games.eventlog.tables import load_table
 from games.models import Game
-from games.tables import load_table
 from tests.games.factories import play, tiny_game
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -424,8 +424,9 @@ def _step(
     pace: float,
     spectators: int,
 ) -> dict[str, Any]:
-    from games import dueturns, engines, tables, worker
+    from games import dueturns, engines, worker
     from games.commands.create import SeatSpec, create_game
+    from games.eventlog import tables
 
     config = engines.get("kazino").default_config(2)
     seats = [

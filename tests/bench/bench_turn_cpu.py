@@ -42,8 +42,8 @@ def measure(moves: int, tables: int, profile: bool = False) -> dict[str, float]:
         from django.conf import settings
 
         from games import autoplay, engines, worker
-        from games import tables as tables_
         from games.commands.create import SeatSpec, create_game
+        from games.eventlog import tables as tables_
 
         settings.CELERY_TASK_DEFAULT_QUEUE = queue
         turns: dict[int, tuple[int, int, int]] = {}

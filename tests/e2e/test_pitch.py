@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import autoplay, engines, store
+from games import autoplay, engines
+from games.eventlog import store
 
 from .conftest import WAIT, actions_sent, screenshot
 

@@ -11,9 +11,10 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import engines, queries
+from games import engines
 from games.commands.create import SeatSpec, create_game
-from games.tables import load_table
+from games.eventlog import queries
+from games.eventlog.tables import load_table
 from seasons import service as seasons
 from tournaments import service, simulate
 from tournaments.models import Club, Entry, MatchGame

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import redis
 
-from games import store
+from games.eventlog import store
 from games.models import Event
 from tests.processes import ROOT, Processes, app_env, free_port, report_failed
 

@@ -21,11 +21,12 @@ import pytest
 import redis
 from django.utils import translation
 
-from games import publish, tables
+from games import publish
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import tables
+from games.eventlog.tables import load_table
 from games.groups import edge_channel, seat_channel
 from games.models import Event, Game, Seat
-from games.tables import load_table
 from games.words import names
 from tests.processes import ROOT, Processes, free_port, http_get, procfile
 

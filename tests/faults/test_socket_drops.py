@@ -31,8 +31,8 @@ from django.db import connections
 
 from games import autoplay, publish
 from games.commands.create import SeatSpec, create_game
+from games.eventlog.tables import load_table, spectator_cut
 from games.models import Seat
-from games.tables import load_table, spectator_cut
 from tests.processes import Processes
 
 from .clients import View, shown

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from games import dueturns, store
+from games import dueturns
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import store
 from games.models import Game
 from tests.processes import Processes, eventually, procfile
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import store, worker
+from games import worker
 from games.commands import controls
+from games.eventlog import store
 from tests.games.factories import play, tiny_game
 
 pytestmark = pytest.mark.django_db

@@ -16,8 +16,8 @@ from django.utils import translation
 
 from games import publish
 from games.commands.create import SeatSpec, create_game
+from games.eventlog.tables import load_table
 from games.models import Game, Seat
-from games.tables import load_table
 from games.words.names import seat_name
 from tournaments import log, service, simulate
 from tournaments.models import Entry, MatchGame, Rating

@@ -15,7 +15,7 @@ from frontend import lobby
 from games import audience
 from games.autoplay import play_bot_turn
 from games.commands.create import SeatSpec, create_game
-from games.tables import load_table
+from games.eventlog.tables import load_table
 from tests.replay.play import new_game
 
 pytestmark = pytest.mark.django_db

@@ -311,8 +311,8 @@ def test_a_player_asks_for_a_half_point_bye_on_the_page(client):
 
 
 def test_a_seated_player_cannot_pause_a_tournament_table_but_the_organiser_can(client, organiser):
-    from games import queries, store
-    from games.tables import load_table
+    from games.eventlog import queries, store
+    from games.eventlog.tables import load_table
     from tournaments import service
 
     player = get_user_model().objects.create_user("player")

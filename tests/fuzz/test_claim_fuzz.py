@@ -28,8 +28,8 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import streams
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import streams
 from games.models import Invite, Seat
 from games.seats import SESSION_KEY
 from tests.replay.sockets import app

@@ -21,8 +21,9 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.test import Client
 
-from games import tables, tokens
+from games import tokens
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import tables
 from games.models import Game
 from tests.api.helpers import user
 from tests.replay.sockets import connect, session_of, until

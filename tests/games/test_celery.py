@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from games import dueturns, jobs, store, worker
+from games import dueturns, jobs, worker
+from games.eventlog import store
 from games.models import Game
 
 from .factories import play, tiny_game

@@ -10,9 +10,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from games import store
+from games.eventlog import store
+from games.eventlog.tables import load_table
 from games.models import Seat
-from games.tables import load_table
 from infra.routing import websocket_urlpatterns
 
 from .factories import tiny_game

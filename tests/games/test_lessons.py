@@ -8,12 +8,13 @@ import json
 
 import pytest
 
-from games import engines, lessons, queries, tables
+from games import engines, lessons
 from games.autoplay import choose
 from games.commands import controls, moves
 from games.commands.create import SeatSpec, create_game
 from games.engines.base import IllegalAction
 from games.errors import ServiceError
+from games.eventlog import queries, tables
 from games.lessons import LEARNER, Learn, Reply
 from games.lessons import play as lesson_play
 from games.models import Event, Game
@@ -177,7 +178,7 @@ def test_engine_refuses_what_no_lesson_may_teach():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_finished_lesson_is_not_in_the_game_statistics():
-    from games import lengths
+    from games.eventlog import lengths
 
     from .factories import play, tiny_game
 

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from games import autoplay, engines, hooks, publish, signals, store, tables, worker
+from games import autoplay, engines, hooks, publish, signals, worker
 from games.commands import controls
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import store, tables
+from games.eventlog.tables import load_table
 from games.models import Game
-from games.tables import load_table
 from replay import frames
 
 from .factories import play, tiny_game
@@ -256,7 +257,7 @@ PIPELINE = (
     "commands.controls",
     "commands.resignation",
     "commands.deals",
-    "tables",
+    "eventlog.tables",
     "hooks",
     "publish",
     "worker",
@@ -265,7 +266,7 @@ PIPELINE = (
     "broker",
     "tasks",
     "autoplay",
-    "store",
+    "eventlog.store",
 )
 COMMANDS = [module for module in PIPELINE if module.startswith("commands.")]
 

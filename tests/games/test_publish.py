@@ -8,9 +8,9 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import store
+from games.eventlog import store
+from games.eventlog.tables import load_table
 from games.groups import public_group, seat_group
-from games.tables import load_table
 
 from .factories import play, tiny_game
 

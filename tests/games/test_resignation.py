@@ -14,12 +14,13 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connections
 
-from games import bounds, presence, queries, store
+from games import bounds, presence
 from games.commands import moves, resignation
 from games.commands.create import SeatSpec, create_game
 from games.errors import Forbidden, ServiceError
+from games.eventlog import queries, store
+from games.eventlog.tables import load_table
 from games.models import Game
-from games.tables import load_table
 from tests.api.helpers import Api, token_for
 from tests.replay.sockets import connect, session_of, until
 from tournaments.models import RatingHistory

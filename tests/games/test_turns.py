@@ -12,7 +12,8 @@ import pytest
 import redis
 from billiard.exceptions import SoftTimeLimitExceeded
 
-from games import autoplay, broker, dueturns, jobs, store, worker
+from games import autoplay, broker, dueturns, jobs, worker
+from games.eventlog import store
 from games.models import Game
 
 from .factories import play, tiny_game

@@ -9,8 +9,8 @@ from games import bots, engines
 from games.autoplay import play_bot_turn
 from games.commands.create import SeatSpec, create_game
 from games.commands.moves import submit
+from games.eventlog.tables import Table, load_table
 from games.models import Game
-from games.tables import Table, load_table
 
 
 def new_game(

@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from games import publish, queries
+from games import publish
 from games.commands import deals
+from games.eventlog import queries
+from games.eventlog.tables import Table
 from games.models import Game
-from games.tables import Table
 from replay import access, frames
 from replay.frames import ALL, PUBLIC, NotAllowed
 
@@ -71,7 +72,7 @@ def test_every_perspective_at_every_event_is_what_that_audience_was_sent_live(
     replay = frames.load(game.pk)
     assert replay.finished
     # A live message names the last stored seq of its command, which may follow the command's last
-    # engine event (the fair-deal proof, games/commitment.py): its moment is the one at or before it.
+    # engine event (the fair-deal proof, games/eventlog/commitment.py): its moment is the one at or before it.
     ends = {m.seq for m in replay.moments if m.command_end}
     moment_of = {seq: replay.moments[replay.index_of(seq)] for _seat, seq in sent}
     assert {moment_of[seq].seq for seat, seq in sent if seat == 0} == ends, (

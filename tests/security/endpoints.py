@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import queries, store, streams
+from games.eventlog import queries, store, streams
 from games.models import ApiToken, Game, Seat, Seek
 from replay.models import Annotation, Room, RoomMember
 from seasons import log as season_log

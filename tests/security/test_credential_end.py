@@ -13,8 +13,9 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.test import AsyncClient, Client
 
-from games import credentials, store, tokens
+from games import credentials, tokens
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import store
 from games.models import ApiToken, Game
 from tests.api.helpers import token_for, user
 from tests.games.factories import play

@@ -16,7 +16,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connections
 
-from games import ratelimit, store
+from games import ratelimit
+from games.eventlog import store
 from tests.replay.sockets import connect
 
 from .world import World, build, client_for

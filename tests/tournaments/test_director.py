@@ -10,11 +10,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import autoplay, streams
+from games import autoplay
 from games.commands import moves
 from games.errors import ServiceError
+from games.eventlog import streams
+from games.eventlog.tables import load_table
 from games.models import Game
-from games.tables import load_table
 from tournaments import formats, projection, service, simulate
 from tournaments.log import BYE
 from tournaments.models import Entry, Match, RatingHistory, Tournament

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.commands import moves
-from games.tables import load_table
+from games.eventlog.tables import load_table
 from tournaments import projection, service
 from tournaments.models import Entry, Tournament
 

@@ -8,11 +8,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from games import autoplay, queries, signals, store, streams
+from games import autoplay, signals
 from games.commands import controls, moves
 from games.errors import ServiceError
+from games.eventlog import queries, store, streams
+from games.eventlog.tables import load_table
 from games.models import Game
-from games.tables import load_table
 from tournaments import projection, service, simulate
 from tournaments.models import Entry, Match, MatchGame, Rating, RatingHistory, Tournament
 

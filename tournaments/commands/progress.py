@@ -19,11 +19,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import jobs, queries, standin
+from games import jobs, standin
 from games.commands import controls
 from games.commands.create import SeatSpec, create_game
 from games.errors import ServiceError
-from games.tables import load_table
+from games.eventlog import queries
+from games.eventlog.tables import load_table
 from tournaments import deals, formats, log, projection, signals
 from tournaments.commands.runner import run
 from tournaments.log import PAUSED, RUNNING

@@ -12,9 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop as _
 
-from games import streams
 from games.commands import controls
 from games.errors import ServiceError
+from games.eventlog import streams
 from games.models import NAME_LENGTH
 from games.words import computers
 from tournaments import deals, formats, log, projection, ratings

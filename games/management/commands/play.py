@@ -10,8 +10,8 @@ from games import autoplay, bots
 from games.commands.create import SeatSpec, create_game
 from games.engines import names
 from games.errors import ServiceError
+from games.eventlog.tables import load_table
 from games.management.commands.botmatch import parse_options
-from games.tables import load_table
 
 
 class Command(BaseCommand):

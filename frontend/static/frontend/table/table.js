@@ -128,7 +128,7 @@ function connect(seat) {
   });
 }
 
-// Why a tournament stopped a game before its end (games.timeline abandon reasons).
+// Why a tournament stopped a game before its end (games.eventlog.timeline abandon reasons).
 const STOPPED = {
   forfeit: () => gettext("This game was stopped before its end: the organiser recorded a forfeit."),
   "no-show": () => gettext("This game was stopped before its end: a player did not come (no-show)."),

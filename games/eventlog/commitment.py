@@ -14,7 +14,7 @@ order). From a random 32-byte key per commitment:
 ``fair.commit`` holds the leaves, the root and the key under ``secret_key`` (the project's mark for
 data that never leaves the server: no view, move log or public export shows a ``fair.*`` event's
 data). ``fair.reveal`` opens the hands played, in the command that ends the game. The fold and the
-engines skip ``fair.*`` events (games/timeline.py).
+engines skip ``fair.*`` events (games/eventlog/timeline.py).
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ import secrets
 from collections.abc import Sequence
 from typing import Any, Protocol, cast
 
-from games import timeline
 from games.engines.base import Engine, Event
-from games.store import canonical
+from games.eventlog import timeline
+from games.eventlog.store import canonical
 
 SCHEME = "tablehall-fair/1"
 COMMIT, REVEAL = "fair.commit", "fair.reveal"

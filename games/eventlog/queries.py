@@ -1,6 +1,6 @@
 """The read side of games: what a table's log says, for the parts that list, rate or help (ARCHITECTURE.md
 "One move"). Nothing here changes a game; the commands are in games.commands, which the readers need
-not import. A table itself is loaded with games.tables.load_table.
+not import. A table itself is loaded with games.eventlog.tables.load_table.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from typing import Any
 
 from django.db.models import Q
 
-from games import bots, store, timeline
+from games import bots
 from games.engines.base import _
 from games.errors import casual_only
+from games.eventlog import store, timeline
+from games.eventlog.tables import get_game, load_table
 from games.models import Event, Game
-from games.tables import get_game, load_table
 
 # Table events that take a move back or play one again: never in a rated game's log.
 TAKEBACKS = (timeline.UNDO, timeline.REDO, timeline.RESTART)

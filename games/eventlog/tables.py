@@ -23,11 +23,12 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, models
 
-from games import engines, resigned, seats, store, timeline
+from games import engines, seats
 from games.engines.base import Engine, _
 from games.errors import NotFound
+from games.eventlog import resigned, store, timeline
+from games.eventlog.timeline import Timeline
 from games.models import Event, Game, Seat
-from games.timeline import Timeline
 
 
 @dataclass

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games import engines, store, streams, timeline
+from games import engines
 from games.engines.base import IllegalAction
+from games.eventlog import store, streams, timeline
 from games.models import Event, Game
 
 

@@ -31,11 +31,12 @@ from typing import Any
 from django.core.cache import cache
 from django.db.models import Count, Exists, Max, Min, OuterRef, Q
 
-from games import bots, engines, timeline
+from games import bots, engines
 from games.engines.base import Config
+from games.eventlog import timeline
 from games.models import Event, Game, Seat
 
-DATA = Path(__file__).resolve().parent / "data" / "game_lengths.json"
+DATA = Path(__file__).resolve().parents[1] / "data" / "game_lengths.json"
 #: Options that do not change how long a game runs: who deals or leads first, a stacked deck, a bonus.
 IGNORED = frozenset({"deck", "first", "dealer", "kings_aces_bonus"})
 #: Options a length scales with when the simulations did not play that value (see ``simulated_moves``).

@@ -16,9 +16,9 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import store
 from games.engines.base import _
 from games.errors import NotFound, ServiceError
+from games.eventlog import store
 from games.models import Game
 
 #: A fold that raises on an event it cannot take, registered per stream name (for verify_events).

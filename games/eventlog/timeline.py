@@ -1,7 +1,7 @@
 """From the stored log to the engine events in effect: undo, redo, restart, new game, pause.
 
 The engines never see table events (type ``table.*``); this fold decides which engine events
-currently count; the fair-deal proof (``fair.*``, games/commitment.py) counts for neither. Nothing
+currently count; the fair-deal proof (``fair.*``, games/eventlog/commitment.py) counts for neither. Nothing
 is erased: an undo is itself an event, and so is a redo.
 """
 
@@ -21,7 +21,7 @@ ABANDON = "table.abandon"  # the game stops for good (a tournament's no-show for
 RESIGN = "table.resign"
 TABLE_EVENTS = {UNDO, REDO, RESTART, NEW_GAME, PAUSE, RESUME, ABANDON, RESIGN}
 ENDINGS = {ABANDON, RESIGN}  # table events after which no move is taken
-# The fair-deal proof (games/commitment.py): stored in the log, seen by neither the fold nor the engines.
+# The fair-deal proof (games/eventlog/commitment.py): stored in the log, seen by neither the fold nor the engines.
 FAIR_PREFIX = "fair."
 
 
