@@ -22,11 +22,12 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
-from games import publish, ratelimit, seats
+from games import ratelimit, seats
 from games.commands import moves, runner
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
 from games.eventlog.tables import get_seen_game, load_table
+from games.live import publish
 from games.models import Game, Seat
 from games.seats import TOKEN_HEADER
 

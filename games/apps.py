@@ -12,9 +12,10 @@ class GamesConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
         from django.db.backends.signals import connection_created
 
-        from games import credentials, engines, hooks, publish, worker
+        from games import credentials, engines, hooks, worker
         from games.commands import controls
         from games.eventlog import store
+        from games.live import publish
 
         # After each commit, in this order: the updates to their audiences, then the computer seats'
         # next turns (infra's metrics count the move between them, order 20), last a demo table's

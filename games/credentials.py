@@ -1,7 +1,7 @@
 """A credential's end reaches what it opened (#37): a revoked API token, a seat credential presented in
 ``X-Seat-Token``, a signed-out session — each open stream and socket that was opened with it joins the
 credential's channel-layer group, and the end of the credential is one ``credential.closed`` message
-to that group. The stream (frontend/api/streams.py) stops; a socket (games/sockets.py) closes with
+to that group. The stream (frontend/api/streams.py) stops; a socket (games/live/sockets.py) closes with
 ``CLOSED``. Nothing polls the database: the message arrives as fast as a move's update does.
 
 Group names hold a digest of the credential, never the credential itself (they live in Redis).
@@ -66,7 +66,7 @@ def close(group: str) -> None:
     revocation closes nothing)."""
 
     def send() -> None:
-        from games import publish
+        from games.live import publish
 
         try:
             publish.group_send(group, {"type": MESSAGE})

@@ -19,10 +19,11 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import publish, seats
+from games import seats
 from games.engines.base import _
 from games.errors import ServiceError
 from games.eventlog import tables
+from games.live import publish
 from games.models import Game, Invite, Seat
 from games.words import names
 

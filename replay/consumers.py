@@ -18,8 +18,8 @@ from games import seats
 from games.engines.base import _
 from games.errors import ServiceError
 from games.eventlog.tables import get_game
+from games.live.sockets import GuardedJsonConsumer
 from games.models import Game
-from games.sockets import GuardedJsonConsumer
 from games.words.i18n import scope_language
 from replay import access, comments, frames, pictures, rooms
 from replay.access import Viewer
@@ -30,7 +30,7 @@ MAX_MESSAGE = 2048
 
 
 class ReplayConsumer(GuardedJsonConsumer):
-    """Messages are checked first by GuardedJsonConsumer (rate, size, JSON: games/sockets.py)."""
+    """Messages are checked first by GuardedJsonConsumer (rate, size, JSON: games/live/sockets.py)."""
 
     max_message = MAX_MESSAGE
     too_large = _("Send a JSON object of at most 2 KB.")

@@ -16,13 +16,14 @@ from ninja import Query, Router, Status
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
 from frontend.lobby import in_demo_tournament
-from games import bounds, engines, invites, publish, ratelimit, resume, seats
+from games import bounds, engines, invites, ratelimit, seats
 from games.commands import moves, resignation, runner
 from games.commands.create import SeatSpec, create_game
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
 from games.eventlog.tables import get_seen_game, load_table
 from games.ids import fits
+from games.live import publish, resume
 from games.models import ApiToken, Game, Seat
 from tournaments.models import Tournament
 

@@ -128,7 +128,7 @@ async def test_a_stream_whose_live_connection_cannot_open_says_try_again(
 ):
     """Redis unreachable while a stream opens: a 503 the client can act on (the same request later
     resumes with ``since``), in its language, not a server error; nothing is left subscribed."""
-    from games import feeds
+    from games.live import feeds
 
     async def unreachable(*args: Any, **kwargs: Any) -> Any:
         raise failure

@@ -131,8 +131,8 @@ def _watch(game_id: int, received: list[int]) -> None:
 
     from channels.layers import get_channel_layer
 
-    from games import publish
-    from games.groups import public_group
+    from games.live import publish
+    from games.live.groups import public_group
 
     layer = get_channel_layer()
     loop = publish._Loop.get()
@@ -157,7 +157,7 @@ def _watch_edge(game_id: int, received: list[int]) -> None:
 
     import redis
 
-    from games.groups import edge_channel
+    from games.live.groups import edge_channel
 
     pubsub = redis.Redis.from_url(os.environ["REDIS_URL"]).pubsub(ignore_subscribe_messages=True)
     pubsub.subscribe(edge_channel(game_id))

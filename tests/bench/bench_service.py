@@ -52,10 +52,11 @@ def play(matches: int) -> tuple[int, float, float]:
 def long_game(target: int = 500, seed: int = 7) -> int:
     """A Kazino match to ``target`` points between two players who move at random, every move through
     ``submit`` (as a socket or the API would): a game of thousands of events. Its id."""
-    from games import engines, publish
+    from games import engines
     from games.commands.create import SeatSpec, create_game
     from games.commands.moves import submit
     from games.eventlog import tables
+    from games.live import publish
 
     config = engines.compose("kazino", {"target": target}, 2)
     # Nobody watches this table: the log is what is measured, not publishing it.

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from games import publish
 from games.commands.create import SeatSpec, create_game
 from games.eventlog.tables import load_table
+from games.live import publish
 from games.models import Game, Seat
 from tests.processes import Processes, procfile
 

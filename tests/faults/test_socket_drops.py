@@ -29,9 +29,10 @@ import pytest
 from channels.layers import channel_layers
 from django.db import connections
 
-from games import autoplay, publish
+from games import autoplay
 from games.commands.create import SeatSpec, create_game
 from games.eventlog.tables import load_table, spectator_cut
+from games.live import publish
 from games.models import Seat
 from tests.processes import Processes
 

@@ -14,9 +14,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import translation
 
-from games import publish
 from games.commands.create import SeatSpec, create_game
 from games.eventlog.tables import load_table
+from games.live import publish
 from games.models import Game, Seat
 from games.words.names import seat_name
 from tournaments import log, service, simulate

@@ -49,7 +49,7 @@ HOSTILE: list[Any] = [
     "",
     [],
 ]
-# On a socket an explicit null is refused too (games/consumers.py); in an HTTP body it is the field
+# On a socket an explicit null is refused too (games/live/consumers.py); in an HTTP body it is the field
 # left out, its default.
 SOCKET_HOSTILE = [*HOSTILE, None]
 # A form's empty field is the field left out (its default), so it is no hostile number there.

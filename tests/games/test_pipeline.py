@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from games import autoplay, engines, hooks, publish, signals, worker
+from games import autoplay, engines, hooks, signals, worker
 from games.commands import controls
 from games.commands.create import SeatSpec, create_game
 from games.eventlog import store, tables
 from games.eventlog.tables import load_table
+from games.live import publish
 from games.models import Game
 from replay import frames
 
@@ -259,7 +260,7 @@ PIPELINE = (
     "commands.deals",
     "eventlog.tables",
     "hooks",
-    "publish",
+    "live.publish",
     "worker",
     "jobs",
     "dueturns",
@@ -292,7 +293,7 @@ def _imports(module: str) -> set[str]:
 def test_the_pipeline_modules_import_each_other_one_way():
     graph = {module: _imports(module) for module in PIPELINE}
     for command in COMMANDS:
-        assert "publish" not in graph[command] and "worker" not in graph[command], command
+        assert "live.publish" not in graph[command] and "worker" not in graph[command], command
         # Every command module runs through the runner; none imports a sibling.
         assert graph[command] & set(COMMANDS) <= {"commands.runner"}, command
     assert "tasks" not in graph["worker"] and "tasks" not in graph["jobs"]  # jobs are named, not imported
@@ -316,7 +317,7 @@ def test_the_pipeline_modules_import_each_other_one_way():
 
 @pytest.mark.redis
 def test_publishing_asks_channels_redis_which_groups_have_a_member():
-    """games.publish reads channels-redis's group sets (a private part of it: an upgrade that moves them
+    """games.live.publish reads channels-redis's group sets (a private part of it: an upgrade that moves them
     makes publishing send every audience again, which this notices)."""
     import os
     import uuid

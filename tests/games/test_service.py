@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from games import publish, worker
+from games import worker
 from games.autoplay import play_bot_turn
 from games.commands import controls, moves
 from games.commands.create import SeatSpec, create_game
 from games.errors import ServiceError
 from games.eventlog import queries, store, tables
 from games.eventlog.tables import load_table
+from games.live import publish
 from games.models import Event, Game
 
 from .factories import play, tiny_game

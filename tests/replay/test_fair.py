@@ -17,11 +17,12 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games import engines, publish
+from games import engines
 from games.commands import controls
 from games.engines.kazino.cards import DECK as KAZINO_DECK
 from games.eventlog import commitment, store, timeline
 from games.eventlog.tables import load_table
+from games.live import publish
 from games.models import Event
 from replay import fair
 from replay.export import export_game

@@ -1,7 +1,7 @@
 """The replay core: every perspective is what that audience was sent live; who may look from where.
 
 (a) Random computer games of each engine are played through the real service; every message the
-    live tables sent (games.publish.table_message, as table_changed builds it after each command) is
+    live tables sent (games.live.publish.table_message, as table_changed builds it after each command) is
     kept, and the replay's picture at the moment with the same seq must be equal to it, for every seat
     and for the spectators (also with a spectator delay).
 (b) frames.allowed: a live game shows only your own seats and the spectators' picture (as delayed);
@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from games import publish
 from games.commands import deals
 from games.eventlog import queries
 from games.eventlog.tables import Table
+from games.live import publish
 from games.models import Game
 from replay import access, frames
 from replay.frames import ALL, PUBLIC, NotAllowed

@@ -107,7 +107,7 @@ def test_a_forfeit_on_a_running_game_stops_it_and_it_is_never_rated() -> None:
     # The replay and the table say why it ended.
     page = Client().get(f"/games/{game_id}/replay/").content.decode()
     assert 'id="stopped"' in page and "forfeit" in page
-    from games import publish
+    from games.live import publish
 
     snapshot = publish.snapshot(table, 0)
     assert snapshot["stopped"] == "forfeit" and snapshot["legal_actions"] == []

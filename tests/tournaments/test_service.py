@@ -204,7 +204,8 @@ def test_duplicate_rounds_deal_every_table_the_same_cards():
     # What spectators see of one table would tell the hands at the other: while both play the
     # deal, spectators see only the opening, and the replay stays closed.
     first, second = game_ids
-    from games import autoplay, publish
+    from games import autoplay
+    from games.live import publish
     from replay import frames
 
     for _ in range(6):

@@ -4,11 +4,11 @@ With a channel per socket, a table watched by a thousand spectators is a group o
 every update is serialised with a thousand channel names, pushed to a thousand receive queues and
 woken in a thousand consumers, each through Channels' receive machinery, before a byte is written.
 Here each process subscribes once to an audience's updates (a table's spectators; on Redis, a seat's
-too) and writes each text (encoded once by ``games.publish``) straight to its sockets, in order.
+too) and writes each text (encoded once by ``games.live.publish``) straight to its sockets, in order.
 
-Two ways to subscribe, chosen by the channel layer (``games.pubsub.redis_url``):
+Two ways to subscribe, chosen by the channel layer (``games.live.pubsub.redis_url``):
 - **Redis pub/sub** (channels-redis on plain Redis URLs, production): an audience's channel
-  (``games.groups.feed_channel``) on one connection per process (``games.pubsub.Subscriptions``).
+  (``games.live.groups.feed_channel``) on one connection per process (``games.live.pubsub.Subscriptions``).
   Publishing a move is then one PUBLISH per audience, with no channel-layer group, per-socket queue or
   receive loop on the way: those were most of a web process's CPU a move (#36, docs/BENCHMARKS.md).
   Seats' sockets stay members of their seat's group for the rest (the chat's frames, ``seats_changed``).
@@ -32,9 +32,9 @@ import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from games import audience
-from games.groups import feed_channel, public_group
-from games.pubsub import Subscriptions, redis_url
+from games.live import audience
+from games.live.groups import feed_channel, public_group
+from games.live.pubsub import Subscriptions, redis_url
 
 log = logging.getLogger(__name__)
 
@@ -305,14 +305,14 @@ async def _close(feed: _Feed) -> None:
 
 
 def detach_all() -> None:
-    """The channel layer failed (games.sockets): every group subscription of this process may have lost
+    """The channel layer failed (games.live.sockets): every group subscription of this process may have lost
     its group, not only those whose read failed. The next sockets subscribe afresh."""
     for feed in list(_registry().feeds.values()):
         feed.detach()
 
 
 def _watching(game_id: int) -> int:
-    """This process's spectators of one table (the lobby's count, games.audience)."""
+    """This process's spectators of one table (the lobby's count, games.live.audience)."""
     return sum(
         sum(1 for watch in feed.members if watch.counted)
         for (_layer, gid, _seat), feed in _registry().feeds.items()

@@ -1,6 +1,6 @@
 """How many spectators watch each table, counted across the site's processes: for the lobby.
 
-Spectators are held by the process whose socket they opened (``games.feeds``), so no process
+Spectators are held by the process whose socket they opened (``games.live.feeds``), so no process
 knows the others'. Each process writes its own count for a table into a Redis hash (one field per
 process, ``count:expiry``), renewed while it has spectators; a process that dies stops renewing and its
 field stops counting once its expiry passes. The lobby reads every listed table's hash in one round

@@ -71,7 +71,8 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
             # of this process that kept waiting would never hear of its table again. So each one
             # closes (TRY_AGAIN), connects again, joins its group afresh and gets the whole table.
             # (A socket still connecting joins its group after this, or fails as this one did.)
-            from games import feeds  # the shared subscriptions on the layer's groups are in the same case
+            # The shared subscriptions on the layer's groups are in the same case.
+            from games.live import feeds
 
             feeds.detach_all()
             others = [s for s in _sockets if s is not self and s._accepted and not s._ended]

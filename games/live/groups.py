@@ -18,7 +18,7 @@ def edge_channel(game_id: int) -> str:
 
 
 def seat_channel(game_id: int, seat: int) -> str:
-    """The Redis pub/sub channel of one seat's updates (games/feeds.py): the web processes where that
+    """The Redis pub/sub channel of one seat's updates (games/live/feeds.py): the web processes where that
     seat has a socket subscribe to it. Never the edge's: it holds the seat's hidden cards."""
     return f"tablehall:seat:{game_id}:{seat}"
 

@@ -7,9 +7,9 @@ session keeps) or whose credential a script presents in the ``X-Seat-Token`` hea
 presenting a credential that holds none, is refused (``not_your_seat``, close NOT_YOUR_SEAT), never
 made a spectator's connection; so is a credential in the address (``?token=``, which access logs
 keep). The socket joins its audience's group and gets the table as that audience sees it. Updates arrive
-pre-computed once per audience (games.publish) and are forwarded untouched; the client applies them in
+pre-computed once per audience (games.live.publish) and are forwarded untouched; the client applies them in
 seq order and asks for ``resync`` when one is missing. The sockets of one audience (a seat, or the
-spectators) in one process share one subscription to its updates (games.feeds), which writes each
+spectators) in one process share one subscription to its updates (games.live.feeds), which writes each
 update to all of them; a seat's sockets are also members of its group (the chat's frames). Actions and table commands come in with a
 command id and get an ``ack`` or an ``error`` (a code and a sentence); a refused one appends nothing.
 An action may leave out ``expected_seq`` (it then applies to the table as it is, if legal for the seat)
@@ -32,14 +32,15 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from redis.exceptions import RedisError
 
-from games import feeds, presence, publish, ratelimit, resume, seats
+from games import ratelimit, seats
 from games.commands import controls, moves, resignation, runner
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, Forbidden, ServiceError, database_guard
 from games.eventlog.tables import get_seen_game, load_table
-from games.groups import seat_group
 from games.ids import fits
-from games.sockets import TRY_AGAIN, GuardedJsonConsumer
+from games.live import feeds, presence, publish, resume
+from games.live.groups import seat_group
+from games.live.sockets import TRY_AGAIN, GuardedJsonConsumer
 from games.words.i18n import scope_language
 
 log = logging.getLogger(__name__)
@@ -83,7 +84,7 @@ FORWARDED = frozenset({"table.update", "table.frame"})
 
 
 class TableConsumer(GuardedJsonConsumer):
-    """Messages are checked first by GuardedJsonConsumer (rate, size, JSON: games/sockets.py)."""
+    """Messages are checked first by GuardedJsonConsumer (rate, size, JSON: games/live/sockets.py)."""
 
     max_message = MAX_MESSAGE
     game_id: int
@@ -91,7 +92,7 @@ class TableConsumer(GuardedJsonConsumer):
     seat_token: str = ""
     group: str
     watch: feeds.Watch | None = None
-    present = False  # counted as a connection of its seat (games/presence.py)
+    present = False  # counted as a connection of its seat (games/live/presence.py)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Forwarding a pre-computed update touches no database: skip Channels' per-message
@@ -145,7 +146,7 @@ class TableConsumer(GuardedJsonConsumer):
             await self._leave()
             raise
         if self.seat is not None:
-            # The seat is connected: nobody may claim its game while it is (games/presence.py).
+            # The seat is connected: nobody may claim its game while it is (games/live/presence.py).
             await database_sync_to_async(presence.joined)(self.game_id, self.seat)
             self.present = True
         try:
@@ -228,7 +229,7 @@ class TableConsumer(GuardedJsonConsumer):
 
     async def _resume(self, since: Any) -> None:
         """Exactly the updates after ``since`` for this socket's audience, or the whole ``state`` when
-        ``since`` is too old (games.resume)."""
+        ``since`` is too old (games.live.resume)."""
         if not fits(since):
             raise ServiceError("bad_request", _("Say the last seq you have, as a number: since."))
         messages = await self._missed(since)

@@ -23,8 +23,8 @@ from django.conf import settings
 from games import hooks
 from games.eventlog.tables import Table, folded_upto, moves_back, previous_end, spectator_cut
 from games.eventlog.timeline import FAIR_PREFIX, TABLE_EVENTS
-from games.groups import edge_channel, feed_channel, public_group, seat_group
-from games.pubsub import redis_url
+from games.live.groups import edge_channel, feed_channel, public_group, seat_group
+from games.live.pubsub import redis_url
 from games.words import names
 
 log = logging.getLogger(__name__)
@@ -107,9 +107,9 @@ def table_changed(table: Table) -> None:
 
     Only the audiences someone listens to are sent theirs, asked of Redis (or the layer) in one round
     trip: a computer's seat, a player who closed the page, a table nobody watches cost no view and no
-    message. That is safe because a socket subscribes before it reads the table (games.feeds,
-    games.consumers): one that subscribes after the question reads a table that already has this move.
-    On Redis (``games.pubsub.redis_url``) each audience's text is PUBLISHed on its channel, from this
+    message. That is safe because a socket subscribes before it reads the table (games.live.feeds,
+    games.live.consumers): one that subscribes after the question reads a table that already has this move.
+    On Redis (``games.live.pubsub.redis_url``) each audience's text is PUBLISHed on its channel, from this
     thread (``_send_pubsub``); in the embedded mode it is sent to the audience's channel-layer group.
     """
     layer = get_channel_layer()
@@ -206,7 +206,7 @@ def seats_changed(game_id: int, players: int) -> None:
 
 
 def encode_update(message: dict[str, Any]) -> str:
-    """An update's text, as each audience gets it live and again when it catches up (games.resume).
+    """An update's text, as each audience gets it live and again when it catches up (games.live.resume).
     (orjson: compact like ``separators=(",", ":")``, UTF-8 rather than ``\\u`` escapes, int keys as
     strings like json; a tenth of json's CPU on the hot path of every move.)"""
     return orjson.dumps({"type": "update", **message}, option=orjson.OPT_NON_STR_KEYS).decode()

@@ -1,5 +1,5 @@
 """Redis pub/sub subscriptions of one process: one connection, owned by one task. The spectator edge
-(infra/edge/) holds one; so does each web process for its tables' sockets (games/feeds.py).
+(infra/edge/) holds one; so does each web process for its tables' sockets (games/live/feeds.py).
 
 Sockets' tasks never touch the connection. ``subscribe`` and ``unsubscribe`` queue a request; the owner
 writes the requests in their order, reads everything Redis sends, and matches each confirmation to the
@@ -149,7 +149,7 @@ def _fail(future: asyncio.Future[None], exc: Exception) -> None:
 
 
 # A channel layer's server given by these keys alone is a plain Redis URL this process can reach with
-# its own connections (redis-py): then table updates travel on Redis pub/sub (games/feeds.py).
+# its own connections (redis-py): then table updates travel on Redis pub/sub (games/live/feeds.py).
 PLAIN_HOST_KEYS = frozenset({"address", "socket_timeout", "socket_connect_timeout", "max_connections"})
 
 

@@ -1,5 +1,5 @@
 """What a socket missed: the updates after a seq, exactly as one audience was sent them live
-(games.publish), for a client that dropped and comes back with ``{"type": "resume", "since": SEQ}``.
+(games.live.publish), for a client that dropped and comes back with ``{"type": "resume", "since": SEQ}``.
 
 Live, each command sends each audience one update: the table after that command (for spectators,
 after the last command they may see, the spectator delay and a duplicate deal's secrecy respected),
@@ -12,7 +12,7 @@ the answer is None: send the whole state instead.
 from __future__ import annotations
 
 from games.eventlog.tables import Table, command_ends, folded_upto, refolded, spectator_cut
-from games.publish import encode_update, table_message
+from games.live.publish import encode_update, table_message
 
 MAX_UPDATES = 200
 
