@@ -23,7 +23,8 @@ from django.db import IntegrityError, transaction
 
 from chat.models import Message, Report
 from chat.phrases import PHRASES
-from games import bounds, ratelimit
+from games import bounds
+from games.access import ratelimit
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError
 from games.live import publish

@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import lessons, seats
+from games import lessons
+from games.access import seats
 from games.commands.create import SeatSpec, create_game
 from games.eventlog.tables import Table, load_table
 from games.lessons import LEARNER, Learn, Lesson, Reply

@@ -27,7 +27,7 @@ from django.db.models import Case, Exists, F, OuterRef, QuerySet, Subquery, Valu
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games import seats
+from games.access import seats
 from games.eventlog.tables import load_table
 from games.live import audience
 from games.models import Event, Game, Seat

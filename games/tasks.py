@@ -11,7 +11,8 @@ from celery.signals import worker_ready
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import autoplay, dueturns, jobs, playnow, worker
+from games import autoplay, dueturns, jobs, worker
+from games.access import playnow
 
 
 @jobs.job(worker.PLAY_BOT_TURN, due=True)
@@ -58,5 +59,5 @@ def _start_chains(**_kwargs: object) -> None:
 
 @jobs.job(playnow.FALLBACK, soft_time_limit=20, time_limit=30)
 def play_now_fallback(seek_id: int) -> str:
-    """Play now: a computer takes the other seat if the player still waits (games/playnow.py)."""
+    """Play now: a computer takes the other seat if the player still waits (games/access/playnow.py)."""
     return playnow.fall_back(seek_id)

@@ -194,7 +194,7 @@ SPECTATOR_SOCKET = os.environ.get("SPECTATOR_SOCKET", "") if REDIS_URL else ""
 if SPECTATOR_SOCKET and not (SPECTATOR_SOCKET.startswith("/") and SPECTATOR_SOCKET.endswith("/")):
     raise RuntimeError(f"SPECTATOR_SOCKET must be a path such as /ws/watch/, not {SPECTATOR_SOCKET!r}")
 
-# The cache holds the rate-limit counts (games/ratelimit.py): in Redis when there is one, so that
+# The cache holds the rate-limit counts (games/access/ratelimit.py): in Redis when there is one, so that
 # every Daphne process counts the same actions; else this process's memory (the embedded mode).
 if REDIS_URL:
     CACHES = {

@@ -14,7 +14,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.utils import translation
 
-from games import seats
+from games.access import seats
 from games.engines.base import _
 from games.errors import ServiceError
 from games.eventlog.tables import get_game

@@ -19,7 +19,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import bounds, seats
+from games import bounds
+from games.access import seats
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
 from games.eventlog import queries
@@ -70,7 +71,7 @@ class HiddenForm(forms.Form):
 
 
 def _game(request: HttpRequest, game_id: int) -> Game:
-    """The game, if this browser may see it (``games.seats.may_see``); else the 404 of an id no table has."""
+    """The game, if this browser may see it (``games.access.seats.may_see``); else the 404 of an id no table has."""
     game = get_object_or_404(Game.objects.tables(), pk=game_id)
     if not seats.may_see(seats.Requester.of_request(request, header=False), game):
         raise Http404(f"No {Game._meta.object_name} matches the given query.")
@@ -78,7 +79,7 @@ def _game(request: HttpRequest, game_id: int) -> Game:
 
 
 def _viewer(request: HttpRequest, game: Game) -> Viewer:
-    """Pages are a browser's: its session says which seats it holds (games/seats.py)."""
+    """Pages are a browser's: its session says which seats it holds (games/access/seats.py)."""
     return access.viewer_of(seats.Requester.of_request(request, header=False), game)
 
 

@@ -195,7 +195,7 @@ class MatchGame(models.Model):
 
 def organises(game: Any, user: Any) -> bool:
     """Whether ``user`` organises the tournament ``game`` is played for (the tournament made the
-    table, so its ``created_by`` is empty): registered in ``games.seats.ORGANISES``."""
+    table, so its ``created_by`` is empty): registered in ``games.access.seats.ORGANISES``."""
     return MatchGame.objects.filter(game_id=game.pk, match__tournament__created_by_id=user.pk).exists()
 
 

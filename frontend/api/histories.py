@@ -22,7 +22,8 @@ from pydantic import Field
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
 from frontend.api.tables import ERRORS, game_of
-from games import bounds, seats
+from games import bounds
+from games.access import seats
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError, database_guard
 from games.eventlog import store

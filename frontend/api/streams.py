@@ -8,7 +8,7 @@ table (a rematch) is read with a new stream.
 The stream subscribes to its audience's updates before it reads the table, as the socket does
 (games/live/feeds.py), so no move falls between the first lines and the live ones; a live update the first
 lines already held is skipped.
-It joins its credentials' groups too: a token revoked ends the stream at once (games/credentials.py).
+It joins its credentials' groups too: a token revoked ends the stream at once (games/access/credentials.py).
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ from redis.exceptions import RedisError
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
 from frontend.api.tables import ERRORS, audience_of, game_of
-from games import bounds, credentials
+from games import bounds
+from games.access import credentials
 from games.errors import LiveUnavailable, database_guard
 from games.eventlog.tables import load_table
 from games.live import feeds, presence, publish, resume
@@ -78,7 +79,7 @@ async def stream(request: HttpRequest, table: str, query: Query[StreamQuery]) ->
     layer = get_channel_layer()
     if layer is None:  # settings always name one (infra/settings.py)
         raise RuntimeError("no channel layer")
-    # The credentials it was opened with: their end (a revoked token) ends the stream (games/credentials.py).
+    # The credentials it was opened with: their end (a revoked token) ends the stream (games/access/credentials.py).
     groups = _credential_groups(request)
     # Everything the stream hears, in one queue: the feed's texts, the channel's messages; None: lost.
     heard: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()

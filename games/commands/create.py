@@ -9,7 +9,8 @@ from typing import Any
 
 from django.db import transaction
 
-from games import bounds, engines, hooks, invites
+from games import bounds, engines, hooks
+from games.access import invites
 from games.commands import runner
 from games.engines.base import IllegalAction, _
 from games.errors import ServiceError

@@ -23,7 +23,8 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, models
 
-from games import engines, seats
+from games import engines
+from games.access import seats
 from games.engines.base import Engine, _
 from games.errors import NotFound
 from games.eventlog import resigned, store, timeline
@@ -120,7 +121,7 @@ def get_game(game_id: Any) -> Game:
 
 def get_seen_game(game_id: Any, requester: seats.Requester) -> Game:
     """``get_game`` for a reader: a table they may not see
-    (``games.seats.may_see``: a secret deal's) is NotFound word for word as an id no table has."""
+    (``games.access.seats.may_see``: a secret deal's) is NotFound word for word as an id no table has."""
     game = get_game(game_id)
     if not seats.may_see(requester, game):
         raise NotFound("unknown_game", _("There is no such game."))

@@ -1,6 +1,6 @@
 """The table socket: one consumer per connection, one feed per audience and process.
 
-On connect the server works out the audience (games/seats.py): the seat named by ``?seat=N`` (a
+On connect the server works out the audience (games/access/seats.py): the seat named by ``?seat=N`` (a
 number, no secret), which the handshake's session must hold (its signed-in user, or a credential the
 session keeps) or whose credential a script presents in the ``X-Seat-Token`` header; without
 ``?seat``, the first seat the requester holds, else a spectator. Naming a seat you do not hold, or
@@ -32,7 +32,7 @@ from channels.db import database_sync_to_async
 from django.utils import translation
 from redis.exceptions import RedisError
 
-from games import ratelimit, seats
+from games.access import ratelimit, seats
 from games.commands import controls, moves, resignation, runner
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, Forbidden, ServiceError, database_guard
@@ -214,7 +214,7 @@ class TableConsumer(GuardedJsonConsumer):
             row = None  # a credential that holds no seat is wrong, not a spectator's
         if row is None:
             raise Forbidden("not_your_seat", _("You do not play this seat."))
-        self.seat_token = row.token  # the key of this seat's rate limit (games/ratelimit.py)
+        self.seat_token = row.token  # the key of this seat's rate limit (games/access/ratelimit.py)
         return row.number
 
     @database_sync_to_async

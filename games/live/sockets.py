@@ -2,7 +2,7 @@
 
 A message is refused, with an ``error`` (a stable code and a sentence in the page's language) and
 nothing else done, when the connection sends faster than its bucket allows (``rate_limited``,
-games/ratelimit.py), when it is a binary frame or larger than the consumer's ``max_message``
+games/access/ratelimit.py), when it is a binary frame or larger than the consumer's ``max_message``
 characters, or when it is not JSON — nested too deep for the parser included (``bad_json``).
 
 When the channel layer loses Redis, every socket of the process is closed with ``TRY_AGAIN`` (4503)
@@ -31,7 +31,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from redis.exceptions import MaxConnectionsError, RedisError
 
-from games import credentials, ratelimit
+from games.access import credentials, ratelimit
 from games.engines.base import _
 from games.errors import DatabaseUnavailable, ServiceError
 from games.words.i18n import scope_language
@@ -98,7 +98,7 @@ class GuardedJsonConsumer(AsyncJsonWebsocketConsumer):
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         # The credentials the handshake presents (its session, its X-Seat-Token): their end closes this
-        # socket (games/credentials.py). Channels joins ``groups`` first and leaves them on disconnect.
+        # socket (games/access/credentials.py). Channels joins ``groups`` first and leaves them on disconnect.
         joined: list[str] = list(getattr(self, "groups", None) or [])
         self.groups = [*joined, *credentials.of_scope(self.scope)]
         await super().websocket_connect(message)

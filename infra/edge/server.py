@@ -184,9 +184,9 @@ class Edge:
     async def handler(self, ws: ServerConnection) -> None:
         from django.utils import translation
 
+        from games.access.ratelimit import RateLimited, socket_bucket
         from games.engines.base import _
         from games.errors import DatabaseUnavailable, Forbidden, ServiceError
-        from games.ratelimit import RateLimited, socket_bucket
         from games.words.i18n import scope_language
 
         request = ws.request

@@ -112,14 +112,14 @@ def read_state(game_id: int, language: str) -> dict[str, Any]:
     from django.db import close_old_connections
     from django.utils import translation
 
+    from games.access.seats import Requester
     from games.errors import database_guard
     from games.eventlog.tables import get_seen_game, load_table
     from games.live import publish
-    from games.seats import Requester
 
     close_old_connections()
     with database_guard(), translation.override(language):
-        # The edge knows nobody: a table whose deal is secret is no table here (games.seats.may_see). Nothing
+        # The edge knows nobody: a table whose deal is secret is no table here (games.access.seats.may_see). Nothing
         # of it is kept before this passes, and a release only ever opens a table.
         get_seen_game(game_id, Requester())
         return publish.snapshot(load_table(game_id), None)

@@ -135,7 +135,7 @@ async def test_the_stream_ends_after_the_games_last_line():
 
 
 def test_the_organiser_reads_every_hand_of_their_own_tournaments_game():
-    from games import tokens
+    from games.access import tokens
     from games.commands import moves
     from tournaments import service as tournaments
     from tournaments.models import Match, MatchGame

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import tokens
+from games.access import tokens
 from games.eventlog import store
 from games.models import ApiToken, Game, Seat
 

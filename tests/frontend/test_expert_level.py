@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from frontend.management.commands import demo
-from games import playnow
+from games.access import playnow
 from games.models import Game, Seat
 from games.words import computers
 from tests.api.helpers import Api, token_for, user

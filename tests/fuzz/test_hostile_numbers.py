@@ -21,7 +21,7 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.test import Client
 
-from games import tokens
+from games.access import tokens
 from games.commands.create import SeatSpec, create_game
 from games.eventlog import tables
 from games.models import Game

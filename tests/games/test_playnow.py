@@ -1,4 +1,4 @@
-"""Play now (games/playnow.py, #33 finding a game): the next player asking for the same game, options
+"""Play now (games/access/playnow.py, #33 finding a game): the next player asking for the same game, options
 and kind is seated with the one waiting, once; nobody with themselves; waits lapse; a computer takes
 the seat after the minutes asked for, by a job, with the test's clock."""
 
@@ -12,7 +12,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections
 from django.utils import timezone
 
-from games import bounds, jobs, playnow
+from games import bounds, jobs
+from games.access import playnow
 from games.models import Game, Seat, Seek
 
 pytestmark = pytest.mark.django_db

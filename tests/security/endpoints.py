@@ -613,7 +613,7 @@ ENDPOINTS: list[Endpoint] = [
         cells(NOT_FOUND),
         label="of a tournament's log",
     ),
-    # Invites (games/invites.py): the link is a single-use claim, never the seat's credential.
+    # Invites (games/access/invites.py): the link is a single-use claim, never the seat's credential.
     Endpoint(
         "frontend:invite",
         "GET",

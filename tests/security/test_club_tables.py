@@ -19,7 +19,7 @@ from django.db import connections
 from django.test import Client
 
 from frontend import lobby
-from games import seats
+from games.access import seats
 from games.commands import moves
 from games.commands.create import SeatSpec, create_game
 from games.eventlog import queries, store

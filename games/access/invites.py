@@ -4,7 +4,7 @@ An open ("friend") seat gets an invite when the table is made; its link, /tables
 shown to the players seated at that table while the seat is open. The code is no credential: it
 plays nothing and shows no hand. It can be claimed once, by a POST (link previews only GET it), while
 the seat is open, the game is being played and the invite has not expired. The claim gives the seat a
-new credential, which goes to the claimer's session only (games/seats.py): whatever an old link, a log
+new credential, which goes to the claimer's session only (games/access/seats.py): whatever an old link, a log
 or a page ever carried holds nothing. (An open seat is held by nobody, so no socket or script was
 playing it with the credential the claim replaces.)
 """
@@ -19,7 +19,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import seats
+from games.access import seats
 from games.engines.base import _
 from games.errors import ServiceError
 from games.eventlog import tables

@@ -5,7 +5,7 @@ A token is ``th_`` and 43 random characters; the database keeps its SHA-256 dige
 token away). It is shown once, when it is made. Each token carries scopes: ``play`` (make and join
 tables, move for one's seats), ``read`` (one's seats' views and hand histories), ``organise`` (every
 hand of the games one organised, after their end). A revoked token is refused at once, and the streams it opened end
-(games/credentials.py).
+(games/access/credentials.py).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import credentials
+from games.access import credentials
 from games.engines.base import _
 from games.errors import ServiceError
 from games.models import ApiToken

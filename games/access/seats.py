@@ -12,7 +12,7 @@ A seat is held in one of three ways:
   that a credential cannot ride on a forged cross-site request (docs/security.md "Forged requests").
 
 An open seat (waiting for a friend's claim) is held by nobody: its credential was never given out, and
-the claim replaces it (games/invites.py). Credentials are compared in constant time.
+the claim replaces it (games/access/invites.py). Credentials are compared in constant time.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.seats import _SCOPE_HEADER
+from games.access.seats import _SCOPE_HEADER
 
 log = logging.getLogger(__name__)
 MESSAGE = "credential.closed"

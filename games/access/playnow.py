@@ -25,7 +25,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import bounds, jobs, seats
+from games import bounds, jobs
+from games.access import seats
 from games.commands.create import SeatSpec, create_game
 from games.engines.base import _
 from games.errors import ServiceError
