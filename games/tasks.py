@@ -1,6 +1,6 @@
-"""The background jobs of games (games/jobs.py: Celery tasks with Redis, in-process otherwise).
+"""The background jobs of games (games/background/jobs.py: Celery tasks with Redis, in-process otherwise).
 
-Callers name them (``jobs.enqueue(PLAY_BOT_TURN, …)``): nothing but Celery and games.jobs imports this
+Callers name them (``jobs.enqueue(PLAY_BOT_TURN, …)``): nothing but Celery and games.background.jobs imports this
 module, so it may import what it runs.
 """
 
@@ -11,8 +11,9 @@ from celery.signals import worker_ready
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import autoplay, dueturns, jobs, worker
+from games import autoplay, worker
 from games.access import playnow
+from games.background import dueturns, jobs
 
 
 @jobs.job(worker.PLAY_BOT_TURN, due=True)

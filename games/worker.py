@@ -1,5 +1,5 @@
 """Which computer seats are to act, and scheduling their turns: ``jobs.enqueue(PLAY_BOT_TURN, …)``
-(games/jobs.py decides where they run: batched by Celery chains on Redis in production, the in-process
+(games/background/jobs.py decides where they run: batched by Celery chains on Redis in production, the in-process
 thread in embedded mode); the turn watchdog.
 
 After every commit (an after-commit hook, games.hooks) the computer seats that are to act are
@@ -15,7 +15,8 @@ from typing import Any
 
 from django.conf import settings
 
-from games import hooks, jobs
+from games import hooks
+from games.background import jobs
 from games.eventlog import tables
 
 log = logging.getLogger(__name__)

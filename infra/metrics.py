@@ -6,7 +6,7 @@
 - ``tablehall_websockets_connected{route}``: open sockets (tables, replays, tournament pages);
 - ``tablehall_celery_queue_length{queue}`` and ``tablehall_celery_unacked``: tasks waiting in Redis,
   and ``tablehall_turns{queue,state}``: computer turns waiting (``due``) or being played (``claimed``)
-  by the workers' turn chains (games/dueturns.py), read when scraped.
+  by the workers' turn chains (games/background/dueturns.py), read when scraped.
 
 Each process counts for itself. With ``PROMETHEUS_MULTIPROC_DIR`` set to a directory shared by
 the web and worker processes of one machine (or one compose project), every ``/metrics`` reports
@@ -47,7 +47,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 
-from games.dueturns import keys as turns_keys
+from games.background.dueturns import keys as turns_keys
 
 MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 _HOST = socket.gethostname().replace("_", "-")
@@ -248,7 +248,7 @@ class QueueCollector:
         )
         turns = GaugeMetricFamily(
             "tablehall_turns",
-            "Computer turns due and claimed in Redis (games/dueturns.py).",
+            "Computer turns due and claimed in Redis (games/background/dueturns.py).",
             labels=["queue", "state"],
         )
         turns.add_metric([queue, "due"], due)

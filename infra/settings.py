@@ -3,10 +3,10 @@
 DATABASE_URL   default: SQLite file var/db.sqlite3 (WAL, busy timeout, immediate transactions)
 REDIS_URL      set: channels-redis layer, Celery broker, the computer turns' due set; unset: in-memory
                layer, background jobs in-process
-JOBS           how background jobs run (games/jobs.py): celery (the default with Redis), inprocess (the
+JOBS           how background jobs run (games/background/jobs.py): celery (the default with Redis), inprocess (the
                default without), off
 TURN_CHAINS, TURN_SLICE, TURN_BATCH, TURN_LEASE, TURN_TIME_LIMIT   the Celery chains that play the due
-               computer turns (games/dueturns.py)
+               computer turns (games/background/dueturns.py)
 SPECTATOR_SOCKET  with Redis: spectators watch through the spectator edge at this path (infra/edge/)
 DJANGO_SECRET_KEY, DJANGO_DEBUG, ALLOWED_HOSTS
 ACTION_RATE_LIMIT, HINT_RATE_LIMIT, CHAT_RATE_LIMIT, API_TABLES_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY   limits (docs/security.md)
@@ -275,12 +275,12 @@ CELERY_BEAT_SCHEDULE = (
 # Beat keeps its schedule in memory: an interval task has nothing worth a file (and the units'
 # file system is read-only).
 CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
-# How background jobs run (games/jobs.py): "celery" (Celery workers, the default with Redis),
+# How background jobs run (games/background/jobs.py): "celery" (Celery workers, the default with Redis),
 # "inprocess" (threads of this process, the embedded default), "off" (nothing runs: tests).
 JOBS = os.environ.get("JOBS", "celery" if REDIS_URL else "inprocess")
 if JOBS not in ("celery", "inprocess", "off"):
     raise RuntimeError(f"JOBS must be celery, inprocess or off, not {JOBS!r}")
-# The computer turns with Celery (games/dueturns.py): TURN_CHAINS chained tasks, each holding a pool
+# The computer turns with Celery (games/background/dueturns.py): TURN_CHAINS chained tasks, each holding a pool
 # process for TURN_SLICE seconds at a time, claim up to TURN_BATCH due turns at once; a claimed turn
 # whose pool process died is played again once its lease (TURN_LEASE seconds) runs out; a turn is
 # stopped by Celery's soft time limit TURN_TIME_LIMIT seconds after the end of its slice. Workers need

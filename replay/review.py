@@ -28,7 +28,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from games import bots, engines, jobs
+from games import bots, engines
+from games.background import jobs
 from games.engines.base import Action, Engine, Event, View, _
 from games.errors import ServiceError
 from games.eventlog import queries

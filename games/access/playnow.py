@@ -8,7 +8,7 @@ the second's insert fails, and pressing again finds the first's entry and is sea
 matched is locked, so it is matched once; nobody is matched with themselves.
 
 A player who asked for it gets a computer after ``fallback`` minutes without an opponent: a job
-(``FALLBACK``, games/jobs.py) that seats them with a computer if the entry is still waiting then.
+(``FALLBACK``, games/background/jobs.py) that seats them with a computer if the entry is still waiting then.
 
 The time is an argument (``now``): views pass the clock's, tests pass theirs.
 """
@@ -25,8 +25,9 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import bounds, jobs
+from games import bounds
 from games.access import seats
+from games.background import jobs
 from games.commands.create import SeatSpec, create_game
 from games.engines.base import _
 from games.errors import ServiceError

@@ -8,7 +8,7 @@ production settings (PostgreSQL, the channels-redis layer of REDIS_URL, ``JOBS=c
 Kazino matches to 160 between greedy bots, one table per driver: it runs each computer turn the
 previous move scheduled (``games.autoplay.play_bot_turn``: load, choose, append, commit, publish on
 Redis, add the next turn to the due turns on Redis, as in production:
-``games/dueturns.py``), at once rather than after ``BOT_DELAY``. The queue is one of the run's own,
+``games/background/dueturns.py``), at once rather than after ``BOT_DELAY``. The queue is one of the run's own,
 deleted afterwards; nothing consumes it. The
 spectators watch as in production (``SPECTATOR_SOCKET``: who listens is asked of Redis and the
 spectators' frame PUBLISHed on the table's edge channel, in one pipelined round trip), and a thread of
@@ -217,7 +217,7 @@ def _drop_queue(queue: str) -> None:
     import redis
 
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    from games.dueturns import keys
+    from games.background.dueturns import keys
 
     client.delete(queue, *(f"{queue}\x06\x16{n}" for n in (3, 6, 9)), f"_kombu.binding.{queue}", *keys(queue))
 

@@ -1,4 +1,4 @@
-"""Celery workers playing computer turns in chains (games/dueturns.py), killed with SIGKILL in the middle
+"""Celery workers playing computer turns in chains (games/background/dueturns.py), killed with SIGKILL in the middle
 of a batch 12 times: every game ends, no computer move is lost or stored twice, and the chains never
 multiply.
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from games import dueturns
+from games.background import dueturns
 from games.commands.create import SeatSpec, create_game
 from games.eventlog import store
 from games.models import Game

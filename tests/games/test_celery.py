@@ -1,5 +1,5 @@
 """A real Celery worker on Redis plays the computer seats (production mode: chains of due turns,
-games/dueturns.py)."""
+games/background/dueturns.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from games import dueturns, jobs, worker
+from games import worker
+from games.background import dueturns, jobs
 from games.eventlog import store
 from games.models import Game
 

@@ -262,9 +262,9 @@ PIPELINE = (
     "hooks",
     "live.publish",
     "worker",
-    "jobs",
-    "dueturns",
-    "broker",
+    "background.jobs",
+    "background.dueturns",
+    "background.broker",
     "tasks",
     "autoplay",
     "eventlog.store",
@@ -296,8 +296,10 @@ def test_the_pipeline_modules_import_each_other_one_way():
         assert "live.publish" not in graph[command] and "worker" not in graph[command], command
         # Every command module runs through the runner; none imports a sibling.
         assert graph[command] & set(COMMANDS) <= {"commands.runner"}, command
-    assert "tasks" not in graph["worker"] and "tasks" not in graph["jobs"]  # jobs are named, not imported
-    assert "worker" not in graph["dueturns"] and not set(COMMANDS) & graph["dueturns"]
+    assert (
+        "tasks" not in graph["worker"] and "tasks" not in graph["background.jobs"]
+    )  # jobs are named, not imported
+    assert "worker" not in graph["background.dueturns"] and not set(COMMANDS) & graph["background.dueturns"]
     order: list[str] = []
     visiting: set[str] = set()
 

@@ -12,8 +12,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections
 from django.utils import timezone
 
-from games import bounds, jobs
+from games import bounds
 from games.access import playnow
+from games.background import jobs
 from games.models import Game, Seat, Seek
 
 pytestmark = pytest.mark.django_db
@@ -136,7 +137,7 @@ def test_a_bad_kind_is_refused():
 def test_a_computer_takes_the_seat_after_the_minutes_asked_for(
     monkeypatch, django_capture_on_commit_callbacks
 ):
-    """The fallback is a job (games/jobs.py) due at the minutes asked for; run with the test's clock:
+    """The fallback is a job (games/background/jobs.py) due at the minutes asked for; run with the test's clock:
     before its time it does nothing, at its time the player is seated with a computer."""
     (ana,) = _users("ana")
     sent: list[tuple] = []

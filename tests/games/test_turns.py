@@ -1,4 +1,4 @@
-"""Computer turns due in Redis, played in batches by chains of Celery tasks (games/dueturns.py): claimed
+"""Computer turns due in Redis, played in batches by chains of Celery tasks (games/background/dueturns.py): claimed
 once, played again when a chain's process dies, chains that never multiply, and a real Celery worker
 playing tables of computers to the end on the production settings."""
 
@@ -12,7 +12,8 @@ import pytest
 import redis
 from billiard.exceptions import SoftTimeLimitExceeded
 
-from games import autoplay, broker, dueturns, jobs, worker
+from games import autoplay, worker
+from games.background import broker, dueturns, jobs
 from games.eventlog import store
 from games.models import Game
 

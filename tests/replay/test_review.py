@@ -15,7 +15,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from games import engines, jobs
+from games import engines
+from games.background import jobs
 from games.bots.kazino import StrongBot as KazinoBot
 from games.bots.pitch import StrongBot as PitchBot
 from games.commands import moves

@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games import broker
+from games.background import broker
 
 log = logging.getLogger(__name__)
 
@@ -377,7 +377,7 @@ def start_chains() -> int:
 
 def play_due_turns(slot: int, token: str, play: Callable[[str, tuple[int, ...]], object]) -> str:
     """One slice of the chain ``slot`` (the Celery task games.tasks.play_due_turns: ``play`` runs a
-    due job, games.jobs.call), then the next."""
+    due job, games.background.jobs.call), then the next."""
     from django.conf import settings
 
     turns = queue()
