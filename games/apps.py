@@ -12,9 +12,10 @@ class GamesConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
         from django.db.backends.signals import connection_created
 
-        from games import engines, hooks, worker
+        from games import engines, hooks
         from games.access import credentials
         from games.commands import controls
+        from games.computers import worker
         from games.eventlog import store
         from games.live import publish
 

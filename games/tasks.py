@@ -11,9 +11,9 @@ from celery.signals import worker_ready
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import autoplay, worker
 from games.access import playnow
 from games.background import dueturns, jobs
+from games.computers import autoplay, worker
 
 
 @jobs.job(worker.PLAY_BOT_TURN, due=True)

@@ -19,7 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games import standin
+from games.computers import standin
 from games.eventlog import queries, streams
 from games.models import Game
 from games.words import computers

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.conf import settings
 
-from games import autoplay
+from games.computers import autoplay
 from games.errors import ServiceError
 from games.eventlog.tables import load_table
 from tournaments.commands import registration, results, running

@@ -424,9 +424,10 @@ def _step(
     pace: float,
     spectators: int,
 ) -> dict[str, Any]:
-    from games import engines, worker
+    from games import engines
     from games.background import dueturns
     from games.commands.create import SeatSpec, create_game
+    from games.computers import worker
     from games.eventlog import tables
 
     config = engines.get("kazino").default_config(2)

@@ -6,7 +6,7 @@ Run on demand (not collected by pytest):
 Creates and drops its own PostgreSQL database (``<name>_command``). Each driver is a process with the
 production settings (PostgreSQL, the channels-redis layer of REDIS_URL, ``JOBS=celery``) playing
 Kazino matches to 160 between greedy bots, one table per driver: it runs each computer turn the
-previous move scheduled (``games.autoplay.play_bot_turn``: load, choose, append, commit, publish on
+previous move scheduled (``games.computers.autoplay.play_bot_turn``: load, choose, append, commit, publish on
 Redis, add the next turn to the due turns on Redis, as in production:
 ``games/background/dueturns.py``), at once rather than after ``BOT_DELAY``. The queue is one of the run's own,
 deleted afterwards; nothing consumes it. The
@@ -69,8 +69,9 @@ def _driver(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import autoplay, engines, worker
+    from games import engines
     from games.commands.create import SeatSpec, create_game
+    from games.computers import autoplay, worker
 
     turns: list[tuple[int, int, int]] = []
     send = worker.schedule_bot_turn

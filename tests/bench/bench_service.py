@@ -31,8 +31,9 @@ RESULTS = ROOT / "tests" / "bench" / "results" / "service.txt"
 
 
 def play(matches: int) -> tuple[int, float, float]:
-    from games import autoplay, engines
+    from games import engines
     from games.commands.create import SeatSpec, create_game
+    from games.computers import autoplay
     from games.eventlog import tables
 
     config = engines.get("kazino").default_config(2)

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from games import worker
 from games.background import dueturns, jobs
+from games.computers import worker
 from games.eventlog import store
 from games.models import Game
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import worker
 from games.background import broker, dueturns, jobs
+from games.computers import worker
 
 from . import jobs_probe
 

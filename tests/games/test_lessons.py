@@ -9,9 +9,9 @@ import json
 import pytest
 
 from games import engines, lessons
-from games.autoplay import choose
 from games.commands import controls, moves
 from games.commands.create import SeatSpec, create_game
+from games.computers.autoplay import choose
 from games.engines.base import IllegalAction
 from games.errors import ServiceError
 from games.eventlog import queries, tables
@@ -76,7 +76,7 @@ def _submit(game: Game, action, command_id: str):
 
 
 def _computer_turns(game: Game) -> None:
-    """Play the computer's turns as the worker would (its choice through games.autoplay)."""
+    """Play the computer's turns as the worker would (its choice through games.computers.autoplay)."""
     while True:
         table = tables.load_table(game.pk)
         seats = [s for s in table.to_act() if s != LEARNER]

@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from games import autoplay, engines, hooks, signals, worker
+from games import engines, hooks, signals
 from games.commands import controls
 from games.commands.create import SeatSpec, create_game
+from games.computers import autoplay, worker
 from games.eventlog import store, tables
 from games.eventlog.tables import load_table
 from games.live import publish
@@ -261,12 +262,12 @@ PIPELINE = (
     "eventlog.tables",
     "hooks",
     "live.publish",
-    "worker",
+    "computers.worker",
     "background.jobs",
     "background.dueturns",
     "background.broker",
     "tasks",
-    "autoplay",
+    "computers.autoplay",
     "eventlog.store",
 )
 COMMANDS = [module for module in PIPELINE if module.startswith("commands.")]
@@ -293,13 +294,16 @@ def _imports(module: str) -> set[str]:
 def test_the_pipeline_modules_import_each_other_one_way():
     graph = {module: _imports(module) for module in PIPELINE}
     for command in COMMANDS:
-        assert "live.publish" not in graph[command] and "worker" not in graph[command], command
+        assert "live.publish" not in graph[command] and "computers.worker" not in graph[command], command
         # Every command module runs through the runner; none imports a sibling.
         assert graph[command] & set(COMMANDS) <= {"commands.runner"}, command
     assert (
-        "tasks" not in graph["worker"] and "tasks" not in graph["background.jobs"]
+        "tasks" not in graph["computers.worker"] and "tasks" not in graph["background.jobs"]
     )  # jobs are named, not imported
-    assert "worker" not in graph["background.dueturns"] and not set(COMMANDS) & graph["background.dueturns"]
+    assert (
+        "computers.worker" not in graph["background.dueturns"]
+        and not set(COMMANDS) & graph["background.dueturns"]
+    )
     order: list[str] = []
     visiting: set[str] = set()
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from games import worker
-from games.autoplay import play_bot_turn
 from games.commands import controls, moves
 from games.commands.create import SeatSpec, create_game
+from games.computers import worker
+from games.computers.autoplay import play_bot_turn
 from games.errors import ServiceError
 from games.eventlog import queries, store, tables
 from games.eventlog.tables import load_table

@@ -12,8 +12,8 @@ import pytest
 import redis
 from billiard.exceptions import SoftTimeLimitExceeded
 
-from games import autoplay, worker
 from games.background import broker, dueturns, jobs
+from games.computers import autoplay, worker
 from games.eventlog import store
 from games.models import Game
 

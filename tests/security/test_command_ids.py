@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from games.autoplay import bot_command_id, play_bot_turn
 from games.commands import controls, moves
 from games.commands.create import SeatSpec, create_game
+from games.computers.autoplay import bot_command_id, play_bot_turn
 from games.errors import ServiceError
 from games.eventlog import store
 from games.models import Seat

@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import autoplay
 from games.commands import moves
+from games.computers import autoplay
 from games.errors import ServiceError
 from games.eventlog import queries
 from games.eventlog.tables import load_table

@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import autoplay
 from games.commands import moves
+from games.computers import autoplay
 from games.errors import ServiceError
 from games.eventlog import streams
 from games.eventlog.tables import load_table

@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from django.test import Client
 
-from games import autoplay
+from games.computers import autoplay
 from games.eventlog import store
 from games.eventlog.tables import load_table
 from games.live import publish

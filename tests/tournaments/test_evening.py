@@ -47,7 +47,7 @@ def move(game_id: int) -> bool:
         return False
     seat = table.to_act()[0]
     if seat in table.computer_seats():
-        from games import autoplay
+        from games.computers import autoplay
 
         autoplay.play_bot_turn(game_id, table.seq, seat)
         return True

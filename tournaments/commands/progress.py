@@ -19,10 +19,10 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import standin
 from games.background import jobs
 from games.commands import controls
 from games.commands.create import SeatSpec, create_game
+from games.computers import standin
 from games.errors import ServiceError
 from games.eventlog import queries
 from games.eventlog.tables import load_table

@@ -6,8 +6,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import autoplay, bots
+from games import bots
 from games.commands.create import SeatSpec, create_game
+from games.computers import autoplay
 from games.engines import names
 from games.errors import ServiceError
 from games.eventlog.tables import load_table

@@ -33,7 +33,7 @@ def choose(table: Table, seq: int, seat: int) -> dict[str, Any]:
         raise _Skip("idle")
     levels = table.computer_levels()
     if seat >= len(levels) or not levels[seat]:
-        # A seat handed to a computer since this process read the levels (games/standin.py).
+        # A seat handed to a computer since this process read the levels (games/computers/standin.py).
         table.levels = None
         tables.invalidate(table.game.pk)
         levels = table.computer_levels()

@@ -13,7 +13,7 @@ from functools import partial
 
 from django.db import transaction
 
-from games import worker
+from games.computers import worker
 from games.eventlog import tables
 from games.models import Game, Seat
 
