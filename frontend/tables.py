@@ -181,8 +181,9 @@ NO_GAME = f"No {Game._meta.object_name} matches the given query."
 
 
 def seen_game(request: HttpRequest, game_id: int) -> Game:
-    """The table's game, if this browser may see it (``games.access.seats.may_see``: a secret deal's table is its
-    players', organiser's and staff's); otherwise the 404 of an id no table has, word for word."""
+    """The table's game, if this browser may see it (``games.access.seats.may_see``: a secret deal's
+    table is its players', organiser's and staff's); otherwise the 404 of an id no table has, word for
+    word."""
     game = get_object_or_404(Game.objects.tables(), pk=game_id)
     if not seats.may_see(seats.Requester.of_request(request, header=False), game):
         raise Http404(NO_GAME)

@@ -1,7 +1,7 @@
 """The background jobs of games (games/background/jobs.py: Celery tasks with Redis, in-process otherwise).
 
-Callers name them (``jobs.enqueue(PLAY_BOT_TURN, …)``): nothing but Celery and games.background.jobs imports this
-module, so it may import what it runs.
+Callers name them (``jobs.enqueue(PLAY_BOT_TURN, …)``): nothing but Celery and games.background.jobs imports
+this module, so it may import what it runs.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 DATABASE_URL   default: SQLite file var/db.sqlite3 (WAL, busy timeout, immediate transactions)
 REDIS_URL      set: channels-redis layer, Celery broker, the computer turns' due set; unset: in-memory
                layer, background jobs in-process
-JOBS           how background jobs run (games/background/jobs.py): celery (the default with Redis), inprocess (the
-               default without), off
+JOBS           how background jobs run (games/background/jobs.py): celery (the default with Redis),
+               inprocess (the default without), off
 TURN_CHAINS, TURN_SLICE, TURN_BATCH, TURN_LEASE, TURN_TIME_LIMIT   the Celery chains that play the due
                computer turns (games/background/dueturns.py)
 SPECTATOR_SOCKET  with Redis: spectators watch through the spectator edge at this path (infra/edge/)
@@ -280,8 +280,8 @@ CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
 JOBS = os.environ.get("JOBS", "celery" if REDIS_URL else "inprocess")
 if JOBS not in ("celery", "inprocess", "off"):
     raise RuntimeError(f"JOBS must be celery, inprocess or off, not {JOBS!r}")
-# The computer turns with Celery (games/background/dueturns.py): TURN_CHAINS chained tasks, each holding a pool
-# process for TURN_SLICE seconds at a time, claim up to TURN_BATCH due turns at once; a claimed turn
+# The computer turns with Celery (games/background/dueturns.py): TURN_CHAINS chained tasks, each holding a
+# pool process for TURN_SLICE seconds at a time, claim up to TURN_BATCH due turns at once; a claimed turn
 # whose pool process died is played again once its lease (TURN_LEASE seconds) runs out; a turn is
 # stopped by Celery's soft time limit TURN_TIME_LIMIT seconds after the end of its slice. Workers need
 # more pool processes in all than TURN_CHAINS (reviews, no-show checks and the watchdog use the rest).

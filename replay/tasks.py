@@ -1,4 +1,5 @@
-"""The background jobs of the replay app (games/background/jobs.py: Celery tasks with Redis, in-process otherwise).
+"""The background jobs of the replay app (games/background/jobs.py: Celery tasks with Redis, in-process
+otherwise).
 
 Callers name them (``review.REVIEW_GAME``): only Celery and games.background.jobs import this module.
 """

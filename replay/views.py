@@ -71,7 +71,8 @@ class HiddenForm(forms.Form):
 
 
 def _game(request: HttpRequest, game_id: int) -> Game:
-    """The game, if this browser may see it (``games.access.seats.may_see``); else the 404 of an id no table has."""
+    """The game, if this browser may see it (``games.access.seats.may_see``); else the 404 of an id no table
+    has."""
     game = get_object_or_404(Game.objects.tables(), pk=game_id)
     if not seats.may_see(seats.Requester.of_request(request, header=False), game):
         raise Http404(f"No {Game._meta.object_name} matches the given query.")

@@ -1,4 +1,5 @@
-"""The background jobs of tournaments (games/background/jobs.py: Celery tasks with Redis, in-process otherwise).
+"""The background jobs of tournaments (games/background/jobs.py: Celery tasks with Redis, in-process
+otherwise).
 
 Callers name them (``progress.NO_SHOW_TASK``): only Celery and games.background.jobs import this module.
 """

@@ -79,7 +79,8 @@ async def stream(request: HttpRequest, table: str, query: Query[StreamQuery]) ->
     layer = get_channel_layer()
     if layer is None:  # settings always name one (infra/settings.py)
         raise RuntimeError("no channel layer")
-    # The credentials it was opened with: their end (a revoked token) ends the stream (games/access/credentials.py).
+    # The credentials it was opened with: their end (a revoked token) ends the stream
+    # (games/access/credentials.py).
     groups = _credential_groups(request)
     # Everything the stream hears, in one queue: the feed's texts, the channel's messages; None: lost.
     heard: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()

@@ -334,7 +334,8 @@ def claim(request: HttpRequest, table: str, body: schemas.SeatCommandIn | None =
 
 def game_of(table: str, request: HttpRequest) -> Game:
     """The table's game; NotFound for an address no table has (not a number, past a 64-bit integer),
-    and for a table the caller may not see (``games.access.seats.may_see``: a secret deal's), word for word."""
+    and for a table the caller may not see (``games.access.seats.may_see``: a secret deal's), word for
+    word."""
     number = int(table) if table.isascii() and table.isdigit() and len(table) <= 19 else 0
     if not fits(number, low=1):
         raise NotFound("unknown_game", _("There is no such game."))

@@ -1,5 +1,5 @@
-"""Sending a Celery task by name, with this thread's producer kept between sends (games/background/jobs.py and the
-turn chains of games/background/dueturns.py send through here)."""
+"""Sending a Celery task by name, with this thread's producer kept between sends (games/background/jobs.py and
+the turn chains of games/background/dueturns.py send through here)."""
 
 from __future__ import annotations
 

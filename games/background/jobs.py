@@ -8,8 +8,8 @@ it, so no import cycle hides behind an import inside a function).
 ``settings.JOBS`` chooses how every job runs:
 - ``celery`` (the default with ``REDIS_URL``): a Celery task sent to ``CELERY_TASK_DEFAULT_QUEUE``, except
   the *due* jobs (``@job(due=True)``, the computer turns): those are kept in Redis by the moment they are
-  due and played in batches by the Celery task ``games.tasks.play_due_turns`` (games/background/dueturns.py), so a
-  turn costs no message and no ETA of its own;
+  due and played in batches by the Celery task ``games.tasks.play_due_turns`` (games/background/dueturns.py),
+  so a turn costs no message and no ETA of its own;
 - ``inprocess`` (the default without Redis, ``bin/run``): a daemon thread per lane with a timed queue
   (computer turns and no-show checks in one, reviews in another, so no table waits behind a review);
 - ``off``: nothing runs (tests that drive the computer seats by hand).

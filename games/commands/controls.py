@@ -1,7 +1,8 @@
 """The table's controls: undo, redo, restart, new game, pause, resume, and the system's abandon.
 
-Each appends one table event (games/eventlog/timeline.py folds them) through ``runner``: one shape, ``_table_event``,
-told apart by a marker (who may, what the table must be now, whether the client's seq matters).
+Each appends one table event (games/eventlog/timeline.py folds them) through ``runner``: one
+shape, ``_table_event``, told apart by a marker (who may, what the table must be now, whether the
+client's seq matters).
 
 Who may use them depends on the table's kind, fixed when it was made (docs/security.md): casual tables
 allow everything and are never rated; rated and tournament tables count, so no move is taken back or

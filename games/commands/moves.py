@@ -128,8 +128,8 @@ def play_turn(
     *,
     actor: str,
 ) -> Result:
-    """A move chosen on the table as this command loads it (a computer seat's: games.computers.autoplay), so the
-    choice and the move share one load. ``choose`` may raise to play nothing. The command id is the
+    """A move chosen on the table as this command loads it (a computer seat's: games.computers.autoplay), so
+    the choice and the move share one load. ``choose`` may raise to play nothing. The command id is the
     system's own (deterministic): a redelivered turn finds its move stored and appends nothing."""
     table = tables.load_table(game_id)
     _check_seat(table, seat)

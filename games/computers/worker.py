@@ -1,6 +1,6 @@
 """Which computer seats are to act, and scheduling their turns: ``jobs.enqueue(PLAY_BOT_TURN, …)``
-(games/background/jobs.py decides where they run: batched by Celery chains on Redis in production, the in-process
-thread in embedded mode); the turn watchdog.
+(games/background/jobs.py decides where they run: batched by Celery chains on Redis in production, the
+in-process thread in embedded mode); the turn watchdog.
 
 After every commit (an after-commit hook, games.hooks) the computer seats that are to act are
 scheduled from the table the service built: no load, no query (the seats' levels are kept with the

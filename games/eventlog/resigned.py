@@ -1,6 +1,6 @@
 """The end of a game a seat resigned or was claimed against (games/commands/resignation.py has the commands):
-its sides and its outcome, in the shape of an engine's. Read by the kept fold (games/eventlog/tables.py), so it
-imports nothing of the command side."""
+its sides and its outcome, in the shape of an engine's. Read by the kept fold (games/eventlog/tables.py), so
+it imports nothing of the command side."""
 
 from __future__ import annotations
 

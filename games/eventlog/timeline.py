@@ -21,7 +21,8 @@ ABANDON = "table.abandon"  # the game stops for good (a tournament's no-show for
 RESIGN = "table.resign"
 TABLE_EVENTS = {UNDO, REDO, RESTART, NEW_GAME, PAUSE, RESUME, ABANDON, RESIGN}
 ENDINGS = {ABANDON, RESIGN}  # table events after which no move is taken
-# The fair-deal proof (games/eventlog/commitment.py): stored in the log, seen by neither the fold nor the engines.
+# The fair-deal proof (games/eventlog/commitment.py): stored in the log, seen by neither the fold nor the
+# engines.
 FAIR_PREFIX = "fair."
 
 

@@ -119,7 +119,7 @@ def read_state(game_id: int, language: str) -> dict[str, Any]:
 
     close_old_connections()
     with database_guard(), translation.override(language):
-        # The edge knows nobody: a table whose deal is secret is no table here (games.access.seats.may_see). Nothing
-        # of it is kept before this passes, and a release only ever opens a table.
+        # The edge knows nobody: a table whose deal is secret is no table here (games.access.seats.may_see).
+        # Nothing of it is kept before this passes, and a release only ever opens a table.
         get_seen_game(game_id, Requester())
         return publish.snapshot(load_table(game_id), None)

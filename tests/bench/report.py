@@ -1033,8 +1033,8 @@ def _command(results: dict[str, Any]) -> list[str]:
             else "who listens is asked of Redis in one round trip; the spectators' group on the channel "
             "layer has a member that the driver reads, as before the spectator edge"
         )
-        + "), the next computer turn added to the due turns on Redis (`games/background/dueturns.py`) — and the "
-        "next turn played at once instead of after `BOT_DELAY`. Raw INSERT+COMMIT: "
+        + "), the next computer turn added to the due turns on Redis (`games/background/dueturns.py`) — "
+        "and the next turn played at once instead of after `BOT_DELAY`. Raw INSERT+COMMIT: "
         "psycopg, one row per transaction, as many writers, in the same database, measured in turn with the "
         f"moves; the median of {runs[0].get('repeats', 1)} runs each.",
         "",

@@ -59,8 +59,8 @@ def faults(request, transactional_db) -> Iterator[Processes]:  # type: ignore[no
 
 def forget_queue(url: str, queue: str) -> None:
     """Remove a test queue from the shared Redis: its list, its due turns and turn chains
-    (games/background/dueturns.py), and the messages a killed worker had taken (kombu's ``unacked`` hash), which
-    another worker on this Redis would put back in an hour."""
+    (games/background/dueturns.py), and the messages a killed worker had taken (kombu's ``unacked`` hash),
+    which another worker on this Redis would put back in an hour."""
     from games.background.dueturns import keys
 
     if not url:

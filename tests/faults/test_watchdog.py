@@ -1,5 +1,5 @@
-"""The turn watchdog (games.computers.worker.resume_idle, sent by celery beat): which tables it puts back in play,
-and how often. Fast, and on any database: the fault tests show it at work in a real deployment."""
+"""The turn watchdog (games.computers.worker.resume_idle, sent by celery beat): which tables it puts back in
+play, and how often. Fast, and on any database: the fault tests show it at work in a real deployment."""
 
 from __future__ import annotations
 

@@ -185,7 +185,8 @@ def _expected(
     token: bytes | None,
     wanted: list[str] | None,
 ) -> tuple[str, int | None]:
-    """What games/access/seats.py says the handshake gets: ("state", seat or None) or ("not_your_seat", None)."""
+    """What games/access/seats.py says the handshake gets: ("state", seat or None) or ("not_your_seat",
+    None)."""
     presented = token.decode("latin-1") if token else None
     held = set()
     for s in seats:

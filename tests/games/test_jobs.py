@@ -1,5 +1,5 @@
-"""One place decides how background work runs (games/background/jobs.py): a job is named, never imported by who
-schedules it, and runs in-process, as a Celery task, or batched among the due turns."""
+"""One place decides how background work runs (games/background/jobs.py): a job is named, never imported by
+who schedules it, and runs in-process, as a Celery task, or batched among the due turns."""
 
 from __future__ import annotations
 

@@ -137,8 +137,8 @@ def test_a_bad_kind_is_refused():
 def test_a_computer_takes_the_seat_after_the_minutes_asked_for(
     monkeypatch, django_capture_on_commit_callbacks
 ):
-    """The fallback is a job (games/background/jobs.py) due at the minutes asked for; run with the test's clock:
-    before its time it does nothing, at its time the player is seated with a computer."""
+    """The fallback is a job (games/background/jobs.py) due at the minutes asked for; run with the test's
+    clock: before its time it does nothing, at its time the player is seated with a computer."""
     (ana,) = _users("ana")
     sent: list[tuple] = []
     monkeypatch.setattr(jobs, "enqueue", lambda name, *args, delay=0.0: sent.append((name, args, delay)))

@@ -1,5 +1,5 @@
-"""The read side is read from games.eventlog.queries and games.eventlog.tables, never through the command modules (#32):
-a module that only reads a table need not import the module that changes it."""
+"""The read side is read from games.eventlog.queries and games.eventlog.tables, never through the command
+modules (#32): a module that only reads a table need not import the module that changes it."""
 
 from __future__ import annotations
 

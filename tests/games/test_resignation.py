@@ -1,8 +1,8 @@
 """#37 item 6: a losing player escaped a rated loss by stopping (no resignation, no claim, no clock).
 Now a seat resigns, and the others claim the game of a seat that LEFT (no connection to the table for
 the table's ``absent_after`` seconds); either is rated as a loss for that side. A connected seat is
-never claimed against, however long it thinks (games/commands/resignation.py, games/live/presence.py). The clock is
-injected: ``now``."""
+never claimed against, however long it thinks (games/commands/resignation.py, games/live/presence.py). The
+clock is injected: ``now``."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Computer turns due in Redis, played in batches by chains of Celery tasks (games/background/dueturns.py): claimed
-once, played again when a chain's process dies, chains that never multiply, and a real Celery worker
+"""Computer turns due in Redis, played in batches by chains of Celery tasks (games/background/dueturns.py):
+claimed once, played again when a chain's process dies, chains that never multiply, and a real Celery worker
 playing tables of computers to the end on the production settings."""
 
 from __future__ import annotations
