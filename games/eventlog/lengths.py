@@ -23,7 +23,7 @@ import json
 import random
 import statistics
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -68,12 +68,14 @@ class Played:
 def measured(engine: str, *, fresh: bool = False) -> list[Played]:
     """The recent finished games of ``engine`` (at most ``RECENT``), newest first; read from the
     store at most every ``CACHED`` seconds (``fresh``: now)."""
-    key = f"game-lengths:{engine}"
-    found = None if fresh else cache.get(key)
-    if found is None:
-        found = _read(engine)
-        cache.set(key, found, CACHED)
-    return list(found)
+    # Plain tuples in the shared cache, not pickled ``Played``s: a pickle names its class's module, so
+    # the entries written before this module moved (#32) failed to load after it (hence the new key).
+    key = f"game-lengths:2:{engine}"
+    rows = None if fresh else cache.get(key)
+    if rows is None:
+        rows = [astuple(played) for played in _read(engine)]
+        cache.set(key, rows, CACHED)
+    return [Played(*row) for row in rows]
 
 
 def _read(engine: str) -> list[Played]:
