@@ -60,7 +60,8 @@ class Result:
 
 
 def check_command(command_id: Any, expected_seq: Any) -> None:
-    if not isinstance(command_id, str) or not COMMAND_ID.match(command_id):
+    # fullmatch: "$" alone also matches before a final newline, so "ok\n" passed as an id.
+    if not isinstance(command_id, str) or not COMMAND_ID.fullmatch(command_id):
         raise ServiceError(
             "bad_command_id",
             _("Each action needs a command id of 1 to 64 letters, digits or the signs _ . : -"),
