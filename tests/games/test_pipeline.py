@@ -297,9 +297,8 @@ def test_the_pipeline_modules_import_each_other_one_way():
         assert "live.publish" not in graph[command] and "computers.worker" not in graph[command], command
         # Every command module runs through the runner; none imports a sibling.
         assert graph[command] & set(COMMANDS) <= {"commands.runner"}, command
-    assert (
-        "tasks" not in graph["computers.worker"] and "tasks" not in graph["background.jobs"]
-    )  # jobs are named, not imported
+    # Jobs are named, not imported.
+    assert "tasks" not in graph["computers.worker"] and "tasks" not in graph["background.jobs"]
     assert (
         "computers.worker" not in graph["background.dueturns"]
         and not set(COMMANDS) & graph["background.dueturns"]
