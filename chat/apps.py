@@ -6,7 +6,7 @@ class ChatConfig(AppConfig):
     verbose_name = "Table chat"
 
     def ready(self) -> None:
-        """The chat's messages ride on the table's socket (games.consumers.SEAT_MESSAGES): registered
+        """The chat's messages ride on the table's socket (games.live.consumers.SEAT_MESSAGES): registered
         here, so that games never imports the chat."""
         from chat import sockets
 

@@ -1,6 +1,6 @@
 """What was said at a table, and what a reader reported of it.
 
-Chat is not a move: it is no engine input and never in a game's event stream (games.store), so it has
+Chat is not a move: it is no engine input and never in a game's event stream (games.eventlog.store), so it has
 its own small table here. Its rows may be deleted by staff (a reported message), which the events may
 never be."""
 

@@ -1,6 +1,6 @@
 """The table's chat: who may talk, saying a phrase or a text, the last messages, reports.
 
-- **Who**: the players at the table — a socket that holds a seat (games.consumers). Spectators neither
+- **Who**: the players at the table — a socket that holds a seat (games.live.consumers). Spectators neither
   read nor write: chat is sent as it is said, while spectators may see the table moves late
   (``spectator_delay``), so "nice double six!" would tell them what the delay still hides; and the
   spectator edge (infra/edge/) carries the public table frames only.
@@ -23,12 +23,15 @@ from django.db import IntegrityError, transaction
 
 from chat.models import Message, Report
 from chat.phrases import PHRASES
-from games import bounds, names, publish, ratelimit
-from games.consumers import Speaker
+from games import bounds
+from games.access import ratelimit
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError
-from games.groups import seat_group
+from games.live import publish
+from games.live.consumers import Speaker
+from games.live.groups import seat_group
 from games.models import NAME_LENGTH, Game, Seat
+from games.words import names
 
 log = logging.getLogger(__name__)
 

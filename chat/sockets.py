@@ -1,5 +1,5 @@
 """The chat's messages on the table's socket (docs/live-tables.md "Chat"), registered into
-games.consumers.SEAT_MESSAGES when the app is ready.
+games.live.consumers.SEAT_MESSAGES when the app is ready.
 
 client → server: ``{"type": "chat", "phrase": KEY}`` or ``{"type": "chat", "text": "…"}``;
 ``{"type": "chat_history"}``; ``{"type": "chat_report", "id": N}``. Each may carry a ``command_id``,
@@ -16,8 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from chat import service
-from games import consumers
-from games.consumers import Speaker
+from games.live import consumers
+from games.live.consumers import Speaker
 
 
 def _say(speaker: Speaker, content: dict[str, Any]) -> dict[str, Any] | None:

@@ -28,8 +28,8 @@ from frontend.match_names import namer
 from frontend.query_forms import ActionForm
 from frontend.tournament_page import page, undo_text, warning_text
 from frontend.tournaments import _get
-from games import computers
 from games.errors import ServiceError
+from games.words import computers
 from tournaments import round_warnings, service
 from tournaments.commands import clock as clock_commands
 from tournaments.models import Entry, Match, Tournament

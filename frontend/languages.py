@@ -3,7 +3,7 @@ browser's preference (Django's LocaleMiddleware does the last two).
 
 A signed-in player's choice is saved in their ``Profile`` by the switcher (``set_language``) and at
 sign-up, applied on every request, and copied into the language cookie so that the table socket
-(games.i18n reads the cookie) and the device after signing out speak the same language.
+(games.words.i18n reads the cookie) and the device after signing out speak the same language.
 """
 
 from __future__ import annotations

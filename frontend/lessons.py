@@ -12,14 +12,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import lessons, seats
-from games.catalogue import installed, titles
+from games import lessons
+from games.access import seats
 from games.commands.create import SeatSpec, create_game
+from games.eventlog.tables import Table, load_table
 from games.lessons import LEARNER, Learn, Lesson, Reply
 from games.lessons import play as lesson_play
 from games.models import Game
-from games.names import guest_name
-from games.tables import Table, load_table
+from games.words.catalogue import installed, titles
+from games.words.names import guest_name
 
 # The lesson's computer keeps playing once the script is over, at the easy level.
 COMPUTER_LEVEL = "greedy"

@@ -5,7 +5,7 @@ time); a table nobody has moved at for longer, and a finished one, is listed und
 says who sits there (people, computers, open seats), whether one of the reader's seats is to play,
 whether the reader may take an open seat there (those tables come first: #33, finding a game),
 whether it is a demo table, which club a club-only table is for (the reader's clubs' tables come
-first; nobody else sees them), and how many watch it (``games.audience``; no number when that cannot be
+first; nobody else sees them), and how many watch it (``games.live.audience``; no number when that cannot be
 known).
 
 The demo (#33, "the demo drowns a new player") keeps to a few rows: its tables (``is_demo``, one per
@@ -27,10 +27,11 @@ from django.db.models import Case, Exists, F, OuterRef, QuerySet, Subquery, Valu
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games import audience, seats
-from games.catalogue import titles
+from games.access import seats
+from games.eventlog.tables import load_table
+from games.live import audience
 from games.models import Event, Game, Seat
-from games.tables import load_table
+from games.words.catalogue import titles
 from tournaments.log import FINISHED
 from tournaments.models import Club, MatchGame, Tournament
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.catalogue import titles
+from games.eventlog.tables import load_table
 from games.models import Game, Seat
-from games.tables import load_table
+from games.words.catalogue import titles
 from replay.models import Review
 from tournaments.models import Rating
 

@@ -118,7 +118,7 @@ GAME_OPTIONS: dict[str, GameOptions] = {
 RATED_BY_DEFAULT = frozenset({"kazino"})
 TABLE_KINDS = ("rated", "casual")
 
-# The computer levels by the glossary's names (games/computers.py), weakest first.
+# The computer levels by the glossary's names (games/words/computers.py), weakest first.
 SEAT_CHOICES: list[tuple[str, Promise]] = [
     ("me", _("Me")),
     ("bot:random", _("Computer (Beginner)")),

@@ -1,7 +1,7 @@
 """Play now in the browser (#33, finding a game): the new-table form's "Play now" button sends the
 game's options as shown there; the player is seated at once with whoever waits for the same, or waits
 on a page that asks ``state`` every few seconds (a small JSON answer) and goes to the table when one is
-made (games/playnow.py)."""
+made (games/access/playnow.py)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from django.views.decorators.http import require_GET, require_POST
 from frontend import form_errors
 from frontend.options import GAME_OPTIONS, parse_options
 from frontend.table_forms import PlayNowForm
-from games import engines, playnow
-from games.catalogue import titles
+from games import engines
+from games.access import playnow
 from games.errors import ServiceError
 from games.models import Seek
+from games.words.catalogue import titles
 
 # Milliseconds between two questions of the waiting page (it stops when the wait is over).
 POLL_MS = 3000

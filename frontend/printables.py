@@ -33,7 +33,7 @@ from frontend.query_forms import PrintQuery
 from frontend.tournament_page import _bracket as bracket_of_rows
 from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES, _criteria, _get, _organiser, place_words
 from games import engines
-from games.catalogue import titles
+from games.words.catalogue import titles
 from tournaments import board, options, projection
 from tournaments.models import Entry, Match, Tournament
 

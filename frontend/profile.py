@@ -1,5 +1,5 @@
 """The player's profile page, their home (#33): their games (frontend/my_games.py), and their personal API
-tokens, made and revoked (games/tokens.py).
+tokens, made and revoked (games/access/tokens.py).
 
 A new token is shown once, on the page the form that made it redirects to (never in an address or a
 log; the session holds it for that one redirect), and only its digest is kept.
@@ -17,7 +17,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from frontend import form_errors, my_games
-from games import bounds, tokens
+from games import bounds
+from games.access import tokens
 from games.errors import ServiceError
 from games.models import ApiToken
 
@@ -37,7 +38,7 @@ class RevokeTokenForm(forms.Form):
 
 
 class NewTokenForm(forms.Form):
-    """A new token: its name and its scopes (games/tokens.py checks them again, for the API too)."""
+    """A new token: its name and its scopes (games/access/tokens.py checks them again, for the API too)."""
 
     name = forms.CharField(
         max_length=bounds.TOKEN_NAME.most, error_messages={"required": GIVE_A_NAME, "max_length": GIVE_A_NAME}

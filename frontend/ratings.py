@@ -23,10 +23,10 @@ from frontend import seasons as season_pages
 from frontend.clubs import club_or_404
 from frontend.query_forms import GameQuery
 from frontend.tournament_new import _older_repeats
-from games import seats as seat_rules
-from games.catalogue import titles
+from games.access import seats as seat_rules
 from games.models import Game, Seat
-from games.names import seat_name
+from games.words.catalogue import titles
+from games.words.names import seat_name
 from tournaments import clubs as member_clubs
 from tournaments import ratings as rating_rules
 from tournaments.models import Club, Rating, RatingHistory, Tournament

@@ -198,7 +198,7 @@ def replay(picture: Picture) -> Any:
 
 @cache
 def position(slug: str) -> dict[str, Any]:
-    """What the renderer is given, shaped like the table's state message (games/publish.py): the
+    """What the renderer is given, shaped like the table's state message (games/live/publish.py): the
     audience's view, who is to act and, for a seat's picture, the moves it could make (drawn as at the
     table, so a hand looks playable and Pitch's dealer shows the bids left; the page makes them inert)."""
     picture = BY_SLUG[slug]

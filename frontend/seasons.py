@@ -17,8 +17,8 @@ from django.views.decorators.http import require_POST
 from frontend import printables
 from frontend.clubs import club_or_404
 from frontend.query_forms import ClosedForm, PartQuery
-from games.catalogue import titles
 from games.errors import ServiceError
+from games.words.catalogue import titles
 from seasons import service, standings
 from seasons.forms import TIE_BREAK_NAMES, SeasonForm
 from tournaments.models import Club, Tournament, shown_name

@@ -1,7 +1,7 @@
 """Tables in the browser: create one, sit at one, claim an invite, ask for a hint.
 
 A browser plays the seats its signed-in user holds and those whose credentials its session keeps
-(games/seats.py); no page carries a credential, not even its holder's: the table's socket and the hint
+(games/access/seats.py); no page carries a credential, not even its holder's: the table's socket and the hint
 are authorised by the same session.
 """
 
@@ -27,12 +27,14 @@ from frontend.options import (
     parse_options,
 )
 from frontend.table_forms import HintForm, NewTableForm, ShowTableForm
-from games import bots, bounds, engines, invites, queries, ratelimit, seats
-from games.catalogue import installed, titles
+from games import bots, bounds, engines
+from games.access import invites, ratelimit, seats
 from games.commands.create import SeatSpec, create_game
 from games.errors import Forbidden, ServiceError
+from games.eventlog import queries
 from games.models import Game, Seat
-from games.names import GUEST, PLAYER, stored_name
+from games.words.catalogue import installed, titles
+from games.words.names import GUEST, PLAYER, stored_name
 from tournaments import clubs as member_clubs
 
 
@@ -179,8 +181,9 @@ NO_GAME = f"No {Game._meta.object_name} matches the given query."
 
 
 def seen_game(request: HttpRequest, game_id: int) -> Game:
-    """The table's game, if this browser may see it (``games.seats.may_see``: a secret deal's table is its
-    players', organiser's and staff's); otherwise the 404 of an id no table has, word for word."""
+    """The table's game, if this browser may see it (``games.access.seats.may_see``: a secret deal's
+    table is its players', organiser's and staff's); otherwise the 404 of an id no table has, word for
+    word."""
     game = get_object_or_404(Game.objects.tables(), pk=game_id)
     if not seats.may_see(seats.Requester.of_request(request, header=False), game):
         raise Http404(NO_GAME)
@@ -207,7 +210,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         "kind": game.kind,
         # Spectators watch through the spectator edge when there is one (infra/edge/).
         # Not a table whose deal is secret: the edge knows nobody, so it shows such a table to no one,
-        # while Daphne's socket lets its organiser watch (games.seats.may_see).
+        # while Daphne's socket lets its organiser watch (games.access.seats.may_see).
         "socket": f"{settings.SPECTATOR_SOCKET}{game.pk}/"
         # Nor a club-only table: the edge cannot tell a member from anyone else.
         if settings.SPECTATOR_SOCKET and not mine and game.club_id is None and not game.deal_is_secret()
@@ -233,7 +236,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def invite(request: HttpRequest, game_id: int, code: str) -> HttpResponse:
     """An invite link. Opening it only asks (link previews must not take the seat); the POST claims
-    it, once (games/invites.py). A link that cannot be claimed says why and grants nothing."""
+    it, once (games/access/invites.py). A link that cannot be claimed says why and grants nothing."""
     try:
         if request.method != "POST":
             seat = invites.open_seat(game_id, code, user=request.user)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from frontend.templatetags.points import points
 from frontend.tournaments import CRITERION_NAMES, _criteria, _get
-from games import streams
+from games.eventlog import streams
 from tournaments import (
     deals,
     log,

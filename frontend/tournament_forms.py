@@ -14,7 +14,8 @@ from django import forms
 from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
-from games import bounds, computers
+from games import bounds
+from games.words import computers
 from tournaments.commands import clock as clock_commands
 from tournaments.models import Tournament
 

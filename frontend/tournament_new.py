@@ -15,8 +15,8 @@ from frontend.query_forms import TournamentListQuery
 from frontend.tournament_estimates import _estimate, estimate_basis, estimate_text
 from frontend.tournament_new_form import NewTournamentForm
 from frontend.tournaments import CRITERION_NAMES, FORMAT_NAMES
-from games.catalogue import titles
 from games.errors import ServiceError
+from games.words.catalogue import titles
 from tournaments import (
     estimate,
     service,

@@ -29,8 +29,10 @@ from frontend.tournaments import (
     _organiser,
     place_words,
 )
-from games import bounds, computers, queries, streams
-from games.catalogue import titles
+from games import bounds
+from games.eventlog import queries, streams
+from games.words import computers
+from games.words.catalogue import titles
 from tournaments import (
     board,
     board_pace,

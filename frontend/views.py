@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from frontend import lobby
 from frontend.languages import save_language
 from frontend.query_forms import GameQuery
-from games import seats
-from games.catalogue import installed, titles
+from games.access import seats
+from games.words.catalogue import installed, titles
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -2,7 +2,7 @@
 
 A caller acts for a seat by sending the seat's credential in the ``X-Seat-Token`` header, or by a
 session that holds the seat: its signed-in user, or the credential a guest's session keeps (who holds
-what: games/seats.py). Every refusal is JSON: {"error": {"code": ..., "message": ...}}, a lost
+what: games/access/seats.py). Every refusal is JSON: {"error": {"code": ..., "message": ...}}, a lost
 database included (``database_unavailable``, 503: send the same command id again).
 
 CSRF (docs/security.md): a request with a seat credential is authorised by that header alone, which
@@ -22,13 +22,14 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
-from games import publish, ratelimit, seats
+from games.access import ratelimit, seats
+from games.access.seats import TOKEN_HEADER
 from games.commands import moves, runner
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
+from games.eventlog.tables import get_seen_game, load_table
+from games.live import publish
 from games.models import Game, Seat
-from games.seats import TOKEN_HEADER
-from games.tables import get_seen_game, load_table
 
 MAX_BODY = 8192
 

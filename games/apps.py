@@ -12,8 +12,12 @@ class GamesConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_out
         from django.db.backends.signals import connection_created
 
-        from games import credentials, engines, hooks, publish, store, worker
+        from games import engines, hooks
+        from games.access import credentials
         from games.commands import controls
+        from games.computers import worker
+        from games.eventlog import store
+        from games.live import publish
 
         # After each commit, in this order: the updates to their audiences, then the computer seats'
         # next turns (infra's metrics count the move between them, order 20), last a demo table's
@@ -22,8 +26,8 @@ class GamesConfig(AppConfig):
         hooks.register("computer turns", worker.on_change, order=30)
         hooks.register("demo tables", controls.deal_again, order=90)
         # A signed-out session's sockets are closed; SQLite gets the store's trigger function.
-        user_logged_out.connect(credentials.logged_out, dispatch_uid="games.credentials.logged_out")
-        connection_created.connect(store.register_sqlite_function, dispatch_uid="games.store.sqlite")
+        user_logged_out.connect(credentials.logged_out, dispatch_uid="games.access.credentials.logged_out")
+        connection_created.connect(store.register_sqlite_function, dispatch_uid="games.eventlog.store.sqlite")
 
         for name, module in settings.EXTRA_ENGINES.items():
             engines.register(name, module)

@@ -21,14 +21,14 @@ class ServiceError(Refusal):
     status = 400
 
     def localized(self) -> dict[str, Any]:
-        """Code and sentence in the active language (the request's, or the socket's: games.i18n).
+        """Code and sentence in the active language (the request's, or the socket's: games.words.i18n).
 
         The template is looked up in the catalogue, then the parameters are filled in; a string
-        parameter that is a word of the game (games.i18n.PARAMETER_WORDS) is translated too.
+        parameter that is a word of the game (games.words.i18n.PARAMETER_WORDS) is translated too.
         """
         from django.utils.translation import gettext, pgettext
 
-        from games.i18n import PARAMETER_CONTEXT
+        from games.words.i18n import PARAMETER_CONTEXT
 
         params = {
             key: pgettext(PARAMETER_CONTEXT, value) if isinstance(value, str) else value

@@ -1,8 +1,8 @@
 """What runs once a command is durable: the after-commit hooks.
 
 The service does not import the parts that react to a change; they register here instead
-(``games.publish`` sends each audience its view, ``games.worker`` schedules the computer seats that are
-to act, ``infra.metrics`` counts moves), and the service runs them with the table it built for the
+(``games.live.publish`` sends each audience its view, ``games.computers.worker`` schedules the computer seats
+that are to act, ``infra.metrics`` counts moves), and the service runs them with the table it built for the
 command: nothing loads the table again in the same process (ARCHITECTURE.md "One move").
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from games.tables import Table
+    from games.eventlog.tables import Table
 
 log = logging.getLogger(__name__)
 

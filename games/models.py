@@ -101,8 +101,8 @@ class Game(models.Model):
     # A demo table deals again when a game ends, so the site always has something to watch.
     is_demo = models.BooleanField(default=False)
     # A club-only table (#33): seen and joined only by the members of this club (and its seated
-    # players; games.seats.may_see). A plain id: the club lives in tournaments, which games never
-    # imports; who belongs to which club reaches games through ``games.seats.CLUBS``.
+    # players; games.access.seats.may_see). A plain id: the club lives in tournaments, which games never
+    # imports; who belongs to which club reaches games through ``games.access.seats.CLUBS``.
     club_id = models.PositiveIntegerField(null=True, blank=True, db_index=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -154,13 +154,13 @@ class Seat(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
     )
     bot_level = models.CharField(max_length=16, blank=True, default="")
-    # A computer seat's number, as it is called ("Computer 3 (Strong)", games/computers.py): its seat's
+    # A computer seat's number, as it is called ("Computer 3 (Strong)", games/words/computers.py): its seat's
     # (from 1) at a table, its entrant's at a tournament's table. Null for people.
     bot_number = models.PositiveIntegerField(null=True, blank=True)
     display_name = models.CharField(max_length=NAME_LENGTH)
     # A seat without a name of its own ("guest": a guest who took it; "player": another player on a
     # pass-and-play device) is called by this role and its number in the reader's language
-    # (games/names.py); ``display_name`` then holds the English name, for logs and exports only.
+    # (games/words/names.py); ``display_name`` then holds the English name, for logs and exports only.
     name_role = models.CharField(max_length=8, blank=True, default="")
     team = models.PositiveSmallIntegerField(null=True, blank=True)
     # An open seat waiting for a friend to claim it through an invite (Invite).
@@ -169,8 +169,8 @@ class Seat(models.Model):
     # it, an open seat is taken only through its invite link.
     open_to_all = models.BooleanField(default=False)
     # The seat's credential: it lets a browser's session, a pass-and-play device or a script act for
-    # this seat (games/seats.py). It never appears in an address, a log or another player's page, and a
-    # claim replaces it (games/invites.py).
+    # this seat (games/access/seats.py). It never appears in an address, a log or another player's page, and a
+    # claim replaces it (games/access/invites.py).
     token = models.CharField(max_length=43, default=secrets.token_urlsafe, unique=True, editable=False)
 
     class Meta:
@@ -188,7 +188,7 @@ class Seat(models.Model):
 class Invite(models.Model):
     """A single-use claim on an open seat: its link (/tables/ID/invite/CODE/) takes the seat once, by
     a POST, while the seat is open, the game is played and ``expires_at`` has not passed. The code is
-    no credential: whoever claims gets a new one (games/invites.py)."""
+    no credential: whoever claims gets a new one (games/access/invites.py)."""
 
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="invites")
     code = models.CharField(max_length=43, default=secrets.token_urlsafe, unique=True, editable=False)
@@ -201,7 +201,7 @@ class Invite(models.Model):
 
 
 class Seek(models.Model):
-    """A player's "Play now" (games/playnow.py): waiting for the next player who wants the same game,
+    """A player's "Play now" (games/access/playnow.py): waiting for the next player who wants the same game,
     options and kind (``key``), then the table they were seated at. At most one is waiting per key: the
     next to press is seated with its player. A waiting entry lapses at ``expires_at``, or when its
     player's page stops asking (``seen_at``); ``fallback_at``: when a computer takes the other seat, if
@@ -285,7 +285,7 @@ class Event(models.Model):
 
 
 class ApiToken(models.Model):
-    """A signed-in player's personal API token (games/tokens.py). Only its SHA-256 digest is kept: the
+    """A signed-in player's personal API token (games/access/tokens.py). Only its SHA-256 digest is kept: the
     token itself is shown once, when it is made, and cannot be read back from the database."""
 
     class Scope(models.TextChoices):

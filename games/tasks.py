@@ -1,7 +1,7 @@
-"""The background jobs of games (games/jobs.py: Celery tasks with Redis, in-process otherwise).
+"""The background jobs of games (games/background/jobs.py: Celery tasks with Redis, in-process otherwise).
 
-Callers name them (``jobs.enqueue(PLAY_BOT_TURN, …)``): nothing but Celery and games.jobs imports this
-module, so it may import what it runs.
+Callers name them (``jobs.enqueue(PLAY_BOT_TURN, …)``): nothing but Celery and games.background.jobs imports
+this module, so it may import what it runs.
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from celery.signals import worker_ready
 from django.conf import settings
 from django.db import close_old_connections
 
-from games import autoplay, dueturns, jobs, playnow, worker
+from games.access import playnow
+from games.background import dueturns, jobs
+from games.computers import autoplay, worker
 
 
 @jobs.job(worker.PLAY_BOT_TURN, due=True)
@@ -58,5 +60,5 @@ def _start_chains(**_kwargs: object) -> None:
 
 @jobs.job(playnow.FALLBACK, soft_time_limit=20, time_limit=30)
 def play_now_fallback(seek_id: int) -> str:
-    """Play now: a computer takes the other seat if the player still waits (games/playnow.py)."""
+    """Play now: a computer takes the other seat if the player still waits (games/access/playnow.py)."""
     return playnow.fall_back(seek_id)

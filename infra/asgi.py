@@ -12,8 +12,8 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from games.sockets import SessionReadGuard  # noqa: E402
-from games.worker import resume_pending  # noqa: E402
+from games.computers.worker import resume_pending  # noqa: E402
+from games.live.sockets import SessionReadGuard  # noqa: E402
 from infra.heap import settle  # noqa: E402
 from infra.limits import BodyLimit, RefuseNulSockets  # noqa: E402
 from infra.metrics import SocketGauge  # noqa: E402

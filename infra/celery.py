@@ -1,4 +1,4 @@
-"""The Celery app. Used only when REDIS_URL is set; otherwise games.worker runs tasks in-process."""
+"""The Celery app. Used only when REDIS_URL is set; otherwise games.computers.worker runs tasks in-process."""
 
 import os
 

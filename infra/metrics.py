@@ -1,19 +1,19 @@
 """Metrics worth watching, in Prometheus' text format at ``/metrics`` (docs/deploying.md "Metrics").
 
 - ``tablehall_moves_total{by}``: moves stored (``rate()`` gives moves/s), by players or computers;
-- ``tablehall_event_append_seconds``: how long ``games.store.append`` takes, and
+- ``tablehall_event_append_seconds``: how long ``games.eventlog.store.append`` takes, and
   ``tablehall_events_appended_total`` / ``tablehall_append_conflicts_total``;
 - ``tablehall_websockets_connected{route}``: open sockets (tables, replays, tournament pages);
 - ``tablehall_celery_queue_length{queue}`` and ``tablehall_celery_unacked``: tasks waiting in Redis,
   and ``tablehall_turns{queue,state}``: computer turns waiting (``due``) or being played (``claimed``)
-  by the workers' turn chains (games/dueturns.py), read when scraped.
+  by the workers' turn chains (games/background/dueturns.py), read when scraped.
 
 Each process counts for itself. With ``PROMETHEUS_MULTIPROC_DIR`` set to a directory shared by
 the web and worker processes of one machine (or one compose project), every ``/metrics`` reports
 the sum of them all, Celery's pool processes included: that is how the computers' moves, which
 are stored by the workers, reach a web process's page.
 
-The counters are fed by a wrapper around ``games.store.append`` and an after-commit hook of the
+The counters are fed by a wrapper around ``games.eventlog.store.append`` and an after-commit hook of the
 command pipeline (``games.hooks``; both from ``install``, from ``InfraConfig.ready``), so the event
 store and the service stay unaware of them; the socket gauge by ``SocketGauge``, an ASGI middleware in front of every consumer.
 """
@@ -47,7 +47,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 
-from games.dueturns import keys as turns_keys
+from games.background.dueturns import keys as turns_keys
 
 MULTIPROC_DIR = os.environ.get("PROMETHEUS_MULTIPROC_DIR", "")
 _HOST = socket.gethostname().replace("_", "-")
@@ -147,7 +147,8 @@ _installed = False
 def install() -> None:
     """Meter the store's appends and the service's moves, once per process."""
     global _installed
-    from games import hooks, store
+    from games import hooks
+    from games.eventlog import store
 
     if _installed:
         return
@@ -247,7 +248,7 @@ class QueueCollector:
         )
         turns = GaugeMetricFamily(
             "tablehall_turns",
-            "Computer turns due and claimed in Redis (games/dueturns.py).",
+            "Computer turns due and claimed in Redis (games/background/dueturns.py).",
             labels=["queue", "state"],
         )
         turns.add_metric([queue, "due"], due)

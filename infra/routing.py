@@ -1,10 +1,10 @@
-"""WebSocket routes. The last one takes every other path: closed with 4404 (games/sockets.py)."""
+"""WebSocket routes. The last one takes every other path: closed with 4404 (games/live/sockets.py)."""
 
 from django.urls import path, re_path
 
 from games import ids  # noqa: F401 - registers the <id:...> converter
-from games.consumers import SpectatorConsumer, TableConsumer
-from games.sockets import NoSuchSocket
+from games.live.consumers import SpectatorConsumer, TableConsumer
+from games.live.sockets import NoSuchSocket
 from replay.routing import websocket_urlpatterns as replay_routes
 from tournaments.consumers import TournamentConsumer
 

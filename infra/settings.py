@@ -3,10 +3,10 @@
 DATABASE_URL   default: SQLite file var/db.sqlite3 (WAL, busy timeout, immediate transactions)
 REDIS_URL      set: channels-redis layer, Celery broker, the computer turns' due set; unset: in-memory
                layer, background jobs in-process
-JOBS           how background jobs run (games/jobs.py): celery (the default with Redis), inprocess (the
-               default without), off
+JOBS           how background jobs run (games/background/jobs.py): celery (the default with Redis),
+               inprocess (the default without), off
 TURN_CHAINS, TURN_SLICE, TURN_BATCH, TURN_LEASE, TURN_TIME_LIMIT   the Celery chains that play the due
-               computer turns (games/dueturns.py)
+               computer turns (games/background/dueturns.py)
 SPECTATOR_SOCKET  with Redis: spectators watch through the spectator edge at this path (infra/edge/)
 DJANGO_SECRET_KEY, DJANGO_DEBUG, ALLOWED_HOSTS
 ACTION_RATE_LIMIT, HINT_RATE_LIMIT, CHAT_RATE_LIMIT, API_TABLES_RATE_LIMIT, SOCKET_RATE, SOCKET_BURST, MAX_REQUEST_BODY   limits (docs/security.md)
@@ -198,7 +198,7 @@ SPECTATOR_SOCKET = os.environ.get("SPECTATOR_SOCKET", "") if REDIS_URL else ""
 if SPECTATOR_SOCKET and not (SPECTATOR_SOCKET.startswith("/") and SPECTATOR_SOCKET.endswith("/")):
     raise RuntimeError(f"SPECTATOR_SOCKET must be a path such as /ws/watch/, not {SPECTATOR_SOCKET!r}")
 
-# The cache holds the rate-limit counts (games/ratelimit.py): in Redis when there is one, so that
+# The cache holds the rate-limit counts (games/access/ratelimit.py): in Redis when there is one, so that
 # every Daphne process counts the same actions; else this process's memory (the embedded mode).
 if REDIS_URL:
     CACHES = {
@@ -252,7 +252,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = LOG_FORMAT != "json"
 # The turn watchdog (docs/deploying.md): `celery beat` sends games.tasks.resume_idle_tables every
 # TURN_WATCHDOG_INTERVAL seconds (0: never); it schedules again the computer turns of running games
 # idle for TURN_WATCHDOG_IDLE seconds (a turn lost with Redis, or held by a worker killed outright).
-# Each process keeps the last fold of this many recently played games (games/tables.py): a turn at a
+# Each process keeps the last fold of this many recently played games (games/eventlog/tables.py): a turn at a
 # table kept costs a fraction of a millisecond, at one not kept it folds the whole log again (some 11 ms
 # CPU at 240 events; a kept fold of that size holds some 0.4 MB).
 FOLDS_KEPT = int(os.environ.get("FOLDS_KEPT", "1024"))
@@ -279,13 +279,13 @@ CELERY_BEAT_SCHEDULE = (
 # Beat keeps its schedule in memory: an interval task has nothing worth a file (and the units'
 # file system is read-only).
 CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
-# How background jobs run (games/jobs.py): "celery" (Celery workers, the default with Redis),
+# How background jobs run (games/background/jobs.py): "celery" (Celery workers, the default with Redis),
 # "inprocess" (threads of this process, the embedded default), "off" (nothing runs: tests).
 JOBS = os.environ.get("JOBS", "celery" if REDIS_URL else "inprocess")
 if JOBS not in ("celery", "inprocess", "off"):
     raise RuntimeError(f"JOBS must be celery, inprocess or off, not {JOBS!r}")
-# The computer turns with Celery (games/dueturns.py): TURN_CHAINS chained tasks, each holding a pool
-# process for TURN_SLICE seconds at a time, claim up to TURN_BATCH due turns at once; a claimed turn
+# The computer turns with Celery (games/background/dueturns.py): TURN_CHAINS chained tasks, each holding a
+# pool process for TURN_SLICE seconds at a time, claim up to TURN_BATCH due turns at once; a claimed turn
 # whose pool process died is played again once its lease (TURN_LEASE seconds) runs out; a turn is
 # stopped by Celery's soft time limit TURN_TIME_LIMIT seconds after the end of its slice. Workers need
 # more pool processes in all than TURN_CHAINS (reviews, no-show checks and the watchdog use the rest).

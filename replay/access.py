@@ -1,7 +1,7 @@
 """Who is looking, from where they may look, and where a link lands.
 
 Every decision about hidden information is ``frames.allowed``'s; this module only asks it. A viewer's
-own seats are the ones they hold at the live table (``games.seats.held``: the signed-in user's seats
+own seats are the ones they hold at the live table (``games.access.seats.held``: the signed-in user's seats
 and the seat credentials their session keeps), so a replay never opens more than the live table did.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext
 
 from games import bounds
-from games import seats as seat_holders
+from games.access import seats as seat_holders
 from games.engines.base import _
 from games.errors import ServiceError
 from games.models import Game

@@ -6,7 +6,7 @@ class ReplayConfig(AppConfig):
 
     def ready(self) -> None:
         """Every subscription of the replay app, in one place: replay sockets told a game moved on."""
-        from games import publish
+        from games.live import publish
         from replay import live
 
         publish.follow(live.moved)

@@ -16,9 +16,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games import bounds, publish
+from games import bounds
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError
+from games.live import publish
 from games.models import Game
 from replay.access import Viewer, last_visible
 from replay.frames import Replay

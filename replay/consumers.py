@@ -14,13 +14,13 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.utils import translation
 
-from games import seats
+from games.access import seats
 from games.engines.base import _
 from games.errors import ServiceError
-from games.i18n import scope_language
+from games.eventlog.tables import get_game
+from games.live.sockets import GuardedJsonConsumer
 from games.models import Game
-from games.sockets import GuardedJsonConsumer
-from games.tables import get_game
+from games.words.i18n import scope_language
 from replay import access, comments, frames, pictures, rooms
 from replay.access import Viewer
 from replay.frames import Replay
@@ -30,7 +30,7 @@ MAX_MESSAGE = 2048
 
 
 class ReplayConsumer(GuardedJsonConsumer):
-    """Messages are checked first by GuardedJsonConsumer (rate, size, JSON: games/sockets.py)."""
+    """Messages are checked first by GuardedJsonConsumer (rate, size, JSON: games/live/sockets.py)."""
 
     max_message = MAX_MESSAGE
     too_large = _("Send a JSON object of at most 2 KB.")

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import store
+from games.eventlog import store
 from games.models import Event, Game
 from replay import fair, frames, history
 from replay.frames import Replay

@@ -1,4 +1,4 @@
-"""Checking a game's fair-deal proof (games/commitment.py, docs/fair-deals.md).
+"""Checking a game's fair-deal proof (games/eventlog/commitment.py, docs/fair-deals.md).
 
 The deals in effect are read from the log by the engine's ``deals_in``; each played hand's leaf is
 recomputed from them and the salt the reveal opened, and must be the leaf committed to before that
@@ -16,9 +16,10 @@ from typing import Any
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from games import commitment, engines, store, timeline
+from games import engines
 from games.engines.base import Engine
-from games.tables import get_game
+from games.eventlog import commitment, store, timeline
+from games.eventlog.tables import get_game
 
 VERIFIED, FAILED, PENDING, ABSENT = "verified", "failed", "pending", "absent"
 

@@ -20,8 +20,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from games import tables, timeline
 from games.engines.base import Engine
+from games.eventlog import tables, timeline
 from games.models import Seat
 
 ALL, PUBLIC = "all", "public"

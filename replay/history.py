@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
-from games import store, timeline
+from games.eventlog import store, timeline
 from games.models import NAME_LENGTH
 
 FORMAT = "tablehall.hand-history"

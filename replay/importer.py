@@ -18,10 +18,12 @@ from typing import Any
 
 from django.db import transaction
 
-from games import computers, engines, store, timeline
+from games import engines
 from games.engines.base import Engine, Event, IllegalAction
+from games.eventlog import store, timeline
 from games.models import Event as StoredEvent
 from games.models import Game, Seat
+from games.words import computers
 from replay import fair
 from replay.history import BadFile, FileEvent, History, check_chain, commands, parse_all
 

@@ -1,7 +1,7 @@
 """What a replay client is sent: moment metadata and ``Replay.picture`` results, nothing else.
 
 Event data goes out only for the event types the engine lists in ``PUBLIC_EVENTS`` (the same rule as
-the live move log, ``games.publish.last_move``): a deal, a draw or a setup event holds cards or the
+the live move log, ``games.live.publish.last_move``): a deal, a draw or a setup event holds cards or the
 seed. Pictures lose a stacked deck in their config: "all cards open" (``engine.reveal``) returns the
 whole config, and a deck given there may be the deck of a duplicate round dealt elsewhere.
 """

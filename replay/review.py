@@ -28,10 +28,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from games import bots, engines, jobs, queries
+from games import bots, engines
+from games.background import jobs
 from games.engines.base import Action, Engine, Event, View, _
 from games.errors import ServiceError
-from games.tables import get_game
+from games.eventlog import queries
+from games.eventlog.tables import get_game
 from replay import exact, frames
 from replay.models import Review
 

@@ -1,11 +1,12 @@
-"""The background jobs of the replay app (games/jobs.py: Celery tasks with Redis, in-process otherwise).
+"""The background jobs of the replay app (games/background/jobs.py: Celery tasks with Redis, in-process
+otherwise).
 
-Callers name them (``review.REVIEW_GAME``): only Celery and games.jobs import this module.
+Callers name them (``review.REVIEW_GAME``): only Celery and games.background.jobs import this module.
 """
 
 from __future__ import annotations
 
-from games import jobs
+from games.background import jobs
 from replay import review
 
 

@@ -19,12 +19,14 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import bounds, queries, seats
-from games.catalogue import titles
+from games import bounds
+from games.access import seats
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
+from games.eventlog import queries
 from games.models import Game
-from games.names import seat_name
+from games.words.catalogue import titles
+from games.words.names import seat_name
 from replay import access, better, comments, fair, frames, graph, review, rooms
 from replay.access import Position, Viewer
 from replay.frames import Replay
@@ -69,7 +71,8 @@ class HiddenForm(forms.Form):
 
 
 def _game(request: HttpRequest, game_id: int) -> Game:
-    """The game, if this browser may see it (``games.seats.may_see``); else the 404 of an id no table has."""
+    """The game, if this browser may see it (``games.access.seats.may_see``); else the 404 of an id no table
+    has."""
     game = get_object_or_404(Game.objects.tables(), pk=game_id)
     if not seats.may_see(seats.Requester.of_request(request, header=False), game):
         raise Http404(f"No {Game._meta.object_name} matches the given query.")
@@ -77,7 +80,7 @@ def _game(request: HttpRequest, game_id: int) -> Game:
 
 
 def _viewer(request: HttpRequest, game: Game) -> Viewer:
-    """Pages are a browser's: its session says which seats it holds (games/seats.py)."""
+    """Pages are a browser's: its session says which seats it holds (games/access/seats.py)."""
     return access.viewer_of(seats.Requester.of_request(request, header=False), game)
 
 

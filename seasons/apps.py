@@ -6,7 +6,7 @@ class SeasonsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from games import streams
+        from games.eventlog import streams
         from seasons import log
 
         streams.register_fold(log.STREAM, log.fold)

@@ -19,7 +19,8 @@ from typing import Any
 
 from django.db.models import Count, Max
 
-from games import engines, queries, streams
+from games import engines
+from games.eventlog import queries, streams
 from games.models import Event, Game
 from seasons.points import Counted
 from tournaments import formats, log

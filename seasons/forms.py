@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games import bounds
-from games.catalogue import titles
+from games.words.catalogue import titles
 from seasons import log
 from tournaments.models import Club, Tournament
 

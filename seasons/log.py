@@ -1,4 +1,4 @@
-"""A season as the fold of its own event stream (games/streams.py, stream name ``season``): pure
+"""A season as the fold of its own event stream (games/eventlog/streams.py, stream name ``season``): pure
 Python, no Django, no clock, like a tournament's log (tournaments/log.py).
 
 Events (docs/seasons.md):

@@ -15,9 +15,9 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 
-from games import streams
 from games.engines.base import _
 from games.errors import Conflict, NotFound, ServiceError
+from games.eventlog import streams
 from games.models import Game
 from seasons import log, standings
 from tournaments import deals, formats

@@ -25,7 +25,7 @@ _flush = BaseDatabaseOperations.execute_sql_flush
 def _flush_with_bypass(self, sql_list):  # type: ignore[no-untyped-def]
     from django.db import OperationalError
 
-    from games.store import allow_rewrite
+    from games.eventlog.store import allow_rewrite
 
     # A browser test's Daphne process may still be writing (a computer move) while the test's
     # flush locks the tables: PostgreSQL then breaks the deadlock by failing one side. Try again.

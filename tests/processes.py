@@ -71,8 +71,8 @@ def app_env(**extra: str) -> dict[str, str]:
         "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p),
         "DATABASE_URL": database_url(),
         "JOBS": "celery",
-        # One chain of computer turns (games/dueturns.py) for the tests' one-process pools, in short
-        # slices: a test's worker stops soon.
+        # One chain of computer turns (games/background/dueturns.py) for the tests' one-process pools, in
+        # short slices: a test's worker stops soon.
         "TURN_CHAINS": "1",
         "TURN_SLICE": "1",
         "BOT_DELAY": "0",

@@ -3,7 +3,7 @@ into a function to break a cycle hides it (the module still needs the other, whi
 it fails only at run time, in the order modules happen to load.
 
 Both cycles of #36 are gone: ``tournaments.service`` ↔ ``tournaments.tasks`` and ``replay.review`` ↔
-``replay.tasks`` (background jobs are named, games/jobs.py: the module that schedules a job never
+``replay.tasks`` (background jobs are named, games/background/jobs.py: the module that schedules a job never
 imports the module that defines it). Two cycles are older and known, each named below with why it is
 left; the test fails on any other, and on a known one once it is gone (so that the list shrinks).
 """
@@ -65,8 +65,8 @@ def imports(name: str, path: Path, known: dict[str, Path]) -> set[str]:
                 parent = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 base = ".".join([*parent, *([node.module] if node.module else [])])
             for alias in node.names:
-                # ``from games import jobs`` imports the module games.jobs; ``from games.jobs import x``
-                # imports games.jobs.
+                # ``from games.background import jobs`` imports the module games.background.jobs;
+                # ``from games.background.jobs import x`` imports games.background.jobs.
                 target = resolve(f"{base}.{alias.name}")
                 if target is None or not target.startswith(base) or target == base:
                     target = resolve(base)
@@ -125,15 +125,25 @@ def graph() -> dict[str, set[str]]:
 
 def test_the_cycle_finder_finds_a_cycle_hidden_in_a_function(tmp_path):
     review = tmp_path / "review.py"
-    review.write_text("from games import jobs\n\n\ndef later():\n    from replay.tasks import review_game\n")
+    review.write_text(
+        "from games.background import jobs\n\n\ndef later():\n    from replay.tasks import review_game\n"
+    )
     tasks = tmp_path / "tasks.py"
     tasks.write_text("from replay import review\n")
-    known = {"games.jobs": tmp_path, "replay": tmp_path, "replay.review": review, "replay.tasks": tasks}
+    known = {
+        "games.background.jobs": tmp_path,
+        "replay": tmp_path,
+        "replay.review": review,
+        "replay.tasks": tasks,
+    }
     edges = {
         "replay.review": imports("replay.review", review, known),
         "replay.tasks": imports("replay.tasks", tasks, known),
     }
-    assert edges == {"replay.review": {"games.jobs", "replay.tasks"}, "replay.tasks": {"replay.review"}}
+    assert edges == {
+        "replay.review": {"games.background.jobs", "replay.tasks"},
+        "replay.tasks": {"replay.review"},
+    }
     assert cycles(edges) == [frozenset({"replay.review", "replay.tasks"})]
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset("abc")]
 

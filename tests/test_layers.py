@@ -1,5 +1,5 @@
 """The one-way arrows of ARCHITECTURE.md: the screens (``frontend``) sit on top, and nothing below them
-imports them. Who holds which seat, for instance, is decided in games/seats.py for the table, the
+imports them. Who holds which seat, for instance, is decided in games/access/seats.py for the table, the
 sockets, the API and replays alike, not by a page's module that a replay would have to reach up to."""
 
 from __future__ import annotations

@@ -9,16 +9,18 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         """Every subscription of the tournaments app, in one place."""
         from games import signals as game_signals
-        from games import streams
-        from games.seats import CLUBS, ORGANISES
+        from games.access.seats import CLUBS, ORGANISES
+        from games.eventlog import streams
         from tournaments import clubs, log, projection, ratings, signals
         from tournaments.commands import demo_series, results
         from tournaments.models import organises
 
         streams.register_fold(projection.STREAM, log.fold)
-        if organises not in ORGANISES:  # who may see a table whose deal is secret (games.seats.may_see)
+        if (
+            organises not in ORGANISES
+        ):  # who may see a table whose deal is secret (games.access.seats.may_see)
             ORGANISES.append(organises)
-        if clubs.clubs_of not in CLUBS:  # who may see a club-only table (games.seats.in_club)
+        if clubs.clubs_of not in CLUBS:  # who may see a club-only table (games.access.seats.in_club)
             CLUBS.append(clubs.clubs_of)
 
         def finished(sender: Any, game_id: int, outcome: dict[str, Any], **kwargs: Any) -> None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from tournaments import log, undo
 
 if TYPE_CHECKING:
-    from games.streams import StreamEvent  # the rows ``games.streams.read`` gives
+    from games.eventlog.streams import StreamEvent  # the rows ``games.eventlog.streams.read`` gives
 
 #: Minutes one game takes with real cards at the game's usual target, until this tournament has
 #: finished a real-card round (why each: docs/tournaments.md "The round estimate with real cards").

@@ -1,7 +1,7 @@
 """Club membership (#33, club-only tables): who belongs to a club, and who runs it.
 
-A member sees and joins the club's club-only tables (games.seats.in_club asks ``clubs_of`` through
-``games.seats.CLUBS``). An organiser — a member of that role, the club's maker, or staff — shares the
+A member sees and joins the club's club-only tables (games.access.seats.in_club asks ``clubs_of`` through
+``games.access.seats.CLUBS``). An organiser — a member of that role, the club's maker, or staff — shares the
 club's join link (and rotates its code, so that the links given before join nobody), adds members by
 their user name and removes them. A member may leave; the last organiser may not leave a club that
 has other members (nobody would be left to run it).
@@ -29,7 +29,7 @@ def _user_id(user: Any) -> int | None:
 
 
 def clubs_of(user: Any) -> frozenset[int]:
-    """The ids of the clubs ``user`` is a member of (registered in games.seats.CLUBS)."""
+    """The ids of the clubs ``user`` is a member of (registered in games.access.seats.CLUBS)."""
     uid = _user_id(user)
     if uid is None:
         return frozenset()

@@ -8,8 +8,8 @@ from channels.db import database_sync_to_async
 
 from games.engines.base import _
 from games.errors import ServiceError
-from games.i18n import scope_language
-from games.sockets import GuardedJsonConsumer
+from games.live.sockets import GuardedJsonConsumer
+from games.words.i18n import scope_language
 from tournaments.models import Tournament
 from tournaments.publish import group
 

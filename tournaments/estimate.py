@@ -24,8 +24,8 @@ import statistics
 from dataclasses import dataclass
 from typing import Any
 
-from games import lengths
-from games.lengths import Played
+from games.eventlog import lengths
+from games.eventlog.lengths import Played
 from tournaments.options import game_config
 
 #: Finished games of a config needed before they replace the simulations.

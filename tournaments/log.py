@@ -1,6 +1,6 @@
 """A tournament as the fold of its own event stream: pure Python, no Django, no clock.
 
-Every organiser and player action is an event in the tournament's stream (games/streams.py);
+Every organiser and player action is an event in the tournament's stream (games/eventlog/streams.py);
 this module folds the stream into a ``Tournament``. The Django models are projections of
 that state (tournaments/projection.py), and the next step to take is decided from it
 (tournaments/formats.py). Event types and their fields: docs/tournaments.md.
@@ -29,7 +29,7 @@ class Entrant:
     name: str
     user_id: int | None = None
     bot_level: str = ""
-    # A computer entrant is "Computer N (Level)" (games/computers.py), N its bot_number at every
+    # A computer entrant is "Computer N (Level)" (games/words/computers.py), N its bot_number at every
     # table; null for people.
     bot_number: int | None = None
     members: list[str] = field(default_factory=list)  # a partnership's players

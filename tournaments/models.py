@@ -13,8 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games import computers
 from games.models import NAME_LENGTH
+from games.words import computers
 
 
 def new_join_code() -> str:
@@ -65,7 +65,7 @@ class Tournament(models.Model):
         PAUSED = "paused", _("Paused")
         FINISHED = "finished", _("Finished")
 
-    stream_id = models.BigIntegerField(unique=True)  # the tournament's event stream in games.streams
+    stream_id = models.BigIntegerField(unique=True)  # the tournament's event stream in games.eventlog.streams
     name = models.CharField(max_length=120)
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments"
@@ -105,7 +105,7 @@ class Entry(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     bot_level = models.CharField(max_length=16, blank=True, default="")
-    bot_number = models.PositiveIntegerField(null=True, blank=True)  # "Computer N" (games/computers.py)
+    bot_number = models.PositiveIntegerField(null=True, blank=True)  # "Computer N" (games/words/computers.py)
     members = models.JSONField(default=list)
     checked_in = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
@@ -195,14 +195,14 @@ class MatchGame(models.Model):
 
 def organises(game: Any, user: Any) -> bool:
     """Whether ``user`` organises the tournament ``game`` is played for (the tournament made the
-    table, so its ``created_by`` is empty): registered in ``games.seats.ORGANISES``."""
+    table, so its ``created_by`` is empty): registered in ``games.access.seats.ORGANISES``."""
     return MatchGame.objects.filter(game_id=game.pk, match__tournament__created_by_id=user.pk).exists()
 
 
 class Rating(models.Model):
     """An OpenSkill rating per player, game and club (club null: everyone's ladder)."""
 
-    # "user:ID", "bot:LEVEL:N" for computer N of LEVEL (games/computers.py), or "bot:" + the name of a
+    # "user:ID", "bot:LEVEL:N" for computer N of LEVEL (games/words/computers.py), or "bot:" + the name of a
     # computer player rated before computers were numbered and whose name told no number.
     player = models.CharField(max_length=NAME_LENGTH + 10)
     name = models.CharField(max_length=150)

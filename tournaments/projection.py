@@ -9,8 +9,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from games import streams
 from games.commands import deals as game_deals
+from games.eventlog import streams
 from tournaments import deals, formats, log
 from tournaments.models import Entry, Match, MatchGame, Round, Tournament
 

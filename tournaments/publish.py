@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 
-from games import publish
+from games.live import publish
 
 log = logging.getLogger(__name__)
 

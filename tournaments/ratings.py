@@ -19,8 +19,10 @@ from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games import computers, queries, standin, streams
+from games.computers import standin
+from games.eventlog import queries, streams
 from games.models import Game
+from games.words import computers
 from tournaments import log, projection
 from tournaments.models import Club, MatchGame, Rating, RatingHistory
 

@@ -8,9 +8,9 @@ from typing import Any
 
 from django.conf import settings
 
-from games import autoplay
+from games.computers import autoplay
 from games.errors import ServiceError
-from games.tables import load_table
+from games.eventlog.tables import load_table
 from tournaments.commands import registration, results, running
 from tournaments.log import FINISHED
 from tournaments.models import MatchGame, Tournament
@@ -32,7 +32,7 @@ def setup(
         name or f"{game} {fmt} ({entrants})", game, fmt, options, club=club, secret=seed
     )
     for n in range(1, entrants + 1):
-        # "Computer n (Easy)" on every page (games/computers.py); a pair plays both its seats.
+        # "Computer n (Easy)" on every page (games/words/computers.py); a pair plays both its seats.
         registration.register(row, "", bot_level=bots, command_id=f"register-{n}")
     registration.seed(row, "random")
     return row

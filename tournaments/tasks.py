@@ -1,11 +1,12 @@
-"""The background jobs of tournaments (games/jobs.py: Celery tasks with Redis, in-process otherwise).
+"""The background jobs of tournaments (games/background/jobs.py: Celery tasks with Redis, in-process
+otherwise).
 
-Callers name them (``progress.NO_SHOW_TASK``): only Celery and games.jobs import this module.
+Callers name them (``progress.NO_SHOW_TASK``): only Celery and games.background.jobs import this module.
 """
 
 from __future__ import annotations
 
-from games import jobs
+from games.background import jobs
 from tournaments import service
 from tournaments.commands import demo_series
 from tournaments.commands.demo_series import AGAIN_TASK

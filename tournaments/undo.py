@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tournaments import clock
 
 if TYPE_CHECKING:
-    from games.streams import StreamEvent  # the rows ``games.streams.read`` gives
+    from games.eventlog.streams import StreamEvent  # the rows ``games.eventlog.streams.read`` gives
 
 UNDONE = "console.undone"
 

@@ -1,4 +1,4 @@
-"""Who calls the public API: a personal token (``Authorization: Bearer``, games/tokens.py) and/or a
+"""Who calls the public API: a personal token (``Authorization: Bearer``, games/access/tokens.py) and/or a
 seat's credential (``X-Seat-Token``, issued by the API when it seats the caller).
 
 The session cookie is never read here: a request is authorised by what it presents, which another
@@ -14,11 +14,11 @@ from typing import Any
 from django.http import HttpRequest
 from ninja.security import HttpBearer
 
-from games import seats, tokens
+from games.access import seats, tokens
+from games.access.seats import TOKEN_HEADER
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
 from games.models import ApiToken
-from games.seats import TOKEN_HEADER
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Caller:
         return self.token.user
 
     def requester(self, *scopes: str) -> seats.Requester:
-        """Who asks for a seat (games/seats.py): the seat credential presented, else the token's user
+        """Who asks for a seat (games/access/seats.py): the seat credential presented, else the token's user
         if the token carries one of ``scopes``."""
         if self.seat_token is None and self.token is not None and not self.has(*scopes):
             raise Forbidden(

@@ -22,9 +22,11 @@ from pydantic import Field
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
 from frontend.api.tables import ERRORS, game_of
-from games import bounds, seats, store
+from games import bounds
+from games.access import seats
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError, database_guard
+from games.eventlog import store
 from games.models import ApiToken, Game
 from replay import fair, frames, history
 from replay.export import _header, event_json

@@ -1,14 +1,14 @@
 """The public API's stream: a table's updates for one audience as NDJSON over HTTP (docs/api.md), for a
 bot or a scoreboard that cannot keep a socket. Each line is what the table socket would send: first
-the ``state`` (or, with ``?since=SEQ``, exactly the updates after SEQ: games/resume.py), then every
+the ``state`` (or, with ``?since=SEQ``, exactly the updates after SEQ: games/live/resume.py), then every
 ``update`` as it happens, each one once; a blank line now and then while nothing happens. It ends
 after the line that says the game is over (``finished`` or ``stopped``); the next game at the same
 table (a rematch) is read with a new stream.
 
 The stream subscribes to its audience's updates before it reads the table, as the socket does
-(games/feeds.py), so no move falls between the first lines and the live ones; a live update the first
+(games/live/feeds.py), so no move falls between the first lines and the live ones; a live update the first
 lines already held is skipped.
-It joins its credentials' groups too: a token revoked ends the stream at once (games/credentials.py).
+It joins its credentials' groups too: a token revoked ends the stream at once (games/access/credentials.py).
 """
 
 from __future__ import annotations
@@ -29,10 +29,12 @@ from redis.exceptions import RedisError
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
 from frontend.api.tables import ERRORS, audience_of, game_of
-from games import bounds, credentials, feeds, presence, publish, resume
+from games import bounds
+from games.access import credentials
 from games.errors import LiveUnavailable, database_guard
-from games.groups import seat_group
-from games.tables import load_table
+from games.eventlog.tables import load_table
+from games.live import feeds, presence, publish, resume
+from games.live.groups import seat_group
 
 log = logging.getLogger(__name__)
 
@@ -77,12 +79,13 @@ async def stream(request: HttpRequest, table: str, query: Query[StreamQuery]) ->
     layer = get_channel_layer()
     if layer is None:  # settings always name one (infra/settings.py)
         raise RuntimeError("no channel layer")
-    # The credentials it was opened with: their end (a revoked token) ends the stream (games/credentials.py).
+    # The credentials it was opened with: their end (a revoked token) ends the stream
+    # (games/access/credentials.py).
     groups = _credential_groups(request)
     # Everything the stream hears, in one queue: the feed's texts, the channel's messages; None: lost.
     heard: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
     watch: feeds.Watch | None = None
-    if feeds.on_redis(layer) or number is None:  # the process's shared subscription (games/feeds.py)
+    if feeds.on_redis(layer) or number is None:  # the process's shared subscription (games/live/feeds.py)
 
         async def update(text: str) -> None:
             heard.put_nowait({"type": "table.update", "text": text})
@@ -182,7 +185,7 @@ async def _lines(
     last: int,
     seat: tuple[int, int] | None = None,
 ) -> AsyncIterator[str]:
-    # A seat's open stream is a connection to its table, as its socket is (games/presence.py).
+    # A seat's open stream is a connection to its table, as its socket is (games/live/presence.py).
     if seat is not None:
         await sync_to_async(presence.joined)(*seat)
     pump: asyncio.Task[None] | None = None

@@ -16,14 +16,16 @@ from ninja import Query, Router, Status
 from frontend.api import schemas
 from frontend.api.auth import TokenAuth, caller
 from frontend.lobby import in_demo_tournament
-from games import bounds, engines, invites, publish, ratelimit, resume, seats
+from games import bounds, engines
+from games.access import invites, ratelimit, seats
 from games.commands import moves, resignation, runner
 from games.commands.create import SeatSpec, create_game
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, ServiceError, database_guard
+from games.eventlog.tables import get_seen_game, load_table
 from games.ids import fits
+from games.live import publish, resume
 from games.models import ApiToken, Game, Seat
-from games.tables import get_seen_game, load_table
 from tournaments.models import Tournament
 
 router = Router(tags=["tables"], auth=TokenAuth())
@@ -332,7 +334,8 @@ def claim(request: HttpRequest, table: str, body: schemas.SeatCommandIn | None =
 
 def game_of(table: str, request: HttpRequest) -> Game:
     """The table's game; NotFound for an address no table has (not a number, past a 64-bit integer),
-    and for a table the caller may not see (``games.seats.may_see``: a secret deal's), word for word."""
+    and for a table the caller may not see (``games.access.seats.may_see``: a secret deal's), word for
+    word."""
     number = int(table) if table.isascii() and table.isdigit() and len(table) <= 19 else 0
     if not fits(number, low=1):
         raise NotFound("unknown_game", _("There is no such game."))

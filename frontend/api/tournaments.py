@@ -14,7 +14,8 @@ from pydantic import Field
 from frontend.api.auth import TokenAuth, caller
 from frontend.api.schemas import TournamentBrief
 from frontend.api.tables import ERRORS
-from games import bounds, ratelimit
+from games import bounds
+from games.access import ratelimit
 from games.engines.base import _
 from games.errors import Forbidden, NotFound, database_guard
 from games.ids import fits

@@ -1,4 +1,4 @@
-"""{% load seats %}: ``{{ seat|seat_name }}`` names a seat in the reader's language (games.names);
+"""{% load seats %}: ``{{ seat|seat_name }}`` names a seat in the reader's language (games.words.names);
 ``{{ seats|seat_names }}`` names them all, " · " between them (plain text: the template escapes it)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import template
 
 from games.models import Seat
-from games.names import seat_name as _seat_name
+from games.words.names import seat_name as _seat_name
 
 register = template.Library()
 

@@ -7,6 +7,7 @@
 - ``resignation`` — resign, and claim the game of a seat that left.
 - ``deals`` — releasing a duplicate round's secret deals.
 
-What a game's log says (results, seating, hints) is read through games.queries and games.tables:
-nothing reads through these modules. Every module here may use ``runner``; none imports a sibling.
+What a game's log says (results, seating, hints) is read through games.eventlog.queries and
+games.eventlog.tables: nothing reads through these modules. Every module here may use ``runner``; none
+imports a sibling.
 """

@@ -1,7 +1,8 @@
 """The table's controls: undo, redo, restart, new game, pause, resume, and the system's abandon.
 
-Each appends one table event (games/timeline.py folds them) through ``runner``: one shape, ``_table_event``,
-told apart by a marker (who may, what the table must be now, whether the client's seq matters).
+Each appends one table event (games/eventlog/timeline.py folds them) through ``runner``: one
+shape, ``_table_event``, told apart by a marker (who may, what the table must be now, whether the
+client's seq matters).
 
 Who may use them depends on the table's kind, fixed when it was made (docs/security.md): casual tables
 allow everything and are never rated; rated and tournament tables count, so no move is taken back or
@@ -19,13 +20,14 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
-from games import commitment, hooks, store, timeline
+from games import hooks
 from games.commands import runner
 from games.commands.runner import Result
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError, casual_only
+from games.eventlog import commitment, store, timeline
+from games.eventlog.tables import Table
 from games.models import Game
-from games.tables import Table
 
 
 def _no_takebacks(game: Game) -> None:

@@ -9,12 +9,15 @@ from typing import Any
 
 from django.db import transaction
 
-from games import bounds, commitment, computers, engines, hooks, invites, store, tables, timeline
+from games import bounds, engines, hooks
+from games.access import invites
 from games.commands import runner
 from games.engines.base import IllegalAction, _
 from games.errors import ServiceError
+from games.eventlog import commitment, store, tables, timeline
+from games.eventlog.tables import Table
 from games.models import NAME_LENGTH, DealGroup, Game, Seat
-from games.tables import Table
+from games.words import computers
 
 
 @dataclass(frozen=True)
@@ -22,7 +25,7 @@ class SeatSpec:
     """Who sits where: a user, a computer level, or nobody yet (an open seat).
 
     A computer seat is called by its level and ``bot_number`` ("Computer 3 (Strong)",
-    games/computers.py), its seat's number (from 1) unless given (a tournament's entrant keeps its
+    games/words/computers.py), its seat's number (from 1) unless given (a tournament's entrant keeps its
     own at every table); its ``display_name`` is kept for logs and exports only."""
 
     display_name: str

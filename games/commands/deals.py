@@ -6,7 +6,8 @@ from functools import partial
 
 from django.db import transaction
 
-from games import hooks, tables
+from games import hooks
+from games.eventlog import tables
 from games.models import DealGroup, Game
 
 

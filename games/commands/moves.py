@@ -7,14 +7,14 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from games import store, tables, timeline
 from games.commands import runner
 from games.commands.runner import Decide, Result, Same
 from games.engines.base import IllegalAction, _
 from games.errors import Forbidden, ServiceError
+from games.eventlog import store, tables, timeline
+from games.eventlog.tables import Table
 from games.lessons import play as lessons
 from games.models import Event, Game
-from games.tables import Table
 
 MAX_ACTION_BYTES = 4096
 
@@ -128,8 +128,8 @@ def play_turn(
     *,
     actor: str,
 ) -> Result:
-    """A move chosen on the table as this command loads it (a computer seat's: games.autoplay), so the
-    choice and the move share one load. ``choose`` may raise to play nothing. The command id is the
+    """A move chosen on the table as this command loads it (a computer seat's: games.computers.autoplay), so
+    the choice and the move share one load. ``choose`` may raise to play nothing. The command id is the
     system's own (deterministic): a redelivered turn finds its move stored and appends nothing."""
     table = tables.load_table(game_id)
     _check_seat(table, seat)

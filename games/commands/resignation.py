@@ -5,7 +5,7 @@ rules have no clock ("Walang orasan": thinking time stays unlimited). So:
 
 - **Resign** (``resign``): a seat ends the game at once, its side last. Any table but a lesson.
 - **Claim** (``claim``): at a rated or tournament table, a seat may end the game when a seat of another
-  side has had no connection to the table (no socket, no stream: games/presence.py) for the table's
+  side has had no connection to the table (no socket, no stream: games/live/presence.py) for the table's
   ``absent_after`` seconds (bounds.ABSENT_AFTER, chosen when the table is made), as lichess's "claim
   victory" works. That side is last. A seat that is connected is never claimed against, however
   long it thinks; a computer seat never leaves.
@@ -23,14 +23,15 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import presence, timeline
 from games.commands import runner
 from games.commands.runner import Result
 from games.engines.base import _
 from games.errors import Forbidden, ServiceError
+from games.eventlog import timeline
+from games.eventlog.resigned import sides
+from games.eventlog.tables import Table
+from games.live import presence
 from games.models import Game
-from games.resigned import sides
-from games.tables import Table
 
 RESIGNED = "resigned"
 LEFT = "left"

@@ -1,6 +1,6 @@
 """The pipeline every command of a game runs through, once (ARCHITECTURE.md "One move").
 
-    load  ▶ the game row and the events after this process's kept fold, one query (games.tables)
+    load  ▶ the game row and the events after this process's kept fold, one query (games.eventlog.tables)
     check ▶ a retried command id is answered from the log in memory; a stale expected_seq is refused
     decide▶ the engine's events (or a table event), the fair-deal proof that goes with them
     append▶ one INSERT (and the game's status in the same statement or transaction when it changes)
@@ -10,7 +10,7 @@
 
 The commands themselves decide (``moves``, ``controls``, ``resignation``, ``create``); this module
 runs what they decide. Imports run one way: commands ▶ tables ▶ store; publish and worker register
-hooks and read tables through games.tables, never the other way round.
+hooks and read tables through games.eventlog.tables, never the other way round.
 """
 
 from __future__ import annotations
@@ -26,11 +26,12 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import bounds, commitment, hooks, signals, store, tables, timeline
+from games import bounds, hooks, signals
 from games.engines.base import _
 from games.errors import CommandReused, Conflict, ServiceError
+from games.eventlog import commitment, store, tables, timeline
+from games.eventlog.tables import Table
 from games.models import Event, Game
-from games.tables import Table
 
 COMMAND_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,64}$")
 # The ids the system gives its own commands (the opening deal, computer moves, demo deals, no-show
@@ -59,7 +60,8 @@ class Result:
 
 
 def check_command(command_id: Any, expected_seq: Any) -> None:
-    if not isinstance(command_id, str) or not COMMAND_ID.match(command_id):
+    # fullmatch: "$" alone also matches before a final newline, so "ok\n" passed as an id.
+    if not isinstance(command_id, str) or not COMMAND_ID.fullmatch(command_id):
         raise ServiceError(
             "bad_command_id",
             _("Each action needs a command id of 1 to 64 letters, digits or the signs _ . : -"),

@@ -1,7 +1,7 @@
 """A lesson table in play: which scripted move each seat is at, and the check of the learner's move.
 
 The service asks ``check`` before it decides a move at a lesson table; the computer's turn asks
-``scripted`` (games.autoplay). A seat's place in the script is the number of moves it has made:
+``scripted`` (games.computers.autoplay). A seat's place in the script is the number of moves it has made:
 lesson tables have no undo, so the log only grows.
 """
 
@@ -11,9 +11,9 @@ from typing import Any
 
 from games.engines.base import _
 from games.errors import ServiceError
+from games.eventlog.tables import Table
 from games.lessons import LEARNER, Lesson, of_engine, same_action
 from games.models import Game
-from games.tables import Table
 
 
 def lesson_of(table: Table) -> Lesson | None:

@@ -1,9 +1,9 @@
 """The database itself refuses to change or remove events (DESIGN.md "Append-only for real").
 
 PostgreSQL: triggers on UPDATE, DELETE and TRUNCATE, plus a ``txid`` column (the writing transaction)
-that lets subscribers read in a commit-safe order (games.store.read_all).
+that lets subscribers read in a commit-safe order (games.eventlog.store.read_all).
 SQLite: UPDATE and DELETE triggers. Both honour a bypass that only the test flush turns on
-(games.store.allow_rewrite).
+(games.eventlog.store.allow_rewrite).
 """
 
 from django.db import migrations

@@ -1,4 +1,4 @@
-"""Computer seats get the number they are called by ("Computer 3 (Strong)", games/computers.py).
+"""Computer seats get the number they are called by ("Computer 3 (Strong)", games/words/computers.py).
 
 At a table a computer seat was always shown as its seat's number (from 1); at a tournament's table
 it took its entrant's name, whose number is read back here ("Computer 3 (Strong)" in any of the

@@ -22,7 +22,7 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from games.pubsub import Subscriptions
+from games.live.pubsub import Subscriptions
 from infra.edge.tables import STATE_TTL, Table, applied, encode, read_state
 
 log = logging.getLogger("infra.edge")
@@ -64,7 +64,7 @@ class Edge:
                 self.send_all(table, text)
                 return
             seq, since = int(fields["seq"]), int(fields["since"])
-        except (ValueError, KeyError, TypeError):  # only games.publish writes here: never expected
+        except (ValueError, KeyError, TypeError):  # only games.live.publish writes here: never expected
             log.error("spectator edge: a message on %s is no update: ignored", channel)
             return
         table.heard(seq, since, text, fields)
@@ -184,10 +184,10 @@ class Edge:
     async def handler(self, ws: ServerConnection) -> None:
         from django.utils import translation
 
+        from games.access.ratelimit import RateLimited, socket_bucket
         from games.engines.base import _
         from games.errors import DatabaseUnavailable, Forbidden, ServiceError
-        from games.i18n import scope_language
-        from games.ratelimit import RateLimited, socket_bucket
+        from games.words.i18n import scope_language
 
         request = ws.request
         assert request is not None
@@ -384,6 +384,6 @@ def _since(query: dict[str, list[str]]) -> int | None:
 
 
 def _channel(game_id: int) -> str:
-    from games.groups import edge_channel
+    from games.live.groups import edge_channel
 
     return edge_channel(game_id)

@@ -3,7 +3,7 @@ kept up to date by the browser client's rule; and the read side's picture of it 
 
 A picture is kept per language in use at the table: the state names seats without a name of their own
 ("Guest 2", "Computer 3 (Strong)", "Open seat") in the reader's language, as Daphne's table socket does
-(games/consumers.py). Updates name nobody, so one frame of each serves every language."""
+(games/live/consumers.py). Updates name nobody, so one frame of each serves every language."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class Table:
         self.texts: dict[str, str] = {}  # language: the picture as sent, encoded once
         self.read_at: dict[str, float] = {}
         self.reading: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        # Done when Redis confirms the table's subscription (games/pubsub.py).
+        # Done when Redis confirms the table's subscription (games/live/pubsub.py).
         self.subscribed = subscribed if subscribed is not None else asyncio.get_running_loop().create_future()
 
     def heard(self, seq: int, since: int, text: str, fields: dict[str, Any]) -> None:
@@ -97,7 +97,7 @@ def applied(
         return state
     if since != state["seq"]:
         return None
-    # A state's ``since`` is its own seq, as the read side's (games.publish.snapshot).
+    # A state's ``since`` is its own seq, as the read side's (games.live.publish.snapshot).
     return {
         **state,
         **(json.loads(fields) if isinstance(fields, str) else fields),
@@ -112,14 +112,14 @@ def read_state(game_id: int, language: str) -> dict[str, Any]:
     from django.db import close_old_connections
     from django.utils import translation
 
-    from games import publish
+    from games.access.seats import Requester
     from games.errors import database_guard
-    from games.seats import Requester
-    from games.tables import get_seen_game, load_table
+    from games.eventlog.tables import get_seen_game, load_table
+    from games.live import publish
 
     close_old_connections()
     with database_guard(), translation.override(language):
-        # The edge knows nobody: a table whose deal is secret is no table here (games.seats.may_see). Nothing
-        # of it is kept before this passes, and a release only ever opens a table.
+        # The edge knows nobody: a table whose deal is secret is no table here (games.access.seats.may_see).
+        # Nothing of it is kept before this passes, and a release only ever opens a table.
         get_seen_game(game_id, Requester())
         return publish.snapshot(load_table(game_id), None)

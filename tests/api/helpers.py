@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import tokens
+from games.access import tokens
 
 
 def user(name: str = "ada", **kwargs: Any) -> Any:

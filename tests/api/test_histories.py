@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from games import tokens
+from games.access import tokens
 from games.commands import moves
 from games.commands.create import SeatSpec, create_game
+from games.eventlog.tables import load_table
 from games.models import DealGroup
-from games.tables import load_table
 
 from .helpers import Api, token_for, user
 
@@ -28,7 +28,7 @@ def test_a_secret_deal_is_read_by_its_players_and_the_organiser_only():
     organiser, ada, bob = user("org"), user("ada"), user("bob")
     game = _finished_duplicate(organiser, [ada, bob])
     path = f"/tables/{game.pk}/history"
-    # Whoever may not see the table is told there is none (games.seats.may_see; tests/tournaments/
+    # Whoever may not see the table is told there is none (games.access.seats.may_see; tests/tournaments/
     # test_secret_tables.py has every path); its other player, that it is not theirs to read yet.
     public = Api().get(path, perspective="public")
     assert public.status_code == 404 and public.json()["error"]["code"] == "unknown_game"

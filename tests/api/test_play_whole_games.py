@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from games import worker
+from games.computers import worker
 from replay.export import export_game
 
 from .helpers import Api, token_for, user

@@ -11,7 +11,7 @@ import httpx
 import pytest
 from django.core.wsgi import get_wsgi_application
 
-from games import worker
+from games.computers import worker
 
 from .helpers import token_for, user
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from games import tokens
+from games.access import tokens
 
 from . import reference_verifier
 from .helpers import Api, user

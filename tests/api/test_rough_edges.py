@@ -18,7 +18,7 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.test import AsyncClient
 
-from games import store
+from games.eventlog import store
 from games.models import Game
 from infra.reasons import name_statuses
 from tests.games.factories import play, tiny_game
@@ -135,7 +135,7 @@ async def test_the_stream_ends_after_the_games_last_line():
 
 
 def test_the_organiser_reads_every_hand_of_their_own_tournaments_game():
-    from games import tokens
+    from games.access import tokens
     from games.commands import moves
     from tournaments import service as tournaments
     from tournaments.models import Match, MatchGame

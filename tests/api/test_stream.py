@@ -13,9 +13,9 @@ from django.db import connections
 from django.test import AsyncClient
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from games import store
+from games.eventlog import store
+from games.eventlog.tables import load_table
 from games.models import Game
-from games.tables import load_table
 from tests.games.factories import play, tiny_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -128,7 +128,7 @@ async def test_a_stream_whose_live_connection_cannot_open_says_try_again(
 ):
     """Redis unreachable while a stream opens: a 503 the client can act on (the same request later
     resumes with ``since``), in its language, not a server error; nothing is left subscribed."""
-    from games import feeds
+    from games.live import feeds
 
     async def unreachable(*args: Any, **kwargs: Any) -> Any:
         raise failure

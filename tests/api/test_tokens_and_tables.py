@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import store, tokens
+from games.access import tokens
+from games.eventlog import store
 from games.models import ApiToken, Game, Seat
 
 from .helpers import Api, token_for, user

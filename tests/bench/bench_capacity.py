@@ -7,8 +7,8 @@ Run on demand (not collected by pytest):
         [--worker-options …]
 
 Starts the Procfile's processes (``tests/processes.py``: two Daphne, the spectator edge, two Celery
-workers whose turn chains play the computer seats, games/dueturns.py) on a PostgreSQL database of its own
-(``<name>_capacity``, created and dropped). (The A/B against the old turn runner, docs/BENCHMARKS.md,
+workers whose turn chains play the computer seats, games/background/dueturns.py) on a PostgreSQL database of
+its own (``<name>_capacity``, created and dropped). (The A/B against the old turn runner, docs/BENCHMARKS.md,
 was measured with ``--turns celery runner`` at commit a2dcd03, before the runner was deleted.) The Redis
 of REDIS_URL: a queue of the run's own. Each table is a casual Kazino match to 160
 between two greedy computer players, moving at human pace: ``BOT_DELAY`` = ``--pace`` seconds between
@@ -388,7 +388,7 @@ def measure(
             procs.stop()
             import redis
 
-            from games.dueturns import keys
+            from games.background.dueturns import keys
 
             redis.Redis.from_url(os.environ["REDIS_URL"]).delete(
                 queue, f"_kombu.binding.{queue}", *keys(queue)
@@ -424,8 +424,11 @@ def _step(
     pace: float,
     spectators: int,
 ) -> dict[str, Any]:
-    from games import dueturns, engines, tables, worker
+    from games import engines
+    from games.background import dueturns
     from games.commands.create import SeatSpec, create_game
+    from games.computers import worker
+    from games.eventlog import tables
 
     config = engines.get("kazino").default_config(2)
     seats = [

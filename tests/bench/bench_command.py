@@ -6,9 +6,9 @@ Run on demand (not collected by pytest):
 Creates and drops its own PostgreSQL database (``<name>_command``). Each driver is a process with the
 production settings (PostgreSQL, the channels-redis layer of REDIS_URL, ``JOBS=celery``) playing
 Kazino matches to 160 between greedy bots, one table per driver: it runs each computer turn the
-previous move scheduled (``games.autoplay.play_bot_turn``: load, choose, append, commit, publish on
+previous move scheduled (``games.computers.autoplay.play_bot_turn``: load, choose, append, commit, publish on
 Redis, add the next turn to the due turns on Redis, as in production:
-``games/dueturns.py``), at once rather than after ``BOT_DELAY``. The queue is one of the run's own,
+``games/background/dueturns.py``), at once rather than after ``BOT_DELAY``. The queue is one of the run's own,
 deleted afterwards; nothing consumes it. The
 spectators watch as in production (``SPECTATOR_SOCKET``: who listens is asked of Redis and the
 spectators' frame PUBLISHed on the table's edge channel, in one pipelined round trip), and a thread of
@@ -69,8 +69,9 @@ def _driver(
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import autoplay, engines, worker
+    from games import engines
     from games.commands.create import SeatSpec, create_game
+    from games.computers import autoplay, worker
 
     turns: list[tuple[int, int, int]] = []
     send = worker.schedule_bot_turn
@@ -131,8 +132,8 @@ def _watch(game_id: int, received: list[int]) -> None:
 
     from channels.layers import get_channel_layer
 
-    from games import publish
-    from games.groups import public_group
+    from games.live import publish
+    from games.live.groups import public_group
 
     layer = get_channel_layer()
     loop = publish._Loop.get()
@@ -157,7 +158,7 @@ def _watch_edge(game_id: int, received: list[int]) -> None:
 
     import redis
 
-    from games.groups import edge_channel
+    from games.live.groups import edge_channel
 
     pubsub = redis.Redis.from_url(os.environ["REDIS_URL"]).pubsub(ignore_subscribe_messages=True)
     pubsub.subscribe(edge_channel(game_id))
@@ -217,7 +218,7 @@ def _drop_queue(queue: str) -> None:
     import redis
 
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
-    from games.dueturns import keys
+    from games.background.dueturns import keys
 
     client.delete(queue, *(f"{queue}\x06\x16{n}" for n in (3, 6, 9)), f"_kombu.binding.{queue}", *keys(queue))
 

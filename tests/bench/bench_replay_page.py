@@ -33,7 +33,7 @@ def measure(game_id: int, repeats: int = 5) -> dict[str, float]:
     from django.conf import settings
     from django.test import Client
 
-    from games import store
+    from games.eventlog import store
     from replay import fair
 
     if "testserver" not in settings.ALLOWED_HOSTS and "*" not in settings.ALLOWED_HOSTS:

@@ -31,8 +31,10 @@ RESULTS = ROOT / "tests" / "bench" / "results" / "service.txt"
 
 
 def play(matches: int) -> tuple[int, float, float]:
-    from games import autoplay, engines, tables
+    from games import engines
     from games.commands.create import SeatSpec, create_game
+    from games.computers import autoplay
+    from games.eventlog import tables
 
     config = engines.get("kazino").default_config(2)
     seats = [SeatSpec(f"Greedy {n}", bot_level="greedy") for n in (1, 2)]
@@ -51,9 +53,11 @@ def play(matches: int) -> tuple[int, float, float]:
 def long_game(target: int = 500, seed: int = 7) -> int:
     """A Kazino match to ``target`` points between two players who move at random, every move through
     ``submit`` (as a socket or the API would): a game of thousands of events. Its id."""
-    from games import engines, publish, tables
+    from games import engines
     from games.commands.create import SeatSpec, create_game
     from games.commands.moves import submit
+    from games.eventlog import tables
+    from games.live import publish
 
     config = engines.compose("kazino", {"target": target}, 2)
     # Nobody watches this table: the log is what is measured, not publishing it.
@@ -74,7 +78,8 @@ def rebuild(game_id: int, repeats: int = 5) -> dict[str, float]:
     """Seconds (median of ``repeats``) to rebuild a game: ``engine.replay`` of its engine events alone,
     reading its log from the store, and ``tables.load_table`` with no kept fold (a cold process), and
     with its last fold kept (the usual case)."""
-    from games import engines, store, tables, timeline
+    from games import engines
+    from games.eventlog import store, tables, timeline
 
     events = store.load(game_id)
     engine = engines.get(tables.get_game(game_id).engine)
@@ -122,7 +127,7 @@ def main() -> None:
     django.setup()
     from django.core.management import call_command
 
-    from games import tables
+    from games.eventlog import tables
 
     call_command("migrate", verbosity=0)
     kept = tables.FOLDS_KEPT

@@ -37,7 +37,7 @@ def _setup(db_name: str) -> None:
 
 
 def _rows(game_id: int, n: int) -> list[tuple]:
-    from games.store import GENESIS, chain_hash
+    from games.eventlog.store import GENESIS, chain_hash
 
     rows, previous = [], GENESIS
     for seq in range(1, n + 1):
@@ -74,7 +74,7 @@ def raw_writer(db_name: str, game_id: int, n: int, barrier, out) -> None:
 
 def store_writer(db_name: str, game_id: int, n: int, barrier, out) -> None:
     _setup(db_name)
-    from games import store
+    from games.eventlog import store
 
     barrier.wait()
     start = time.perf_counter()

@@ -6,8 +6,8 @@ Run on demand (not collected by pytest):
 One process with the production settings (PostgreSQL, channels-redis on REDIS_URL, ``JOBS=celery``,
 ``SPECTATOR_SOCKET`` set: spectators watch through the edge, so nobody listens on the channel layer)
 plays Kazino matches between greedy bots on ``--tables`` tables in turn, each move through
-``games.autoplay.play_bot_turn`` as the task runs it (load, choose, append, commit, publish, the next
-turn sent to a Celery queue of the run's own, which nothing consumes). Tables are taken in turn, as a
+``games.computers.autoplay.play_bot_turn`` as the task runs it (load, choose, append, commit, publish, the
+next turn sent to a Celery queue of the run's own, which nothing consumes). Tables are taken in turn, as a
 worker sees them. The figure is this process's CPU time per move (``time.process_time``): less
 sensitive to the machine's load than the capacity run's, for comparing changes to the turn's path
 back to back. ``--profile``: cProfile's top functions. Creates and drops ``<name>_turncpu``.
@@ -41,9 +41,10 @@ def measure(moves: int, tables: int, profile: bool = False) -> dict[str, float]:
     with scratch_database("turncpu"):
         from django.conf import settings
 
-        from games import autoplay, engines, worker
-        from games import tables as tables_
+        from games import engines
         from games.commands.create import SeatSpec, create_game
+        from games.computers import autoplay, worker
+        from games.eventlog import tables as tables_
 
         settings.CELERY_TASK_DEFAULT_QUEUE = queue
         turns: dict[int, tuple[int, int, int]] = {}

@@ -263,7 +263,7 @@ def drop_scratch(name: str) -> bool:
 
 def far_game_ids() -> None:
     """Start this database's game ids at a random large number. Channel-layer groups are named by game
-    id alone (games/groups.py): another deployment or test run on the same Redis database with a game 2
+    id alone (games/live/groups.py): another deployment or test run on the same Redis database with a game 2
     of its own would otherwise talk into (and hear from) a benchmark's game 2."""
     from django.db import connection
 

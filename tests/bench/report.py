@@ -1033,8 +1033,8 @@ def _command(results: dict[str, Any]) -> list[str]:
             else "who listens is asked of Redis in one round trip; the spectators' group on the channel "
             "layer has a member that the driver reads, as before the spectator edge"
         )
-        + "), the next computer turn added to the due turns on Redis (`games/dueturns.py`) — and the "
-        "next turn played at once instead of after `BOT_DELAY`. Raw INSERT+COMMIT: "
+        + "), the next computer turn added to the due turns on Redis (`games/background/dueturns.py`) — "
+        "and the next turn played at once instead of after `BOT_DELAY`. Raw INSERT+COMMIT: "
         "psycopg, one row per transaction, as many writers, in the same database, measured in turn with the "
         f"moves; the median of {runs[0].get('repeats', 1)} runs each.",
         "",
@@ -1105,7 +1105,7 @@ def _capacity(results: dict[str, Any], images: dict[str, str]) -> list[str]:
             f"the turn runner of {cap.get('concurrency', 2)} processes, `LOG_LEVEL=WARNING`"
             if cap.get("turns") == "runner"
             else f"two Celery workers of {cap.get('concurrency', 3)} pool processes playing the computer turns in "
-            "4 chains (games/dueturns.py), `WORKER_LOG_LEVEL=warning`"
+            "4 chains (games/background/dueturns.py), `WORKER_LOG_LEVEL=warning`"
         )
         + "), PostgreSQL and Redis. Each "
         "table a casual Kazino "

@@ -257,7 +257,7 @@ def figures() -> dict[str, Any]:
                     "samples": 1500,
                     "self": [["wait (psycopg/connection.py)", 0.2]],
                     "inclusive": [
-                        ["play_bot_turn (games/autoplay.py)", 0.6],
+                        ["play_bot_turn (games/computers/autoplay.py)", 0.6],
                         ["_append (games/service.py)", 0.3],
                     ],
                 }
@@ -351,7 +351,7 @@ def test_the_command_path_and_capacity_goals_say_no_when_missed():
     assert (
         "## The command path: moves per second" in page and "## Capacity: live tables at human pace" in page
     )
-    assert "| 1,250 (knee) | 2,500 |" in page and "`play_bot_turn (games/autoplay.py)`" in page
+    assert "| 1,250 (knee) | 2,500 |" in page and "`play_bot_turn (games/computers/autoplay.py)`" in page
 
 
 def test_the_multi_player_swiss_goals_say_no_on_a_wide_table_or_an_inexact_round():

@@ -15,7 +15,7 @@ from chat import service
 from chat.models import Report
 from frontend.tournament_new import _posted
 from games.commands.create import SeatSpec, create_game
-from games.consumers import Speaker
+from games.live.consumers import Speaker
 from games.models import Seat
 
 from .test_service import tournament_table

@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 
 from chat import service
 from chat.models import Message, Report
-from games.consumers import Speaker
 from games.errors import ServiceError
+from games.live.consumers import Speaker
 from games.models import Game, Seat
 from tests.games.factories import tiny_game
 from tournaments.models import Match, MatchGame, Tournament

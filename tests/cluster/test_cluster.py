@@ -22,7 +22,8 @@ import pytest
 from django.core.management import call_command
 from prometheus_client.parser import text_string_to_metric_families
 
-from games import store, worker
+from games.computers import worker
+from games.eventlog import store
 from games.models import Event
 from tournaments import service, simulate
 from tournaments.log import FINISHED

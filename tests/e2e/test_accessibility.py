@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import computers
+from games.words import computers
 from replay import frames
 from tests.replay.play import new_game, play
 from tournaments import simulate

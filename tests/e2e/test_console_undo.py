@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import streams
+from games.eventlog import streams
 from tournaments import projection, service, undo
 
 from .conftest import screenshot

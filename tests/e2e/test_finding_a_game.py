@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.eventlog.tables import load_table
 from games.models import Game, Seat
-from games.tables import load_table
 
 from .axe import report, run_axe
 from .conftest import COUNT_SENDS, WAIT, screenshot

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from pypdf import PdfReader
 
-from games import streams
+from games.eventlog import streams
 from tournaments import board, projection, service
 from tournaments.models import Club, Match, Tournament
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import autoplay, engines, store
+from games import engines
+from games.computers import autoplay
+from games.eventlog import store
 
 from .conftest import WAIT, actions_sent, screenshot
 

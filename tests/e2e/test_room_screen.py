@@ -11,9 +11,10 @@ import time
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import engines, queries
+from games import engines
 from games.commands.create import SeatSpec, create_game
-from games.tables import load_table
+from games.eventlog import queries
+from games.eventlog.tables import load_table
 from seasons import service as seasons
 from tournaments import service, simulate
 from tournaments.models import Club, Entry, MatchGame
@@ -184,7 +185,7 @@ def test_the_season_page_fits_a_phone_in_three_languages(browser, server):
 
 def test_the_points_ranking_on_a_phone_in_three_languages(browser, server):
     """Kazino's points ranking beside the ratings, on the leaderboard and the player's page."""
-    from games.autoplay import play_bot_turn
+    from games.computers.autoplay import play_bot_turn
     from games.models import Game
 
     seats = [SeatSpec("", bot_level="greedy", bot_number=n) for n in (1, 2)]

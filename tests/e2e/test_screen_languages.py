@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import streams
+from games.eventlog import streams
 from tournaments import clock, service
 from tournaments.models import Club
 

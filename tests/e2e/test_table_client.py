@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import store
 from games.commands import controls, moves
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import store
 from games.models import Game, Invite, Seat
 
 from .conftest import WAIT

@@ -61,5 +61,5 @@ class View:
 
 
 def shown(snapshot: dict[str, Any]) -> dict[str, Any]:
-    """The server's picture for an audience (games.publish.snapshot), as a client would hold it."""
+    """The server's picture for an audience (games.live.publish.snapshot), as a client would hold it."""
     return {key: value for key, value in json.loads(json.dumps(snapshot)).items() if key in SHOWN}

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import redis
 
-from games import store
+from games.eventlog import store
 from games.models import Event
 from tests.processes import ROOT, Processes, app_env, free_port, report_failed
 
@@ -59,9 +59,9 @@ def faults(request, transactional_db) -> Iterator[Processes]:  # type: ignore[no
 
 def forget_queue(url: str, queue: str) -> None:
     """Remove a test queue from the shared Redis: its list, its due turns and turn chains
-    (games/dueturns.py), and the messages a killed worker had taken (kombu's ``unacked`` hash), which
-    another worker on this Redis would put back in an hour."""
-    from games.dueturns import keys
+    (games/background/dueturns.py), and the messages a killed worker had taken (kombu's ``unacked`` hash),
+    which another worker on this Redis would put back in an hour."""
+    from games.background.dueturns import keys
 
     if not url:
         return

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games import queries, store
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import queries, store
 from games.models import Game, Seat
 from tests.processes import Processes, database_url, eventually
 
@@ -139,7 +139,7 @@ def test_a_submit_whose_answer_is_lost_after_the_commit_is_acknowledged_once_on_
 
 
 def test_a_last_move_cut_off_is_written_with_its_status_or_not_at_all(web):
-    """A game's last move and the game's status are one statement (games.store.append's ``then``: an
+    """A game's last move and the game's status are one statement (games.eventlog.store.append's ``then``: an
     INSERT and an UPDATE in one data-modifying WITH, atomic without a transaction): cut before it
     reaches the server, neither is written; cut after the server answered, both are. Either way the
     retry finishes the game once."""

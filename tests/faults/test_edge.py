@@ -21,11 +21,13 @@ import pytest
 import redis
 from django.utils import translation
 
-from games import names, publish, tables
 from games.commands.create import SeatSpec, create_game
-from games.groups import edge_channel, seat_channel
+from games.eventlog import tables
+from games.eventlog.tables import load_table
+from games.live import publish
+from games.live.groups import edge_channel, seat_channel
 from games.models import Event, Game, Seat
-from games.tables import load_table
+from games.words import names
 from tests.processes import ROOT, Processes, free_port, http_get, procfile
 
 from .clients import View, shown
@@ -192,7 +194,7 @@ def test_a_spectator_on_the_edge_gets_what_one_on_daphne_gets(site: Site):
 
 
 def test_the_edge_never_hears_a_seat(site: Site):
-    """By construction (it reads no channel layer, only its tables' edge channels, on which games.publish
+    """By construction (it reads no channel layer, only its tables' edge channels, on which games.live.publish
     puts the public text alone), and in fact: everything published for it during a whole game played by
     two seats on sockets, and everything it sent, holds no seat's secret card."""
     source = "\n".join(path.read_text() for path in (ROOT / "infra" / "edge").glob("*.py"))

@@ -1,4 +1,4 @@
-"""The spectator edge's Redis subscriptions (games/pubsub.py), in the test's process: an edge
+"""The spectator edge's Redis subscriptions (games/live/pubsub.py), in the test's process: an edge
 (its own event loop, a stand-in for the database's picture) on a Redis of the test's own, reached through
 a gate that can hold what the edge writes, so that Redis answers it late, in one go.
 
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import redis.asyncio
 
-from games.groups import edge_channel
+from games.live.groups import edge_channel
 from infra.edge import server
 from infra.edge.server import Edge
 

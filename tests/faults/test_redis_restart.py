@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from games import publish
 from games.commands.create import SeatSpec, create_game
+from games.eventlog.tables import load_table
+from games.live import publish
 from games.models import Game, Seat
-from games.tables import load_table
 from tests.processes import Processes, procfile
 
 from .clients import View, shown

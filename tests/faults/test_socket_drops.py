@@ -3,7 +3,7 @@ ends equal to the server's, for its audience (each seat by its token, spectators
 spectator delay), with no update lost or applied twice.
 
 Daphne runs the Procfile's web command on Redis (the channel layer). The computers' moves are played
-in this process by the product's own turn (``games.autoplay``) and published through the same Redis,
+in this process by the product's own turn (``games.computers.autoplay``) and published through the same Redis,
 paced, at tables long enough that every drop happens while they play. Clients follow the page's rules
 (clients.View), drop their connection abruptly (no close frame) at random moments — before reading
 anything, after a few messages, after a while — reconnect, send ``resync`` and go on. When every drop
@@ -29,10 +29,11 @@ import pytest
 from channels.layers import channel_layers
 from django.db import connections
 
-from games import autoplay, publish
 from games.commands.create import SeatSpec, create_game
+from games.computers import autoplay
+from games.eventlog.tables import load_table, spectator_cut
+from games.live import publish
 from games.models import Seat
-from games.tables import load_table, spectator_cut
 from tests.processes import Processes
 
 from .clients import View, shown

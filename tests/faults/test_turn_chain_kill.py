@@ -1,5 +1,5 @@
-"""Celery workers playing computer turns in chains (games/dueturns.py), killed with SIGKILL in the middle
-of a batch 12 times: every game ends, no computer move is lost or stored twice, and the chains never
+"""Celery workers playing computer turns in chains (games/background/dueturns.py), killed with SIGKILL in the
+middle of a batch 12 times: every game ends, no computer move is lost or stored twice, and the chains never
 multiply.
 
 Two workers of the Procfile (and its beat, whose watchdog here only starts lost chains again: its idle
@@ -27,8 +27,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from games import dueturns, store
+from games.background import dueturns
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import store
 from games.models import Game
 from tests.processes import Processes, eventually, procfile
 

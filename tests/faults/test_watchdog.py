@@ -1,12 +1,13 @@
-"""The turn watchdog (games.worker.resume_idle, sent by celery beat): which tables it puts back in play,
-and how often. Fast, and on any database: the fault tests show it at work in a real deployment."""
+"""The turn watchdog (games.computers.worker.resume_idle, sent by celery beat): which tables it puts back in
+play, and how often. Fast, and on any database: the fault tests show it at work in a real deployment."""
 
 from __future__ import annotations
 
 import pytest
 
-from games import store, worker
 from games.commands import controls
+from games.computers import worker
+from games.eventlog import store
 from tests.games.factories import play, tiny_game
 
 pytestmark = pytest.mark.django_db

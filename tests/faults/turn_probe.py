@@ -1,9 +1,9 @@
 """Loaded into a test's Celery worker with ``--include tests.faults.turn_probe``: never in production.
 
-It wraps the job that plays a computer turn (``games.jobs.wrap``) so that each turn, played by a turn
-chain (games/dueturns.py), lasts long enough to be killed in the middle, and says on stdout when a turn
-starts and when it has returned (its move stored if it played; its claim not yet cleared), with the pid
-of the pool process and the moment (``time.time()``):
+It wraps the job that plays a computer turn (``games.background.jobs.wrap``) so that each turn, played by a
+turn chain (games/background/dueturns.py), lasts long enough to be killed in the middle, and says on stdout
+when a turn starts and when it has returned (its move stored if it played; its claim not yet cleared), with
+the pid of the pool process and the moment (``time.time()``):
 
     turn-probe start pid=123 turn=4:17:2 at=1764700000.123
     turn-probe returned pid=123 turn=4:17:2 at=1764700000.654 result=played
@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from games import jobs
+from games.background import jobs
 
 BEFORE = float(os.environ.get("FAULT_PROBE_BEFORE", "0.4"))
 AFTER = float(os.environ.get("FAULT_PROBE_AFTER", "0.2"))

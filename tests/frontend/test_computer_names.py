@@ -14,11 +14,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import translation
 
-from games import publish
 from games.commands.create import SeatSpec, create_game
+from games.eventlog.tables import load_table
+from games.live import publish
 from games.models import Game, Seat
-from games.names import seat_name
-from games.tables import load_table
+from games.words.names import seat_name
 from tournaments import log, service, simulate
 from tournaments.models import Entry, MatchGame, Rating
 
@@ -99,7 +99,7 @@ def test_a_computer_entrant_has_one_name_on_every_page_in_every_language(client)
 
 
 def test_the_levels_have_the_same_names_in_the_new_table_form(client):
-    from games import computers
+    from games.words import computers
 
     for language, words in LEVELS.items():
         page = client.get("/new/kazino/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
@@ -126,7 +126,7 @@ def test_a_computer_keeps_its_number_at_a_table_it_joins_in_another_seat():
 
 
 def test_names_stored_before_computers_were_numbered_are_read_back():
-    from games import computers
+    from games.words import computers
 
     for old, number, level in (
         ("Computer 3 (Strong)", 3, "strong"),

@@ -9,7 +9,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import streams
+from games.eventlog import streams
 from tests.tournaments.test_absence import finish_round, play_out
 from tournaments import projection, service
 from tournaments.models import Entry, Match, MatchGame

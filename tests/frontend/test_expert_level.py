@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from frontend.management.commands import demo
-from games import computers, playnow
+from games.access import playnow
 from games.models import Game, Seat
+from games.words import computers
 from tests.api.helpers import Api, token_for, user
 
 pytestmark = pytest.mark.django_db(transaction=True)

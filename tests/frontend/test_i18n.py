@@ -800,7 +800,8 @@ def test_computer_seats_are_kept_by_number_and_level_whatever_language_made_the_
 def test_guests_and_players_on_this_device_are_named_in_the_readers_language(client):
     """#23.4: a table made in Kreyòl showed "Envite 1" in a Tagalog lobby beside "Guest 1": seats
     without a name of their own keep a role and a number, named when shown (lobby, table socket)."""
-    from games import publish, tables
+    from games.eventlog import tables
+    from games.live import publish
 
     client.post(
         "/new/kazino/",

@@ -203,7 +203,7 @@ def test_an_online_best_of_3_shows_the_scores_its_games_made(client):
     """Computers play a best-of-3 knockout online; each match's score on the bracket and the round card
     is the count of its games' winners read from the log's game.finished events (not from the
     project's code that writes the scores)."""
-    from games import streams
+    from games.eventlog import streams
     from tournaments import simulate
 
     options = {"best_of": 3, "game_config": {"match": "single"}}

@@ -7,9 +7,10 @@ import re
 
 import pytest
 
-from games import lessons, tables
+from games import lessons
 from games.commands import moves
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import tables
 from games.lessons import LEARNER
 from games.models import Game
 

@@ -12,10 +12,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from frontend import lobby
-from games import audience
-from games.autoplay import play_bot_turn
 from games.commands.create import SeatSpec, create_game
-from games.tables import load_table
+from games.computers.autoplay import play_bot_turn
+from games.eventlog.tables import load_table
+from games.live import audience
 from tests.replay.play import new_game
 
 pytestmark = pytest.mark.django_db

@@ -53,7 +53,7 @@ def test_tournament_entrants_keep_their_whole_names_at_their_tables(client):
     client.force_login(player)
     client.post(f"/tournaments/{row.pk}/do/register")
     client.force_login(organiser)
-    # A computer player has no name of its own: a name sent along is not used (games/computers.py).
+    # A computer player has no name of its own: a name sent along is not used (games/words/computers.py).
     client.post(f"/tournaments/{row.pk}/do/add_bot", {"name": "B" * 200, "level": "random"})
     client.post(f"/tournaments/{row.pk}/do/start")
     row = Tournament.objects.get(pk=row.pk)
@@ -79,7 +79,7 @@ def test_computer_players_with_the_longest_names_are_rated_and_their_game_export
     seats = [SeatSpec(name, bot_level="random") for name in names]
     game = create_game("kazino", {"players": 2}, seats, kind="rated")
     assert ratings.record(game.pk, {"places": [1, 2]})
-    # Rated by number and level (games/computers.py); the seats keep their names for exports.
+    # Rated by number and level (games/words/computers.py); the seats keep their names for exports.
     assert set(Rating.objects.values_list("player", flat=True)) == {"bot:random:1", "bot:random:2"}
     assert set(Rating.objects.values_list("name", flat=True)) == {
         "Computer 1 (Beginner)",

@@ -15,7 +15,7 @@ from django.test import Client
 
 from frontend.over_the_board import CODE_RATE
 from frontend.score_sheet import parse_hands
-from games import streams
+from games.eventlog import streams
 from tests.frontend.catalogues import english_on_page, english_only_phrases
 from tournaments import board, projection, service
 from tournaments.models import Club, Match, Tournament

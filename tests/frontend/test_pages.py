@@ -75,7 +75,7 @@ def test_players_passing_a_device_may_be_named_and_a_name_is_bounded(client):
     assert response.status_code == 302
     game = Game.objects.get()
     assert [s.display_name for s in game.seats.order_by("number")] == ["Marie", "Jean-Rony"]
-    from games import queries
+    from games.eventlog import queries
 
     names = [s["display_name"] for s in queries.seating(game.pk)["seats"]]
     assert names == ["Marie", "Jean-Rony"]  # what the table's pages and the API call them
@@ -182,7 +182,7 @@ def test_a_form_without_a_kind_makes_a_casual_table(client):
 @pytest.mark.parametrize("kind", ["rated", "tournament"])
 def test_no_hint_in_a_game_that_counts_over_http(client, kind):
     from games.commands.create import SeatSpec, create_game
-    from games.tables import load_table
+    from games.eventlog.tables import load_table
 
     user = _sign_in(client)
     seats = [SeatSpec("ana", user=user), SeatSpec("ana again", user=user)]

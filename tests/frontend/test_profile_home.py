@@ -8,8 +8,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
+from games.eventlog.tables import load_table
 from games.models import Game
-from games.tables import load_table
 from tests.replay.play import new_game, play
 from tournaments.models import Rating
 

@@ -12,8 +12,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import translation
 
-from games import computers
 from games.models import Game
+from games.words import computers
 from tests.replay.play import new_game, play
 from tournaments.models import Rating, RatingHistory
 

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import streams
+from games.eventlog import streams
 from tests.tournaments.test_over_the_board import setup
 from tournaments import projection
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import publish
+from games.live import publish
 from games.models import Game
 
 pytestmark = pytest.mark.django_db

@@ -311,8 +311,8 @@ def test_a_player_asks_for_a_half_point_bye_on_the_page(client):
 
 
 def test_a_seated_player_cannot_pause_a_tournament_table_but_the_organiser_can(client, organiser):
-    from games import queries, store
-    from games.tables import load_table
+    from games.eventlog import queries, store
+    from games.eventlog.tables import load_table
     from tournaments import service
 
     player = get_user_model().objects.create_user("player")
@@ -379,7 +379,7 @@ def test_entrant_and_level_names_match_on_every_page(client, organiser, language
     from django.utils import translation
     from django.utils.html import escape
 
-    from games import computers
+    from games.words import computers
     from tournaments import service
 
     client.cookies["django_language"] = language

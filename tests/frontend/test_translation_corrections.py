@@ -192,7 +192,7 @@ def test_the_forfeit_timer_says_never(client, django_user_model, language, never
 
 
 def test_a_computer_seat_choice_is_named_in_tagalog():
-    from games import computers
+    from games.words import computers
 
     with translation.override("tl"):
         assert computers.name(2, "greedy") == "Kompyuter 2 (madali)"

@@ -7,7 +7,7 @@ import html as html_lib
 
 import pytest
 
-from games import streams
+from games.eventlog import streams
 from tests.frontend.test_console_forms import do, status_line
 from tournaments import projection, service
 

@@ -17,11 +17,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from games import engines, store
+from games import engines
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import store
+from games.eventlog.tables import Table, get_game, load_table
+from games.eventlog.verify import verify_game
 from games.models import Event, Seat
-from games.tables import Table, get_game, load_table
-from games.verify import verify_game
 
 from .tally import TALLY, Channel
 

@@ -8,7 +8,7 @@ seat and no invite and grants nothing; no answer carries a credential; none is a
 
 Handshakes: every ``?seat=`` (numbers, junk, repeated, missing), credential header (a seat's, a replaced
 one, an open seat's, another table's, junk bytes, empty), ``?token=`` and session (anonymous, signed
-in, holding seats). The socket must play exactly the seat the rules of games/seats.py give, watch as a
+in, holding seats). The socket must play exactly the seat the rules of games/access/seats.py give, watch as a
 spectator only when nothing was claimed, and refuse everything else with its code and close.
 """
 
@@ -28,10 +28,10 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import streams
+from games.access.seats import SESSION_KEY
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import streams
 from games.models import Invite, Seat
-from games.seats import SESSION_KEY
 from tests.replay.sockets import app
 
 from . import strategies as fz
@@ -185,7 +185,8 @@ def _expected(
     token: bytes | None,
     wanted: list[str] | None,
 ) -> tuple[str, int | None]:
-    """What games/seats.py says the handshake gets: ("state", seat or None) or ("not_your_seat", None)."""
+    """What games/access/seats.py says the handshake gets: ("state", seat or None) or ("not_your_seat",
+    None)."""
     presented = token.decode("latin-1") if token else None
     held = set()
     for s in seats:

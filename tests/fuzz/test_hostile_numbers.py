@@ -21,8 +21,9 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.test import Client
 
-from games import tables, tokens
+from games.access import tokens
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import tables
 from games.models import Game
 from tests.api.helpers import user
 from tests.replay.sockets import connect, session_of, until
@@ -48,7 +49,7 @@ HOSTILE: list[Any] = [
     "",
     [],
 ]
-# On a socket an explicit null is refused too (games/consumers.py); in an HTTP body it is the field
+# On a socket an explicit null is refused too (games/live/consumers.py); in an HTTP body it is the field
 # left out, its default.
 SOCKET_HOSTILE = [*HOSTILE, None]
 # A form's empty field is the field left out (its default), so it is no hostile number there.

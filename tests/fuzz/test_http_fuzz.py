@@ -18,12 +18,12 @@ from django.test import Client
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import queries, store, streams
+from games.access.seats import SESSION_KEY
 from games.commands import moves
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import queries, store, streams
+from games.eventlog.tables import load_table
 from games.models import Seat
-from games.seats import SESSION_KEY
-from games.tables import load_table
 from replay.models import Annotation
 from tournaments import service as tournaments
 from tournaments.models import MatchGame

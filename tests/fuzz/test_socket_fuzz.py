@@ -23,11 +23,11 @@ from django.db import connections
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import store
 from games.commands import moves
 from games.commands.create import SeatSpec, create_game
-from games.consumers import TABLE_COMMANDS
-from games.tables import load_table
+from games.eventlog import store
+from games.eventlog.tables import load_table
+from games.live.consumers import TABLE_COMMANDS
 from replay import frames
 from replay.models import Room, RoomMember
 from tests.replay.sockets import app, session_of

@@ -1,10 +1,10 @@
-"""Jobs for tests/games/test_jobs.py only: registered like the project's (games/jobs.py)."""
+"""Jobs for tests/games/test_jobs.py only: registered like the project's (games/background/jobs.py)."""
 
 from __future__ import annotations
 
 import threading
 
-from games import jobs
+from games.background import jobs
 
 DONE: list[tuple[str, int]] = []
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from games import store
+from games.eventlog import store
+from games.eventlog.tables import load_table
 from games.models import Seat
-from games.tables import load_table
 
 from .factories import tiny_game
 

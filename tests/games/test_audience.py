@@ -1,4 +1,4 @@
-"""Spectator counts across processes (games/audience.py): each process's count in Redis, summed by the
+"""Spectator counts across processes (games/live/audience.py): each process's count in Redis, summed by the
 lobby; a process that stops renewing stops counting; no Redis to read, no number."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 import pytest
 from django.conf import settings
 
-from games import audience
+from games.live import audience
 
 pytestmark = pytest.mark.django_db
 

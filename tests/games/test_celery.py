@@ -1,5 +1,5 @@
 """A real Celery worker on Redis plays the computer seats (production mode: chains of due turns,
-games/dueturns.py)."""
+games/background/dueturns.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from games import dueturns, jobs, store, worker
+from games.background import dueturns, jobs
+from games.computers import worker
+from games.eventlog import store
 from games.models import Game
 
 from .factories import play, tiny_game

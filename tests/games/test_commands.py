@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games import store
+from games.eventlog import store
 from games.models import Game
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,9 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from games import store
+from games.eventlog import store
+from games.eventlog.tables import load_table
 from games.models import Seat
-from games.tables import load_table
 from infra.routing import websocket_urlpatterns
 
 from .factories import tiny_game
@@ -292,7 +292,7 @@ async def test_a_busy_channel_layer_closes_the_socket_it_failed_and_no_other(mon
 async def test_a_seat_taken_while_the_table_is_open_renames_it_on_every_page():
     """The owner waits at the table; a friend takes the open seat through the invite: the owner's page
     is told the seats changed, asks again, and names the seat as its new player (not "Open seat")."""
-    from games import invites
+    from games.access import invites
     from games.commands.create import SeatSpec, create_game
     from games.models import Invite
 

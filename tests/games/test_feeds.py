@@ -1,4 +1,4 @@
-"""The spectators of a table in one process share one member of its public group (games/feeds.py)."""
+"""The spectators of a table in one process share one member of its public group (games/live/feeds.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import asyncio
 import pytest
 from channels.layers import InMemoryChannelLayer
 
-from games import feeds
-from games.groups import public_group
+from games.live import feeds
+from games.live.groups import public_group
 
 pytestmark = pytest.mark.asyncio
 
@@ -137,7 +137,7 @@ async def test_on_redis_a_seats_sockets_share_one_subscription_and_hear_only_the
 
     import redis.asyncio
 
-    from games.groups import edge_channel, seat_channel
+    from games.live.groups import edge_channel, seat_channel
 
     layer = redis_layer()
     game = random.randrange(10**12, 10**13)  # channels are server-wide: no other test's table
@@ -175,7 +175,7 @@ async def test_on_redis_a_seats_sockets_share_one_subscription_and_hear_only_the
 async def test_on_redis_a_lost_connection_closes_every_socket_that_heard_through_it(monkeypatch):
     import random
 
-    from games import pubsub
+    from games.live import pubsub
 
     made = []
 
@@ -187,7 +187,7 @@ async def test_on_redis_a_lost_connection_closes_every_socket_that_heard_through
             made.append(self.pool.make_connection())
             return made[-1]
 
-    class Pools:  # only games.pubsub's pools: the lobby's spectator counts keep theirs
+    class Pools:  # only games.live.pubsub's pools: the lobby's spectator counts keep theirs
         @staticmethod
         def from_url(*args, **kwargs):  # type: ignore[no-untyped-def]
             return Pool(real(*args, **kwargs))

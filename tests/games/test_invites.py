@@ -1,4 +1,4 @@
-"""Invites (games/invites.py): one per open seat, claimed once, expiring, renewed for the players."""
+"""Invites (games/access/invites.py): one per open seat, claimed once, expiring, renewed for the players."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone, translation
 
-from games import invites, seats
+from games.access import invites, seats
 from games.commands import controls
 from games.commands.create import SeatSpec, create_game
 from games.models import Game, Invite, Seat

@@ -1,11 +1,12 @@
-"""One place decides how background work runs (games/jobs.py): a job is named, never imported by who
-schedules it, and runs in-process, as a Celery task, or batched among the due turns."""
+"""One place decides how background work runs (games/background/jobs.py): a job is named, never imported by
+who schedules it, and runs in-process, as a Celery task, or batched among the due turns."""
 
 from __future__ import annotations
 
 import pytest
 
-from games import broker, dueturns, jobs, worker
+from games.background import broker, dueturns, jobs
+from games.computers import worker
 
 from . import jobs_probe
 

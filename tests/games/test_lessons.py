@@ -8,12 +8,13 @@ import json
 
 import pytest
 
-from games import engines, lessons, queries, tables
-from games.autoplay import choose
+from games import engines, lessons
 from games.commands import controls, moves
 from games.commands.create import SeatSpec, create_game
+from games.computers.autoplay import choose
 from games.engines.base import IllegalAction
 from games.errors import ServiceError
+from games.eventlog import queries, tables
 from games.lessons import LEARNER, Learn, Reply
 from games.lessons import play as lesson_play
 from games.models import Event, Game
@@ -75,7 +76,7 @@ def _submit(game: Game, action, command_id: str):
 
 
 def _computer_turns(game: Game) -> None:
-    """Play the computer's turns as the worker would (its choice through games.autoplay)."""
+    """Play the computer's turns as the worker would (its choice through games.computers.autoplay)."""
     while True:
         table = tables.load_table(game.pk)
         seats = [s for s in table.to_act() if s != LEARNER]
@@ -177,7 +178,7 @@ def test_engine_refuses_what_no_lesson_may_teach():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_finished_lesson_is_not_in_the_game_statistics():
-    from games import lengths
+    from games.eventlog import lengths
 
     from .factories import play, tiny_game
 

@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection, connections
 
-from games import invites, seats
+from games.access import invites, seats
 from games.commands.create import SeatSpec, create_game
 from games.errors import ServiceError
 from games.models import Game, Seat

@@ -12,11 +12,14 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from games import autoplay, engines, hooks, publish, signals, store, tables, worker
+from games import engines, hooks, signals
 from games.commands import controls
 from games.commands.create import SeatSpec, create_game
+from games.computers import autoplay, worker
+from games.eventlog import store, tables
+from games.eventlog.tables import load_table
+from games.live import publish
 from games.models import Game
-from games.tables import load_table
 from replay import frames
 
 from .factories import play, tiny_game
@@ -256,16 +259,16 @@ PIPELINE = (
     "commands.controls",
     "commands.resignation",
     "commands.deals",
-    "tables",
+    "eventlog.tables",
     "hooks",
-    "publish",
-    "worker",
-    "jobs",
-    "dueturns",
-    "broker",
+    "live.publish",
+    "computers.worker",
+    "background.jobs",
+    "background.dueturns",
+    "background.broker",
     "tasks",
-    "autoplay",
-    "store",
+    "computers.autoplay",
+    "eventlog.store",
 )
 COMMANDS = [module for module in PIPELINE if module.startswith("commands.")]
 
@@ -291,11 +294,15 @@ def _imports(module: str) -> set[str]:
 def test_the_pipeline_modules_import_each_other_one_way():
     graph = {module: _imports(module) for module in PIPELINE}
     for command in COMMANDS:
-        assert "publish" not in graph[command] and "worker" not in graph[command], command
+        assert "live.publish" not in graph[command] and "computers.worker" not in graph[command], command
         # Every command module runs through the runner; none imports a sibling.
         assert graph[command] & set(COMMANDS) <= {"commands.runner"}, command
-    assert "tasks" not in graph["worker"] and "tasks" not in graph["jobs"]  # jobs are named, not imported
-    assert "worker" not in graph["dueturns"] and not set(COMMANDS) & graph["dueturns"]
+    # Jobs are named, not imported.
+    assert "tasks" not in graph["computers.worker"] and "tasks" not in graph["background.jobs"]
+    assert (
+        "computers.worker" not in graph["background.dueturns"]
+        and not set(COMMANDS) & graph["background.dueturns"]
+    )
     order: list[str] = []
     visiting: set[str] = set()
 
@@ -315,7 +322,7 @@ def test_the_pipeline_modules_import_each_other_one_way():
 
 @pytest.mark.redis
 def test_publishing_asks_channels_redis_which_groups_have_a_member():
-    """games.publish reads channels-redis's group sets (a private part of it: an upgrade that moves them
+    """games.live.publish reads channels-redis's group sets (a private part of it: an upgrade that moves them
     makes publishing send every audience again, which this notices)."""
     import os
     import uuid

@@ -1,4 +1,4 @@
-"""Play now (games/playnow.py, #33 finding a game): the next player asking for the same game, options
+"""Play now (games/access/playnow.py, #33 finding a game): the next player asking for the same game, options
 and kind is seated with the one waiting, once; nobody with themselves; waits lapse; a computer takes
 the seat after the minutes asked for, by a job, with the test's clock."""
 
@@ -12,7 +12,9 @@ from django.contrib.auth import get_user_model
 from django.db import connection, connections
 from django.utils import timezone
 
-from games import bounds, jobs, playnow
+from games import bounds
+from games.access import playnow
+from games.background import jobs
 from games.models import Game, Seat, Seek
 
 pytestmark = pytest.mark.django_db
@@ -135,8 +137,8 @@ def test_a_bad_kind_is_refused():
 def test_a_computer_takes_the_seat_after_the_minutes_asked_for(
     monkeypatch, django_capture_on_commit_callbacks
 ):
-    """The fallback is a job (games/jobs.py) due at the minutes asked for; run with the test's clock:
-    before its time it does nothing, at its time the player is seated with a computer."""
+    """The fallback is a job (games/background/jobs.py) due at the minutes asked for; run with the test's
+    clock: before its time it does nothing, at its time the player is seated with a computer."""
     (ana,) = _users("ana")
     sent: list[tuple] = []
     monkeypatch.setattr(jobs, "enqueue", lambda name, *args, delay=0.0: sent.append((name, args, delay)))

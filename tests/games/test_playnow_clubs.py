@@ -10,7 +10,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from games import jobs, playnow
+from games.access import playnow
+from games.background import jobs
 from games.errors import ServiceError
 from games.models import Game, Seek
 from tournaments import clubs

@@ -8,9 +8,9 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-from games import store
-from games.groups import public_group, seat_group
-from games.tables import load_table
+from games.eventlog import store
+from games.eventlog.tables import load_table
+from games.live.groups import public_group, seat_group
 
 from .factories import play, tiny_game
 
@@ -83,8 +83,8 @@ def test_on_redis_a_move_is_published_to_the_audiences_that_listen_and_their_vie
     import redis
     from channels.layers import channel_layers
 
-    from games import publish
-    from games.groups import edge_channel, seat_channel
+    from games.live import publish
+    from games.live.groups import edge_channel, seat_channel
 
     prefix = f"test-{uuid.uuid4().hex[:8]}"
     settings.CHANNEL_LAYERS = {
@@ -147,8 +147,8 @@ def test_on_redis_a_seat_taken_is_told_to_the_spectators_on_their_channel(settin
     import redis
     from channels.layers import channel_layers
 
-    from games import publish
-    from games.groups import edge_channel
+    from games.live import publish
+    from games.live.groups import edge_channel
 
     settings.CHANNEL_LAYERS = {
         "default": {

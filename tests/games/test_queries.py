@@ -1,13 +1,13 @@
-"""The read side is read from games.queries and games.tables, never through the command modules (#32):
-a module that only reads a table need not import the module that changes it."""
+"""The read side is read from games.eventlog.queries and games.eventlog.tables, never through the command
+modules (#32): a module that only reads a table need not import the module that changes it."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
-from games import queries
 from games.commands import controls, create, deals, moves, resignation, runner
+from games.eventlog import queries
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("games", "frontend", "replay", "tournaments", "seasons", "infra", "tests")

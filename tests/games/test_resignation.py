@@ -1,8 +1,8 @@
 """#37 item 6: a losing player escaped a rated loss by stopping (no resignation, no claim, no clock).
 Now a seat resigns, and the others claim the game of a seat that LEFT (no connection to the table for
 the table's ``absent_after`` seconds); either is rated as a loss for that side. A connected seat is
-never claimed against, however long it thinks (games/commands/resignation.py, games/presence.py). The clock is
-injected: ``now``."""
+never claimed against, however long it thinks (games/commands/resignation.py, games/live/presence.py). The
+clock is injected: ``now``."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import connections
 
-from games import bounds, presence, queries, store
+from games import bounds
 from games.commands import moves, resignation
 from games.commands.create import SeatSpec, create_game
 from games.errors import Forbidden, ServiceError
+from games.eventlog import queries, store
+from games.eventlog.tables import load_table
+from games.live import presence
 from games.models import Game
-from games.tables import load_table
 from tests.api.helpers import Api, token_for
 from tests.replay.sockets import connect, session_of, until
 from tournaments.models import RatingHistory

@@ -11,10 +11,11 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from games import resume, store
 from games.commands import controls, moves
+from games.eventlog import store
+from games.eventlog.tables import load_table
+from games.live import resume
 from games.models import Seat
-from games.tables import load_table
 from tests.replay import sockets
 
 from .factories import tiny_game

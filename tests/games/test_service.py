@@ -5,13 +5,15 @@ from __future__ import annotations
 import pytest
 from django.db import transaction
 
-from games import publish, queries, store, tables, worker
-from games.autoplay import play_bot_turn
 from games.commands import controls, moves
 from games.commands.create import SeatSpec, create_game
+from games.computers import worker
+from games.computers.autoplay import play_bot_turn
 from games.errors import ServiceError
+from games.eventlog import queries, store, tables
+from games.eventlog.tables import load_table
+from games.live import publish
 from games.models import Event, Game
-from games.tables import load_table
 
 from .factories import play, tiny_game
 
@@ -356,7 +358,7 @@ def test_pause_and_resume_apply_to_the_table_as_it_is_even_after_a_computer_move
 
 def test_a_kept_fold_is_extended_and_always_equals_a_fold_from_scratch(monkeypatch):
     """load_table keeps each game's last fold; every load must equal folding the whole log again."""
-    from games import timeline as tl
+    from games.eventlog import timeline as tl
 
     game = _cached_game()
     for _ in range(12):

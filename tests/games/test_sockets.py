@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from autobahn.exception import Disconnected
 
-from games.sockets import GuardedJsonConsumer
+from games.live.sockets import GuardedJsonConsumer
 
 
 def consumer_sending_to(send):

@@ -11,7 +11,7 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.db import connections
 
-from games import store
+from games.eventlog import store
 from games.models import Seat
 from infra.routing import websocket_urlpatterns
 

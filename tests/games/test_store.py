@@ -13,8 +13,8 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import DatabaseError, IntegrityError, connection, connections, transaction
 
-from games import store
 from games.errors import Conflict
+from games.eventlog import store
 from games.models import AppendOnlyError, Event
 
 from .factories import tiny_game

@@ -1,5 +1,5 @@
-"""Computer turns due in Redis, played in batches by chains of Celery tasks (games/dueturns.py): claimed
-once, played again when a chain's process dies, chains that never multiply, and a real Celery worker
+"""Computer turns due in Redis, played in batches by chains of Celery tasks (games/background/dueturns.py):
+claimed once, played again when a chain's process dies, chains that never multiply, and a real Celery worker
 playing tables of computers to the end on the production settings."""
 
 from __future__ import annotations
@@ -12,7 +12,9 @@ import pytest
 import redis
 from billiard.exceptions import SoftTimeLimitExceeded
 
-from games import autoplay, broker, dueturns, jobs, store, worker
+from games.background import broker, dueturns, jobs
+from games.computers import autoplay, worker
+from games.eventlog import store
 from games.models import Game
 
 from .factories import play, tiny_game

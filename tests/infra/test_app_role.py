@@ -19,7 +19,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from games import store
+from games.eventlog import store
 from tests.games.factories import tiny_game
 
 pytestmark = [pytest.mark.postgres, pytest.mark.processes, pytest.mark.django_db(transaction=True)]

@@ -73,7 +73,7 @@ def test_each_language_keeps_its_seats_and_every_update_reaches_them_all():
 
 
 def test_seats_changed_reaches_the_edges_sockets_and_its_pictures_are_read_again():
-    """A seat taken (games.publish.seats_changed): the edge forwards the frame, whose pages ask for the
+    """A seat taken (games.live.publish.seats_changed): the edge forwards the frame, whose pages ask for the
     table again, and forgets its pictures, which name the seats as they were."""
     from infra.edge.server import Edge
 

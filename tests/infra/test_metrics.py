@@ -13,8 +13,8 @@ from django.db import connections
 from django.test import Client
 from prometheus_client.parser import text_string_to_metric_families
 
-from games import store
 from games.errors import Conflict
+from games.eventlog import store
 from infra.metrics import SocketGauge
 from infra.routing import websocket_urlpatterns
 from tests.games.factories import play, tiny_game

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games import store
+from games.eventlog import store
 
 
 def rehash(doc: dict[str, Any]) -> None:

@@ -6,11 +6,11 @@ import random
 from typing import Any
 
 from games import bots, engines
-from games.autoplay import play_bot_turn
 from games.commands.create import SeatSpec, create_game
 from games.commands.moves import submit
+from games.computers.autoplay import play_bot_turn
+from games.eventlog.tables import Table, load_table
 from games.models import Game
-from games.tables import Table, load_table
 
 
 def new_game(

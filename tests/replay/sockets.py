@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 
-from games.seats import SESSION_KEY
+from games.access.seats import SESSION_KEY
 from infra.routing import websocket_urlpatterns
 
 app = AuthMiddlewareStack(URLRouter(websocket_urlpatterns))

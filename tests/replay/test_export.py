@@ -22,9 +22,10 @@ from django.db import transaction
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from games import engines, queries, store
+from games import engines
+from games.eventlog import queries, store
+from games.eventlog.tables import load_table, spectator_cut
 from games.models import Event, Game, Seat
-from games.tables import load_table, spectator_cut
 from replay import fair
 from replay.export import Refused, export_game
 from replay.history import BadFile

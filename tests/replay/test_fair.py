@@ -1,4 +1,4 @@
-"""Provably fair deals (games/commitment.py, replay/fair.py, docs/fair-deals.md).
+"""Provably fair deals (games/eventlog/commitment.py, replay/fair.py, docs/fair-deals.md).
 
 - each engine's ``deals_in`` reads back from a played log exactly what its ``deal_of`` committed to;
 - real games of every engine, finished through the service by computer seats, verify; a changed
@@ -17,11 +17,13 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from games import commitment, engines, publish, store, timeline
+from games import engines
 from games.commands import controls
 from games.engines.kazino.cards import DECK as KAZINO_DECK
+from games.eventlog import commitment, store, timeline
+from games.eventlog.tables import load_table
+from games.live import publish
 from games.models import Event
-from games.tables import load_table
 from replay import fair
 from replay.export import export_game
 

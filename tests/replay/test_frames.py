@@ -1,7 +1,7 @@
 """The replay core: every perspective is what that audience was sent live; who may look from where.
 
 (a) Random computer games of each engine are played through the real service; every message the
-    live tables sent (games.publish.table_message, as table_changed builds it after each command) is
+    live tables sent (games.live.publish.table_message, as table_changed builds it after each command) is
     kept, and the replay's picture at the moment with the same seq must be equal to it, for every seat
     and for the spectators (also with a spectator delay).
 (b) frames.allowed: a live game shows only your own seats and the spectators' picture (as delayed);
@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
-from games import publish, queries
 from games.commands import deals
+from games.eventlog import queries
+from games.eventlog.tables import Table
+from games.live import publish
 from games.models import Game
-from games.tables import Table
 from replay import access, frames
 from replay.frames import ALL, PUBLIC, NotAllowed
 
@@ -71,7 +72,7 @@ def test_every_perspective_at_every_event_is_what_that_audience_was_sent_live(
     replay = frames.load(game.pk)
     assert replay.finished
     # A live message names the last stored seq of its command, which may follow the command's last
-    # engine event (the fair-deal proof, games/commitment.py): its moment is the one at or before it.
+    # engine event (the fair-deal proof, games/eventlog/commitment.py): its moment is the one at or before it.
     ends = {m.seq for m in replay.moments if m.command_end}
     moment_of = {seq: replay.moments[replay.index_of(seq)] for _seat, seq in sent}
     assert {moment_of[seq].seq for seat, seq in sent if seat == 0} == ends, (

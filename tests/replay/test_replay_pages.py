@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from games.eventlog.streams import open_stream
 from games.models import Event, Game
-from games.streams import open_stream
 from replay import access, frames
 from replay.frames import ALL, PUBLIC
 from replay.models import Room
@@ -149,7 +149,8 @@ def test_a_replay_page_asked_again_does_not_fold_its_game_again(
     """#37: the page folded the whole log at every request (its fair-deal check: 16,000 events,
     1.3 s). A finished game's log never changes: asked again, the page reads no log and applies no
     event; a move stored since is a new head and is checked again."""
-    from games import engines, store
+    from games import engines
+    from games.eventlog import store
 
     engine = engines.get("kazino")  # a module: the folds call its functions by name
     counted = {"apply": 0, "replay": 0, "store.load": 0}

@@ -15,15 +15,17 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.utils import timezone
 
-from games import engines, jobs, store
+from games import engines
+from games.background import jobs
 from games.bots.kazino import StrongBot as KazinoBot
 from games.bots.pitch import StrongBot as PitchBot
 from games.commands import moves
 from games.commands.create import SeatSpec, create_game
 from games.engines.base import Action, View
 from games.errors import ServiceError
+from games.eventlog import store
+from games.eventlog.tables import load_table
 from games.models import Game
-from games.tables import load_table
 from replay import review
 from replay.models import Review
 from tests.games import tiny_engine

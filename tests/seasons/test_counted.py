@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import engines, queries, store
+from games import engines
 from games.commands import controls
 from games.commands.create import SeatSpec, create_game
 from games.commands.moves import submit
+from games.eventlog import queries, store
 from games.models import Game
 from seasons import counted, points
 from tournaments import service as tournaments

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from games import queries
-from games.autoplay import play_bot_turn
 from games.commands.create import SeatSpec, create_game
+from games.computers.autoplay import play_bot_turn
+from games.eventlog import queries
+from games.eventlog.tables import load_table
 from games.models import Game
-from games.tables import load_table
 from seasons import counted
 
 pytestmark = pytest.mark.django_db(transaction=True)

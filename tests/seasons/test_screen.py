@@ -10,8 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import engines, streams
-from games.tables import load_table
+from games import engines
+from games.eventlog import streams
+from games.eventlog.tables import load_table
 from tournaments import clock, simulate
 from tournaments import service as tournaments
 from tournaments.models import Club, Entry, MatchGame

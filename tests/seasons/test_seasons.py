@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.utils import timezone
 from pypdf import PdfReader
 
-from games import streams
+from games.eventlog import streams
 from seasons import log, service
 from tournaments import formats, simulate
 from tournaments import log as tlog

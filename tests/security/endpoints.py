@@ -14,7 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from games import queries, store, streams
+from games.eventlog import queries, store, streams
 from games.models import ApiToken, Game, Seat, Seek
 from replay.models import Annotation, Room, RoomMember
 from seasons import log as season_log
@@ -613,7 +613,7 @@ ENDPOINTS: list[Endpoint] = [
         cells(NOT_FOUND),
         label="of a tournament's log",
     ),
-    # Invites (games/invites.py): the link is a single-use claim, never the seat's credential.
+    # Invites (games/access/invites.py): the link is a single-use claim, never the seat's credential.
     Endpoint(
         "frontend:invite",
         "GET",

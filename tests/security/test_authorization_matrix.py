@@ -14,9 +14,9 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from games import store
 from games.commands import controls, moves
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import store
 from games.models import Game, Seat
 from replay import rooms
 from replay.access import Viewer

@@ -19,9 +19,10 @@ from django.db import connections
 from django.test import Client
 
 from frontend import lobby
-from games import queries, seats, store
+from games.access import seats
 from games.commands import moves
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import queries, store
 from games.models import Game, Seat
 from tests.replay.sockets import session_of
 from tests.tournaments.test_secret_tables import _socket, answers, edge_state, http, same_text

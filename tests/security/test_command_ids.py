@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from games import store
-from games.autoplay import bot_command_id, play_bot_turn
 from games.commands import controls, moves
 from games.commands.create import SeatSpec, create_game
+from games.computers.autoplay import bot_command_id, play_bot_turn
 from games.errors import ServiceError
+from games.eventlog import store
 from games.models import Seat
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """#37: the end of a credential reaches what it opened. A revoked API token's open NDJSON stream ends
 (it delivered 12 more updates with the seat's hand), and a signed-out session's table socket closes —
-each within a second of the revocation, waited for as a condition (games/credentials.py)."""
+each within a second of the revocation, waited for as a condition (games/access/credentials.py)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ from channels.db import database_sync_to_async
 from django.db import connections
 from django.test import AsyncClient, Client
 
-from games import credentials, store, tokens
+from games.access import credentials, tokens
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import store
 from games.models import ApiToken, Game
 from tests.api.helpers import token_for, user
 from tests.games.factories import play

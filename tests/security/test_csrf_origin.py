@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.middleware.csrf import _get_new_csrf_string
 
-from games import store
+from games.eventlog import store
 
 from .endpoints import ENDPOINTS, Endpoint
 from .world import ROLES, World, build, client_for

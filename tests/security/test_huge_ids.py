@@ -1,5 +1,5 @@
 """Ids past a 64-bit integer and socket paths no route knows: a clear 404 or close 4404, never a server
-error (games/ids.py, games/sockets.py ``NoSuchSocket``).
+error (games/ids.py, games/live/sockets.py ``NoSuchSocket``).
 
 A number like 99999999999999999999 in a URL used to reach the database: SQLite cannot bind it
 (``OverflowError``, a 500 on the invite link). A socket handshake to an unknown path made Channels

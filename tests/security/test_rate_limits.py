@@ -16,7 +16,8 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connections
 
-from games import ratelimit, store
+from games.access import ratelimit
+from games.eventlog import store
 from tests.replay.sockets import connect
 
 from .world import World, build, client_for
@@ -91,7 +92,7 @@ def test_every_process_shares_a_seats_count(settings, frozen_window):
         "import django; django.setup()\n"
         "import types, django_ratelimit.core as core\n"
         f"core.time = types.SimpleNamespace(time=lambda: {frozen_window})\n"
-        "from games import ratelimit\n"
+        "from games.access import ratelimit\n"
         f"[ratelimit.check_seat({token!r}) for _ in range(3)]\n"
     )
     env = {**os.environ, "ACTION_RATE_LIMIT": "3/10s", "DJANGO_SETTINGS_MODULE": "infra.settings"}

@@ -22,12 +22,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import invites, queries, store, tokens
+from games.access import invites, tokens
+from games.access.seats import SESSION_KEY
 from games.commands import moves
 from games.commands.create import SeatSpec, create_game
+from games.eventlog import queries, store
+from games.eventlog.tables import load_table
 from games.models import Game, Invite, Seat
-from games.seats import SESSION_KEY
-from games.tables import load_table
 from replay import access, comments, frames, rooms
 from seasons import service as seasons
 from tournaments import clubs

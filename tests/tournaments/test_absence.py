@@ -8,10 +8,11 @@ from fractions import Fraction
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import autoplay, queries
 from games.commands import moves
+from games.computers import autoplay
 from games.errors import ServiceError
-from games.tables import load_table
+from games.eventlog import queries
+from games.eventlog.tables import load_table
 from tournaments import absence, formats, log, projection, service
 from tournaments.models import Entry, RatingHistory, Tournament
 

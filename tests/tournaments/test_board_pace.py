@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.test import Client
 
-from games import streams
+from games.eventlog import streams
 from tests.tournaments.test_over_the_board import kazino_cards, setup
 from tournaments import board_pace, projection, service
 

@@ -12,10 +12,11 @@ from fractions import Fraction
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import engines, streams
+from games import engines
 from games.errors import ServiceError
+from games.eventlog import streams
+from games.eventlog.tables import load_table
 from games.models import Event
-from games.tables import load_table
 from tournaments import clock, projection, simulate
 from tournaments import service as tournaments
 from tournaments.commands import clock as clock_commands

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import streams
+from games.eventlog import streams
 from games.models import Event
 from tournaments import clock, projection, simulate
 from tournaments import service as tournaments

@@ -1,6 +1,6 @@
 """Club membership (tournaments/clubs.py, #33 club-only tables): joining by a link whose code an
 organiser may rotate, organisers adding and removing members, leaving, and who counts as a member
-for the tables (games.seats.CLUBS)."""
+for the tables (games.access.seats.CLUBS)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError
 
-from games import seats
+from games.access import seats
 from games.commands.create import SeatSpec, create_game
 from games.errors import ServiceError
 from games.models import Game

@@ -15,7 +15,7 @@ from django.core.management import call_command
 
 from frontend import lobby
 from frontend.management.commands import demo as demo_command
-from games import jobs
+from games.background import jobs
 from games.models import Game
 from tournaments import simulate
 from tournaments.commands import demo_series

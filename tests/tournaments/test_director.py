@@ -10,11 +10,12 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from games import autoplay, streams
 from games.commands import moves
+from games.computers import autoplay
 from games.errors import ServiceError
+from games.eventlog import streams
+from games.eventlog.tables import load_table
 from games.models import Game
-from games.tables import load_table
 from tournaments import formats, projection, service, simulate
 from tournaments.log import BYE
 from tournaments.models import Entry, Match, RatingHistory, Tournament
@@ -106,7 +107,7 @@ def test_a_forfeit_on_a_running_game_stops_it_and_it_is_never_rated() -> None:
     # The replay and the table say why it ended.
     page = Client().get(f"/games/{game_id}/replay/").content.decode()
     assert 'id="stopped"' in page and "forfeit" in page
-    from games import publish
+    from games.live import publish
 
     snapshot = publish.snapshot(table, 0)
     assert snapshot["stopped"] == "forfeit" and snapshot["legal_actions"] == []

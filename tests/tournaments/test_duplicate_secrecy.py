@@ -18,8 +18,10 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from django.test import Client
 
-from games import autoplay, publish, store
-from games.tables import load_table
+from games.computers import autoplay
+from games.eventlog import store
+from games.eventlog.tables import load_table
+from games.live import publish
 from replay import frames
 from replay.export import Refused, export_game
 from replay.frames import ALL

@@ -1,13 +1,14 @@
 """How long a round takes (tournaments/estimate.py) from measured and simulated game lengths
-(games/lengths.py)."""
+(games/eventlog/lengths.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from games import engines, lengths, timeline
+from games import engines
 from games.commands import controls
-from games.lengths import Played
+from games.eventlog import lengths, timeline
+from games.eventlog.lengths import Played
 from tests.replay.play import new_game, play
 from tournaments import estimate
 

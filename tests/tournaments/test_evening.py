@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.commands import moves
-from games.tables import load_table
+from games.eventlog.tables import load_table
 from tournaments import projection, service
 from tournaments.models import Entry, Tournament
 
@@ -47,7 +47,7 @@ def move(game_id: int) -> bool:
         return False
     seat = table.to_act()[0]
     if seat in table.computer_seats():
-        from games import autoplay
+        from games.computers import autoplay
 
         autoplay.play_bot_turn(game_id, table.seq, seat)
         return True

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from games import streams
 from games.errors import ServiceError
+from games.eventlog import streams
 from games.models import Game
 from tournaments import board, formats, projection, ratings, service
 from tournaments.models import Match, MatchGame, RatingHistory, Tournament

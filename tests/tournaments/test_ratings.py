@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import queries, store
-from games.autoplay import play_bot_turn
 from games.commands import controls, moves
 from games.commands.create import SeatSpec, create_game
+from games.computers.autoplay import play_bot_turn
+from games.eventlog import queries, store
+from games.eventlog.tables import load_table
 from games.models import Game
-from games.tables import load_table
 from tournaments import ratings
 from tournaments.models import Rating, RatingHistory
 

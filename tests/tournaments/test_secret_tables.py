@@ -3,7 +3,7 @@
 Game ids are sequential, so a best-of-3's third game could be found by asking for the next ids: that
 it exists tells that the match stood 1–1 after two games, before their results are out. Until the
 deal is released, such a table is its seated players', the organiser's and staff's only
-(``games.seats.may_see``); anyone else — signed out, a stranger, a player of the other table — gets, on
+(``games.access.seats.may_see``); anyone else — signed out, a stranger, a player of the other table — gets, on
 every path that names a table, exactly the answer an id no table has gets. Once released, it is
 public as any table.
 """
@@ -23,7 +23,7 @@ from django.contrib.auth import get_user_model
 from django.db import connections
 from django.test import AsyncClient, Client
 
-from games import tokens
+from games.access import tokens
 from games.commands import resignation
 from games.errors import NotFound
 from games.models import Game

@@ -8,11 +8,13 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from games import autoplay, queries, signals, store, streams
+from games import signals
 from games.commands import controls, moves
+from games.computers import autoplay
 from games.errors import ServiceError
+from games.eventlog import queries, store, streams
+from games.eventlog.tables import load_table
 from games.models import Game
-from games.tables import load_table
 from tournaments import projection, service, simulate
 from tournaments.models import Entry, Match, MatchGame, Rating, RatingHistory, Tournament
 
@@ -203,7 +205,8 @@ def test_duplicate_rounds_deal_every_table_the_same_cards():
     # What spectators see of one table would tell the hands at the other: while both play the
     # deal, spectators see only the opening, and the replay stays closed.
     first, second = game_ids
-    from games import autoplay, publish
+    from games.computers import autoplay
+    from games.live import publish
     from replay import frames
 
     for _ in range(6):

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import streams
 from games.errors import ServiceError
+from games.eventlog import streams
 from tests.tournaments.test_absence import finish_round
 from tournaments import log, projection, service, undo
 from tournaments.models import Entry, Tournament

@@ -14,9 +14,10 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext_noop as _
 
-from games import engines, queries
+from games import engines
 from games.commands import controls
 from games.errors import ServiceError
+from games.eventlog import queries
 from tournaments import clock, estimate, log, projection
 from tournaments.commands.progress import advance
 from tournaments.commands.results import entrant_results

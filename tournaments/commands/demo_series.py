@@ -16,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 
-from games import jobs
+from games.background import jobs
 from tournaments import projection
 from tournaments.commands.registration import create, register, seed
 from tournaments.commands.running import start

@@ -5,7 +5,7 @@ decide a match, finish — each appended with the command id ``auto-SEQ``, so tw
 at once append each step once. Games are created through ``games.commands.create``.
 
 A game with people at it is watched (``no_show_after``): ``check_no_show`` runs that long after it
-started — the job ``tournaments.tasks.check_no_show`` (games/jobs.py), named, never imported: the
+started — the job ``tournaments.tasks.check_no_show`` (games/background/jobs.py), named, never imported: the
 task module calls in.
 """
 
@@ -19,11 +19,13 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from games import jobs, queries, standin
+from games.background import jobs
 from games.commands import controls
 from games.commands.create import SeatSpec, create_game
+from games.computers import standin
 from games.errors import ServiceError
-from games.tables import load_table
+from games.eventlog import queries
+from games.eventlog.tables import load_table
 from tournaments import deals, formats, log, projection, signals
 from tournaments.commands.runner import run
 from tournaments.log import PAUSED, RUNNING

@@ -12,10 +12,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop as _
 
-from games import computers, streams
 from games.commands import controls
 from games.errors import ServiceError
+from games.eventlog import streams
 from games.models import NAME_LENGTH
+from games.words import computers
 from tournaments import deals, formats, log, projection, ratings
 from tournaments.commands.progress import advance, withdrawal_events
 from tournaments.commands.runner import acting_entrant, actor, after_undos, by_id, check_organiser, run
@@ -84,7 +85,7 @@ def register(
     """A new entrant (a player, a computer player or a partnership); its number.
 
     A computer player (``bot_level``) has no name of its own: it is "Computer N (Level)" on every
-    page and at every table, in the reader's language (games/computers.py), N its ``bot_number``
+    page and at every table, in the reader's language (games/words/computers.py), N its ``bot_number``
     (by default its entrant number); ``name`` is not used. A computer plays both seats of a
     partnership itself (``members`` are for people).
 

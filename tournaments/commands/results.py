@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_noop as _
 
-from games import queries
 from games.commands import controls
 from games.errors import ServiceError
+from games.eventlog import queries
 from tournaments import formats, log, projection
 from tournaments.commands.progress import (
     ELIMINATION,

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils.translation import gettext_noop as _
 
-from games import streams
 from games.errors import ServiceError
+from games.eventlog import streams
 from tournaments import log, ratings, undo
 from tournaments.commands.runner import actor, by_id, check_organiser, run
 from tournaments.models import Tournament

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 from django.utils.translation import gettext_noop as _
 
-from games import queries, streams
 from games.errors import Conflict, ServiceError
+from games.eventlog import queries, streams
 from tournaments import deals, log, projection, publish, ratings, undo
 from tournaments.models import Tournament
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_noop as _
 from games import bounds
 from games.commands import controls
 from games.errors import ServiceError
-from games.tables import load_table
+from games.eventlog.tables import load_table
 from tournaments import formats, log, round_warnings
 from tournaments.commands.progress import advance, paired_event, round_started_event
 from tournaments.commands.runner import acting_entrant, actor, by_id, check_organiser, run

@@ -1,4 +1,4 @@
-"""Computer players by number and level (games/computers.py).
+"""Computer players by number and level (games/words/computers.py).
 
 - ``Entry.bot_number``: a computer entrant's number; those registered before it were named after
   their entrant number ("Computer 3 (Strong)", "Bot 3 (greedy)"), which is what they get.

@@ -8,8 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from games import bots
+from games.computers.matchplay import botmatch
 from games.engines import IllegalAction, names
-from games.matchplay import botmatch
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:

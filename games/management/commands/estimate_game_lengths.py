@@ -1,7 +1,7 @@
 """estimate_game_lengths [--games N] [--out FILE] [--only GAME]: how many moves games take, by simulation.
 
 Plays ``--games`` games between computer players ("Easy", the greedy level) for every config the
-forms offer (games.lengths.simulated_configs) with the engines and bots alone, and writes the
+forms offer (games.eventlog.lengths.simulated_configs) with the engines and bots alone, and writes the
 median number of moves (and hands) per config to games/data/game_lengths.json, which is committed.
 tournaments.estimate turns them into minutes until enough real games have been played.
 """
@@ -16,7 +16,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import lengths
+from games.eventlog import lengths
 
 
 class Command(BaseCommand):

@@ -6,12 +6,13 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import autoplay, bots
+from games import bots
 from games.commands.create import SeatSpec, create_game
+from games.computers import autoplay
 from games.engines import names
 from games.errors import ServiceError
+from games.eventlog.tables import load_table
 from games.management.commands.botmatch import parse_options
-from games.tables import load_table
 
 
 class Command(BaseCommand):

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import store
+from games.eventlog import store
+from games.eventlog.verify import verify_game
 from games.models import Game
-from games.verify import verify_game
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games import queries
+from games.eventlog import queries
 from replay.export import Refused, export_game, parse_perspective
 
 

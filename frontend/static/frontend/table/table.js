@@ -44,7 +44,7 @@ let drawnPending = null; // the preview as last drawn (choose() sets ``pending``
 
 const BOT_LEVELS = { random: () => gettext("Beginner"), greedy: () => gettext("Easy"), strong: () => gettext("Strong"), expert: () => gettext("Expert") };
 
-// Computer seats are named by their number and level in the reader's language (games/computers.py):
+// Computer seats are named by their number and level in the reader's language (games/words/computers.py):
 // a tournament's computer keeps its entrant's number at every table.
 function nameOf(seat) {
   if (!seat.bot) return seat.name;
@@ -128,7 +128,7 @@ function connect(seat) {
   });
 }
 
-// Why a tournament stopped a game before its end (games.timeline abandon reasons).
+// Why a tournament stopped a game before its end (games.eventlog.timeline abandon reasons).
 const STOPPED = {
   forfeit: () => gettext("This game was stopped before its end: the organiser recorded a forfeit."),
   "no-show": () => gettext("This game was stopped before its end: a player did not come (no-show)."),
