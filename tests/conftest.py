@@ -6,8 +6,10 @@ the second, SQLite-only pass of the store suite, where PostgreSQL is not expecte
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
+from types import SimpleNamespace
 
 import pytest
 from django.db.backends.base.operations import BaseDatabaseOperations
@@ -149,6 +151,23 @@ def _quiet_workers(settings):  # type: ignore[no-untyped-def]
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+_RATE_HOURS = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def frozen_window(monkeypatch):  # type: ignore[no-untyped-def]
+    """django-ratelimit cuts its windows from the wall clock (a ``10/m`` window may end between two
+    requests however fast the machine: a count of wrong codes started again half-way and the limit
+    never came). Each test gets a clock of its own that stands still, an hour from the last test's,
+    so no count runs over a window's edge and none carries over from another test; its value, for a
+    test that hands it to a process it starts."""
+    import django_ratelimit.core
+
+    now = 2_000_000_000 + 3600 * next(_RATE_HOURS)
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
+    return now
 
 
 @pytest.fixture(autouse=True)

@@ -3,9 +3,7 @@ tournament option, reports."""
 
 from __future__ import annotations
 
-import itertools
 import uuid
-from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -20,17 +18,6 @@ from tournaments.models import Match, MatchGame, Tournament
 from tournaments.options import validate_options
 
 pytestmark = pytest.mark.django_db
-_HOURS = itertools.count()
-
-
-@pytest.fixture(autouse=True)
-def frozen_window(monkeypatch):  # type: ignore[no-untyped-def]
-    """django-ratelimit cuts its windows from the wall clock: a clock that stands still, an hour from the
-    last test's, so that no count runs over a window's edge (tests/security/test_rate_limits.py)."""
-    import django_ratelimit.core
-
-    now = 2_100_000_000 + 3600 * next(_HOURS)
-    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
 
 
 def speaker(game: Game, seat: int | None, user=None) -> Speaker:  # type: ignore[no-untyped-def]

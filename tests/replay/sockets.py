@@ -63,6 +63,20 @@ async def drain(ws: WebsocketCommunicator, wait: float = 0.2) -> list[dict[str, 
     return out
 
 
+async def arrived(ws: WebsocketCommunicator, counts: dict[str, int]) -> list[dict[str, Any]]:
+    """Messages until ``counts[type]`` of each type have come (others on the way are kept too): what
+    a connection is known to be sent, awaited as such rather than as a quiet spell, which a busy
+    machine can make before the last of them."""
+    out: list[dict[str, Any]] = []
+    left = dict(counts)
+    while any(n > 0 for n in left.values()):
+        message = await ws.receive_json_from(timeout=10)
+        out.append(message)
+        if message["type"] in left:
+            left[message["type"]] -= 1
+    return out
+
+
 async def load(ws: WebsocketCommunicator, perspective: Any, hand: Any) -> list[dict[str, Any]]:
     """Ask for a hand; the ``hand`` messages that answer it (all chunks), or [the error]."""
     await ws.send_json_to({"type": "load", "perspective": perspective, "hand": hand})

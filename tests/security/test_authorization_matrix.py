@@ -21,7 +21,7 @@ from games.models import Game, Seat
 from replay import rooms
 from replay.access import Viewer
 from replay.models import Room
-from tests.replay.sockets import app, connect, drain, session_of
+from tests.replay.sockets import app, arrived, connect, session_of
 
 from .endpoints import ENDPOINTS, ROLE_BLIND, Endpoint, Expect
 from .world import ROLES, World, build, client_for
@@ -279,7 +279,8 @@ async def test_replay_socket_matrix(role: str, _close_db_connections: None):
         else:
             room = await _room(world)
             ws = await _socket_as(world, role, f"/ws/replays/rooms/{room.key}/", world.finished)
-            await drain(ws)  # ready, driver, position, and the members' news of this very connection
+            # ready, driver, position, and the members' news of this very connection (a driver message)
+            await arrived(ws, {"ready": 1, "driver": 2, "position": 1})
             before = await _room_state(room.key)
             message: dict[str, Any] = {"type": label.split()[0]}
             message |= {

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import subprocess
 import sys
 import uuid
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -23,20 +21,6 @@ from tests.replay.sockets import connect
 from .world import World, build, client_for
 
 ROOT = Path(__file__).resolve().parents[2]
-_HOURS = itertools.count()
-
-
-@pytest.fixture(autouse=True)
-def frozen_window(monkeypatch):  # type: ignore[no-untyped-def]
-    """The seat counts' windows are cut from the wall clock (django-ratelimit: a 10 s window may end
-    between two requests however fast the machine). Each test gets a clock of its own that stands
-    still, an hour from the last test's, so a count never runs over a window's edge and no count
-    carries over from another test."""
-    import django_ratelimit.core
-
-    now = 2_000_000_000 + 3600 * next(_HOURS)
-    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: now))
-    return now
 
 
 def test_a_bucket_allows_a_burst_then_its_rate():
