@@ -138,13 +138,23 @@ class Budget:
         }
 
 
+def oracle_bot(engine_name: str) -> Any:
+    """The all-seeing player of the ceiling experiment (Pitch only): it reads the state, not a view."""
+    if engine_name != "pitch":
+        raise ValueError("--level oracle exists for pitch only")
+    from tests.bench.pitch_oracle import OracleBot
+
+    return OracleBot()
+
+
 def play_one(game: Any, deal: int, ours: int, level: str, sims: int, ours_side: Side, theirs: Side) -> Any:
     """One game of ``deal``: our ``level`` in seat ``ours``, ISMCTS (``sims`` simulations) in the other;
     the final state."""
     from games import bots
 
     engine = game.engine
-    bot = bots.get(engine.NAME, level)
+    seeing = level == "oracle"  # the all-seeing ceiling player (tests/bench/pitch_oracle.py)
+    bot: Any = oracle_bot(engine.NAME) if seeing else bots.get(engine.NAME, level)
     rng = random.Random(f"ours:{deal}:{ours}")
     search = new_ismcts(game, sims, seed=deal * 2 + ours)
     state = game.new_initial_state()
@@ -154,7 +164,7 @@ def play_one(game: Any, deal: int, ours: int, level: str, sims: int, ours_side: 
         if seat == ours:
             view, legal = engine.view(state.inner, seat), engine.legal_actions(state.inner, seat)
             cpu0 = time.process_time()
-            action = bot.choose(view, legal, rng)
+            action = bot.choose_seeing(state.inner, seat, legal) if seeing else bot.choose(view, legal, rng)
             ours_side.add(time.process_time() - cpu0, len(legal))
             state.apply_action(game.action_id(action))
         else:
@@ -294,7 +304,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--level", default="strong", help="our bot's level (games.bots.LEVELS)")
+    parser.add_argument(
+        "--level",
+        default="strong",
+        help="our bot's level (games.bots.LEVELS; oracle: the all-seeing ceiling)",
+    )
     parser.add_argument("--games", type=int, default=40, help="games per game (an even number: deals × 2)")
     parser.add_argument("--multiple", type=float, default=1.0, help="ISMCTS's CPU per move ÷ ours")
     parser.add_argument("--sims", type=int, help="fixed ISMCTS simulations (no calibration)")
