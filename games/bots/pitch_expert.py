@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable
 
 from games.bots.pitch import Play, StrongBot, _Table
-from games.bots.pitch_policy import best_suit, bid_choice, opening_lead
+from games.bots.pitch_policy import best_suit, bid_choice, opening_lead, suit_value
 from games.bots.search import ExpertBase, Position, ReviewSearch, halving
 from games.engines import pitch
 from games.engines.base import Action, View
@@ -36,7 +36,12 @@ AGREE = 3.0
 #: players' 17 cards take about 40 ms and four players' 23 up to 2 s, so there the last tricks only.
 SOLVE_CARDS = {2: 12, 0: 10}
 #: Valuations of an auction move or a first lead, each a whole hand solved (about 3 ms).
-BID_SIMS = 240
+BID_SIMS = 360
+#: At two players, the weight of a dealer who steals a bid of mine the greedy rule would let stand.
+STEAL = 0.5
+#: Suits searched as trump for a bid of mine (the best by ``suit_value``): each is one more candidate
+#: per bid, and the halving's first rounds must still give every candidate several samples.
+LEAD_SUITS = 2
 
 
 def bid_weight(view: View, agree: float = AGREE) -> Callable[[pitch.State], float] | None:
@@ -190,10 +195,18 @@ class _Solver:
 
 class PitchPosition:
     def __init__(
-        self, view: View, win_bonus: float, solve_cards: int, pool: int = 8, solve_bids: bool = True
+        self,
+        view: View,
+        win_bonus: float,
+        solve_cards: int,
+        pool: int = 8,
+        solve_bids: bool = True,
+        steal: float = 0.0,
     ) -> None:
         self.view = view
         self.solve_bids = solve_bids
+        self.solved: dict[tuple[object, ...], float] = {}
+        self.steal = steal
         self.pool = pool
         self.weigh = bid_weight(view) if pool > 1 else None
         self.table = UnitTable(view, win_bonus)
@@ -262,15 +275,35 @@ class PitchPosition:
         lead = action.get("lead") if holder == me else None
         if lead is None:
             lead = opening_lead(hands[holder], best_suit(hands[holder], n)[0])
-        return self._from_lead(hands, holder, high, lead)
+        dealer = table.dealer
+        steals = n == 2 and action["type"] == "bid" and me != dealer and holder == me
+        if not steals or not self.steal:
+            return self._from_lead(hands, holder, high, lead)
+        # The greedy dealer lets my bid stand; a dealer who steals it instead is weighed in
+        # (``STEAL``): a dealer who steals whatever is bid turns a high bid of mine into its set-back.
+        stolen = self._from_lead(
+            [list(h) for h in hands],
+            dealer,
+            high,
+            opening_lead(hands[dealer], best_suit(hands[dealer], n)[0]),
+        )
+        return (1 - self.steal) * self._from_lead(hands, holder, high, lead) + self.steal * stolen
 
     def _from_lead(self, hands: list[list[str]], pitcher: int, bid: int, card: str) -> float:
-        """The pitcher leads ``card`` (naming trump): the rest of the hand solved (mutates ``hands``)."""
+        """The pitcher leads ``card`` (naming trump): the rest of the hand solved (mutates ``hands``).
+        Remembered for the sample: several bids of mine can end in the same pitcher, bid and lead."""
+        key = (tuple(map(tuple, hands)), pitcher, bid, card)
+        if key in self.solved:
+            return self.solved[key]
         table = self.table
         hands[pitcher].remove(card)
         solver = _Solver(table, pitcher, bid, SUIT_OF[card])
         captured: list[list[str]] = [[] for _ in range(table.n_sides)]
-        return solver.run(hands, [(pitcher, card)], captured, (pitcher + 1) % table.n, -1e9, 1e9)
+        found = solver.run(hands, [(pitcher, card)], captured, (pitcher + 1) % table.n, -1e9, 1e9)
+        if len(self.solved) > 4096:
+            self.solved.clear()
+        self.solved[key] = found
+        return found
 
 
 class ExpertBot(ExpertBase):
@@ -290,9 +323,11 @@ class ExpertBot(ExpertBase):
         solve_cards: int | None = None,
         pool: int = 8,
         bid_sims: int = BID_SIMS,
+        steal: float = STEAL,
     ) -> None:
         super().__init__(sims, cap_s)
         self.bid_sims = bid_sims
+        self.steal = steal
         self.win_bonus = win_bonus
         self.solve_cards = solve_cards
         self.pool = pool
@@ -301,33 +336,28 @@ class ExpertBot(ExpertBase):
         solve_cards = self.solve_cards
         if solve_cards is None:
             solve_cards = SOLVE_CARDS.get(view["players"], SOLVE_CARDS[0])
-        return PitchPosition(view, self.win_bonus, solve_cards, self.pool)
+        return PitchPosition(view, self.win_bonus, solve_cards, self.pool, steal=self.steal)
 
     def candidates(self, view: View, legal_actions: list[Action]) -> list[Action]:
-        """Of plain cards that cannot differ (``plain_twins``) one; of pitches, the top card of each suit
-        (a low pitch hands the lead and the trick's trump to whoever beats it)."""
+        """Of plain cards that cannot differ (``plain_twins``) one; of pitches, the top card of my
+        ``LEAD_SUITS`` best suits (a low pitch hands the lead and the trick's trump to whoever beats it)."""
         if legal_actions[0]["type"] == "play":
             twins = plain_twins(view, [a["card"] for a in legal_actions])
             return [a for a in legal_actions if a["card"] not in twins]
         hand: list[str] = view["cards"]
-        tops = {
-            max((c for c in hand if SUIT_OF[c] == suit), key=RANK_OF.__getitem__) for suit in _suits(hand)
-        }
+        tops = set(_leads(hand, view["players"]))
         return [a for a in legal_actions if a["type"] != "pitch" or a["card"] in tops]
 
     def choose(self, view: View, legal_actions: list[Action], rng: random.Random) -> Action:
         """In the auction, a bid that may make me the pitcher is searched once per trump I could then
-        name (its lead: the top card of the suit), so the bid is judged by the best trump on average
+        name (its lead: the top card of one of my ``LEAD_SUITS`` best suits), so the bid is judged by the best trump on average
         over the samples, not the best one in each sample (which would read the other hands)."""
         if len(legal_actions) < 2 or view["trump"] is not None or not self._whole(view):
             return super().choose(view, legal_actions, rng)
         sims = min(self.sims, self.bid_sims)
         if view["phase"] != "bidding":  # the first lead: whole hands solved too
             return halving(self.position(view, legal_actions), legal_actions, rng, sims, self.cap_s)[0][1]
-        hand: list[str] = view["cards"]
-        leads = [
-            max((c for c in hand if SUIT_OF[c] == suit), key=RANK_OF.__getitem__) for suit in _suits(hand)
-        ]
+        leads = _leads(view["cards"], view["players"])
         options: list[Action] = []
         for action in self.candidates(view, legal_actions):
             if action["type"] == "bid":
@@ -344,8 +374,10 @@ class ExpertBot(ExpertBase):
         return bool(view["players"] * pitch.HAND_SIZE - 1 <= solve_cards)
 
 
-def _suits(hand: list[str]) -> list[str]:
-    return sorted({SUIT_OF[c] for c in hand})
+def _leads(hand: list[str], players: int, suits: int = LEAD_SUITS) -> list[str]:
+    """The top card of each of my ``suits`` best suits for trump (``suit_value``): the trumps searched."""
+    held = sorted(sorted({SUIT_OF[c] for c in hand}), key=lambda s: -suit_value(hand, s, players))[:suits]
+    return [max((c for c in hand if SUIT_OF[c] == suit), key=RANK_OF.__getitem__) for suit in held]
 
 
 def plain_twins(view: View, legal: list[str]) -> set[str]:
