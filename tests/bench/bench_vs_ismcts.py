@@ -1,7 +1,7 @@
 """Our computer players against an outside search: OpenSpiel's ``ISMCTSBot`` (#35, item 2).
 
     python tests/bench/bench_vs_ismcts.py [--level strong] [--games 40] [--multiple 1] [--game skyjo ...]
-                                          [--block-check 20] [--sims N]
+                                          [--block-check 20] [--sims N] [--first-deal 1000]
 
 ISMCTS plays **our** engines through tests/bench/openspiel_adapter.py (its information-state key is
 that seat's view, its resampler the engine's ``determinize`` of that view), with a random-rollout
@@ -281,13 +281,14 @@ def run(
     block_check: int = 0,
     sims: int | None = None,
     log: Any = print,
+    first_deal: int = 1000,
 ) -> dict[str, Any]:
     """Every preset in ``names`` (``games`` each, or by name) and, with ``block_check``, the Block
     cross-check: the figures."""
     rows = []
     for name in names:
         count = games if isinstance(games, int) else games[name]
-        rows.append(match(name, level, count, multiple, sims, log=log))
+        rows.append(match(name, level, count, multiple, sims, first_deal, log=log))
         log(line(rows[-1]))
     check = None
     if block_check:
@@ -313,6 +314,9 @@ def main() -> None:
     parser.add_argument("--multiple", type=float, default=1.0, help="ISMCTS's CPU per move ÷ ours")
     parser.add_argument("--sims", type=int, help="fixed ISMCTS simulations (no calibration)")
     parser.add_argument("--game", nargs="*", choices=sorted(PRESETS), default=list(FOUR_GAMES))
+    parser.add_argument(
+        "--first-deal", type=int, default=1000, help="the first deal (another range: a disjoint sample)"
+    )
     parser.add_argument("--block-check", type=int, default=0, help="games on python_block_dominoes")
     args = parser.parse_args()
     lines = [
@@ -324,7 +328,7 @@ def main() -> None:
         print(text, flush=True)
         lines.append(text)
 
-    run(args.game, args.level, args.games, args.multiple, args.block_check, args.sims, log=say)
+    run(args.game, args.level, args.games, args.multiple, args.block_check, args.sims, say, args.first_deal)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with RESULTS.open("a", encoding="utf-8") as out:
         out.write("\n".join(line for line in lines if not line.startswith("  ")) + "\n\n")
