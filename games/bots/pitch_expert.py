@@ -22,12 +22,12 @@ import math
 import random
 from collections.abc import Callable
 
-from games.bots.pitch import Play, StrongBot, _Table
+from games.bots.pitch import Play, StrongBot, _Table, finish_auction, side_points
 from games.bots.pitch_policy import best_suit, bid_choice, opening_lead, suit_value
 from games.bots.search import ExpertBase, Position, ReviewSearch, halving
 from games.engines import pitch
 from games.engines.base import Action, View
-from games.engines.pitch import RANK_OF, SUIT_OF, hand_awards, playable, trick_winner
+from games.engines.pitch import RANK_OF, SUIT_OF, playable, trick_winner
 
 #: How much likelier a sampled hand is when the greedy rule would have made the opponent's bid.
 AGREE = 3.0
@@ -98,14 +98,8 @@ class UnitTable(_Table):
     def value(self, pitcher: int, bid: int, captured: list[list[str]], trump: str) -> float:
         if not self.last_hand:
             return super().value(pitcher, bid, captured, trump)
-        awards, _points = hand_awards(captured, trump)
-        points = [0] * self.n_sides
-        for who in awards.values():
-            if who is not None:
-                points[who] += 1
         ps = self.side[pitcher]
-        if points[ps] < bid:
-            points[ps] = -bid
+        points = side_points(captured, trump, ps, bid)
         after = [self.scores[self.first_seat[s]] + points[s] for s in range(self.n_sides)]
         mine = self.side[self.me]
         margin = after[mine] - max(p for s, p in enumerate(after) if s != mine)
@@ -254,24 +248,12 @@ class PitchPosition:
         bids made), then the trick play solved from the pitcher's first lead: a pitched card, the
         ``lead`` the bid's candidate names when I am the pitcher (``ExpertBot.choose``), else the
         greedy lead of the best suit."""
-        table, view = self.table, self.view
+        table = self.table
         n, me = table.n, table.me
         hands = [list(h) for h in sample.hands]
-        high, holder = view["high_bid"], view["high_bidder"]
-        seat, kind, amount = me, action["type"], action.get("amount", 0)
-        while True:
-            if kind == "pitch":
-                card = (
-                    action["card"] if seat == me else opening_lead(hands[seat], best_suit(hands[seat], n)[0])
-                )
-                return self._from_lead(hands, seat, 4, card)
-            if kind == "bid":
-                high, holder = amount, seat
-            if seat == table.dealer:
-                break
-            seat = (seat + 1) % n
-            kind, amount = bid_choice(hands[seat], n, high, seat == table.dealer)
-        assert holder is not None
+        holder, high, pitched = finish_auction(table, self.view, hands, action)
+        if pitched is not None:
+            return self._from_lead(hands, holder, 4, pitched)
         lead = action.get("lead") if holder == me else None
         if lead is None:
             lead = opening_lead(hands[holder], best_suit(hands[holder], n)[0])

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.bots.pitch import side_points
 from games.bots.pitch_expert import _Solver
 from games.engines import pitch
 from games.engines.pitch import SUIT_OF, State
@@ -39,13 +40,7 @@ class _Objective:
         self.equity = equity
 
     def value(self, pitcher: int, bid: int, captured: list[list[str]], trump: str) -> float:
-        awards, _points = pitch.hand_awards(captured, trump)
-        points = [0, 0]
-        for who in awards.values():
-            if who is not None:
-                points[who] += 1
-        if points[pitcher] < bid:
-            points[pitcher] = -bid
+        points = side_points(captured, trump, pitcher, bid)
         after = (self.scores[0] + points[0], self.scores[1] + points[1])
         return self.final(after, pitcher)
 

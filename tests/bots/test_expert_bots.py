@@ -214,14 +214,15 @@ def _hand_minimax(state: Any, me: int, hand_no: int, start: list[int]) -> float:
     return max(values) if seat == me else min(values)
 
 
-def test_the_pitch_expert_values_the_last_tricks_exactly():
+def _check_late_plays(config: dict[str, Any], win: float, exact_value: Any) -> int:
+    """In each of 12 deals played by the greedy bot, the first play with 8 cards or fewer left: the
+    Expert's value of every legal card in one sample against ``exact_value(sample, after, seat)``."""
     from games.bots.pitch_expert import PitchPosition
     from games.engines import pitch
 
     checked = 0
     for seed in range(12):
-        config = pitch.validate_config({"players": 2, "target": 21})  # far: no hand here ends the game
-        state = pitch.replay(pitch.start(config, seed))
+        state = pitch.replay(pitch.start(pitch.validate_config(config), seed))
         rng = random.Random(seed)
         greedy = bots.get("pitch", "greedy")
         while pitch.to_act(state):
@@ -229,19 +230,27 @@ def test_the_pitch_expert_values_the_last_tricks_exactly():
             legal = pitch.legal_actions(state, seat)
             view = pitch.view(state, seat)
             if legal[0]["type"] == "play" and len(legal) > 1 and sum(map(len, state.hands)) <= 8:
-                position = PitchPosition(view, 0.0, solve_cards=10)
+                position = PitchPosition(view, win, solve_cards=10)
                 sample = pitch.determinize(view, rng)
                 for action in legal:
                     after = sample
                     for event in pitch.decide(sample, seat, action):
                         after = pitch.apply(after, event)
-                    exact = _hand_minimax(after, seat, sample.hand_no, list(sample.scores))
+                    exact = exact_value(sample, after, seat)
                     assert position.value(sample, action, 0.0) == exact, (seed, action)
                 checked += 1
                 break
             for event in pitch.decide(state, seat, greedy.choose(view, legal, rng)):
                 state = pitch.apply(state, event)
-    assert checked >= 6
+    return checked
+
+
+def test_the_pitch_expert_values_the_last_tricks_exactly():
+    def exact(sample: Any, after: Any, seat: int) -> float:
+        return _hand_minimax(after, seat, sample.hand_no, list(sample.scores))
+
+    # a target far away: no hand here ends the game
+    assert _check_late_plays({"players": 2, "target": 21}, 0.0, exact) >= 6
 
 
 def test_the_pitch_expert_reads_the_opponents_bid():
@@ -305,33 +314,11 @@ def _last_hand_minimax(state: Any, me: int, win: float) -> float:
 def test_in_the_last_hand_the_pitch_expert_plays_to_win_the_game_not_for_points():
     """At the table's hand limit the hand's value is the game's result (the margin only breaks ties),
     and the Expert's exact solve agrees with a brute force over the engine's moves."""
-    from games.bots.pitch_expert import PitchPosition
-    from games.engines import pitch
 
-    checked = 0
-    for seed in range(12):
-        config = pitch.validate_config({"players": 2, "max_hands": 1})
-        state = pitch.replay(pitch.start(config, seed))
-        rng = random.Random(seed)
-        greedy = bots.get("pitch", "greedy")
-        while pitch.to_act(state):
-            seat = pitch.to_act(state)[0]
-            legal = pitch.legal_actions(state, seat)
-            view = pitch.view(state, seat)
-            if legal[0]["type"] == "play" and len(legal) > 1 and sum(map(len, state.hands)) <= 8:
-                position = PitchPosition(view, 10.0, solve_cards=10)
-                sample = pitch.determinize(view, rng)
-                for action in legal:
-                    after = sample
-                    for event in pitch.decide(sample, seat, action):
-                        after = pitch.apply(after, event)
-                    exact = _last_hand_minimax(after, seat, 10.0)
-                    assert position.value(sample, action, 0.0) == exact, (seed, action)
-                checked += 1
-                break
-            for event in pitch.decide(state, seat, greedy.choose(view, legal, rng)):
-                state = pitch.apply(state, event)
-    assert checked >= 6
+    def exact(sample: Any, after: Any, seat: int) -> float:
+        return _last_hand_minimax(after, seat, 10.0)
+
+    assert _check_late_plays({"players": 2, "max_hands": 1}, 10.0, exact) >= 6
 
 
 def test_the_pitch_expert_searches_one_of_plain_cards_that_cannot_differ():
