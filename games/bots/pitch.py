@@ -64,6 +64,19 @@ def _bid_action(kind: str, amount: int, hand: Sequence[str], n: int, legal: list
     return bids[0] if bids else legal[0]
 
 
+def side_points(captured: list[list[str]], trump: str, pitcher_side: int, bid: int) -> list[int]:
+    """Each side's gain this hand (``captured`` by side): a point for each of High, Low, Jack and Game
+    it won; a pitcher's side short of the bid loses the bid instead."""
+    awards, _points = hand_awards(captured, trump)
+    points = [0] * len(captured)
+    for who in awards.values():
+        if who is not None:
+            points[who] += 1
+    if points[pitcher_side] < bid:
+        points[pitcher_side] = -bid
+    return points
+
+
 class _Table:
     """The fixed facts of one decision: who sits where, the scores and the target."""
 
@@ -79,14 +92,8 @@ class _Table:
 
     def value(self, pitcher: int, bid: int, captured: list[list[str]], trump: str) -> float:
         """My side's gain minus the others' average gain, plus the game if this hand decides it."""
-        awards, _points = hand_awards(captured, trump)
-        points = [0] * self.n_sides
-        for who in awards.values():
-            if who is not None:
-                points[who] += 1
+        points = side_points(captured, trump, self.side[pitcher], bid)
         ps = self.side[pitcher]
-        if points[ps] < bid:
-            points[ps] = -bid
         mine = self.side[self.me]
         others = [p for s, p in enumerate(points) if s != mine]
         value = points[mine] - sum(others) / len(others)
@@ -195,30 +202,38 @@ class StrongBot:
 
     def _auction(self, table: _Table, view: View, hands: list[list[str]], action: Action) -> float:
         """Finish the auction with the greedy rule for the seats still to bid, then play the hand."""
-        n, me = table.n, table.me
-        high, holder = view["high_bid"], view["high_bidder"]
-        seat, kind, amount = me, action["type"], action.get("amount", 0)
-        while True:
-            if kind == "pitch":
-                card = (
-                    action["card"] if seat == me else opening_lead(hands[seat], best_suit(hands[seat], n)[0])
-                )
-                hands[seat].remove(card)
-                captured: list[list[str]] = [[] for _ in range(table.n_sides)]
-                done, trump = table.play_out(
-                    hands, [(seat, card)], SUIT_OF[card], set(), captured, (seat + 1) % n
-                )
-                return table.value(seat, 4, done, trump)
-            if kind == "bid":
-                high, holder = amount, seat
-            if seat == table.dealer:
-                break
-            seat = (seat + 1) % n
-            kind, amount = bid_choice(hands[seat], n, high, seat == table.dealer)
-        assert holder is not None
-        captured = [[] for _ in range(table.n_sides)]
-        done, trump = table.play_out(hands, [], None, set(), captured, holder)
-        return table.value(holder, high, done, trump)
+        pitcher, bid, card = finish_auction(table, view, hands, action)
+        captured: list[list[str]] = [[] for _ in range(table.n_sides)]
+        if card is not None:
+            hands[pitcher].remove(card)
+            done, trump = table.play_out(
+                hands, [(pitcher, card)], SUIT_OF[card], set(), captured, (pitcher + 1) % table.n
+            )
+        else:
+            done, trump = table.play_out(hands, [], None, set(), captured, pitcher)
+        return table.value(pitcher, bid, done, trump)
+
+
+def finish_auction(
+    table: _Table, view: View, hands: list[list[str]], action: Action
+) -> tuple[int, int, str | None]:
+    """The auction after my ``action``, the seats still to bid by the greedy rule: the pitcher, the bid
+    and the pitched card (None: the pitcher leads later)."""
+    n, me = table.n, table.me
+    high, holder = view["high_bid"], view["high_bidder"]
+    seat, kind, amount = me, action["type"], action.get("amount", 0)
+    while True:
+        if kind == "pitch":
+            card = action["card"] if seat == me else opening_lead(hands[seat], best_suit(hands[seat], n)[0])
+            return seat, 4, card
+        if kind == "bid":
+            high, holder = amount, seat
+        if seat == table.dealer:
+            break
+        seat = (seat + 1) % n
+        kind, amount = bid_choice(hands[seat], n, high, seat == table.dealer)
+    assert holder is not None
+    return holder, high, None
 
 
 # --- As the review's referee (replay/review.py, docs/review.md) --------------------------------------

@@ -1,7 +1,7 @@
 """Our computer players against an outside search: OpenSpiel's ``ISMCTSBot`` (#35, item 2).
 
     python tests/bench/bench_vs_ismcts.py [--level strong] [--games 40] [--multiple 1] [--game skyjo ...]
-                                          [--block-check 20] [--sims N]
+                                          [--block-check 20] [--sims N] [--first-deal 1000]
 
 ISMCTS plays **our** engines through tests/bench/openspiel_adapter.py (its information-state key is
 that seat's view, its resampler the engine's ``determinize`` of that view), with a random-rollout
@@ -138,13 +138,23 @@ class Budget:
         }
 
 
+def oracle_bot(engine_name: str) -> Any:
+    """The all-seeing player of the ceiling experiment (Pitch only): it reads the state, not a view."""
+    if engine_name != "pitch":
+        raise ValueError("--level oracle exists for pitch only")
+    from tests.bench.pitch_oracle import OracleBot
+
+    return OracleBot()
+
+
 def play_one(game: Any, deal: int, ours: int, level: str, sims: int, ours_side: Side, theirs: Side) -> Any:
     """One game of ``deal``: our ``level`` in seat ``ours``, ISMCTS (``sims`` simulations) in the other;
     the final state."""
     from games import bots
 
     engine = game.engine
-    bot = bots.get(engine.NAME, level)
+    seeing = level == "oracle"  # the all-seeing ceiling player (tests/bench/pitch_oracle.py)
+    bot: Any = oracle_bot(engine.NAME) if seeing else bots.get(engine.NAME, level)
     rng = random.Random(f"ours:{deal}:{ours}")
     search = new_ismcts(game, sims, seed=deal * 2 + ours)
     state = game.new_initial_state()
@@ -154,7 +164,7 @@ def play_one(game: Any, deal: int, ours: int, level: str, sims: int, ours_side: 
         if seat == ours:
             view, legal = engine.view(state.inner, seat), engine.legal_actions(state.inner, seat)
             cpu0 = time.process_time()
-            action = bot.choose(view, legal, rng)
+            action = bot.choose_seeing(state.inner, seat, legal) if seeing else bot.choose(view, legal, rng)
             ours_side.add(time.process_time() - cpu0, len(legal))
             state.apply_action(game.action_id(action))
         else:
@@ -271,13 +281,14 @@ def run(
     block_check: int = 0,
     sims: int | None = None,
     log: Any = print,
+    first_deal: int = 1000,
 ) -> dict[str, Any]:
     """Every preset in ``names`` (``games`` each, or by name) and, with ``block_check``, the Block
     cross-check: the figures."""
     rows = []
     for name in names:
         count = games if isinstance(games, int) else games[name]
-        rows.append(match(name, level, count, multiple, sims, log=log))
+        rows.append(match(name, level, count, multiple, sims, first_deal, log=log))
         log(line(rows[-1]))
     check = None
     if block_check:
@@ -294,11 +305,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--level", default="strong", help="our bot's level (games.bots.LEVELS)")
+    parser.add_argument(
+        "--level",
+        default="strong",
+        help="our bot's level (games.bots.LEVELS; oracle: the all-seeing ceiling)",
+    )
     parser.add_argument("--games", type=int, default=40, help="games per game (an even number: deals × 2)")
     parser.add_argument("--multiple", type=float, default=1.0, help="ISMCTS's CPU per move ÷ ours")
     parser.add_argument("--sims", type=int, help="fixed ISMCTS simulations (no calibration)")
     parser.add_argument("--game", nargs="*", choices=sorted(PRESETS), default=list(FOUR_GAMES))
+    parser.add_argument(
+        "--first-deal", type=int, default=1000, help="the first deal (another range: a disjoint sample)"
+    )
     parser.add_argument("--block-check", type=int, default=0, help="games on python_block_dominoes")
     args = parser.parse_args()
     lines = [
@@ -310,7 +328,7 @@ def main() -> None:
         print(text, flush=True)
         lines.append(text)
 
-    run(args.game, args.level, args.games, args.multiple, args.block_check, args.sims, log=say)
+    run(args.game, args.level, args.games, args.multiple, args.block_check, args.sims, say, args.first_deal)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with RESULTS.open("a", encoding="utf-8") as out:
         out.write("\n".join(line for line in lines if not line.startswith("  ")) + "\n\n")

@@ -214,14 +214,15 @@ def _hand_minimax(state: Any, me: int, hand_no: int, start: list[int]) -> float:
     return max(values) if seat == me else min(values)
 
 
-def test_the_pitch_expert_values_the_last_tricks_exactly():
+def _check_late_plays(config: dict[str, Any], win: float, exact_value: Any) -> int:
+    """In each of 12 deals played by the greedy bot, the first play with 8 cards or fewer left: the
+    Expert's value of every legal card in one sample against ``exact_value(sample, after, seat)``."""
     from games.bots.pitch_expert import PitchPosition
     from games.engines import pitch
 
     checked = 0
     for seed in range(12):
-        config = pitch.validate_config({"players": 2, "target": 21})  # far: no hand here ends the game
-        state = pitch.replay(pitch.start(config, seed))
+        state = pitch.replay(pitch.start(pitch.validate_config(config), seed))
         rng = random.Random(seed)
         greedy = bots.get("pitch", "greedy")
         while pitch.to_act(state):
@@ -229,19 +230,27 @@ def test_the_pitch_expert_values_the_last_tricks_exactly():
             legal = pitch.legal_actions(state, seat)
             view = pitch.view(state, seat)
             if legal[0]["type"] == "play" and len(legal) > 1 and sum(map(len, state.hands)) <= 8:
-                position = PitchPosition(view, 0.0, solve_cards=10)
+                position = PitchPosition(view, win, solve_cards=10)
                 sample = pitch.determinize(view, rng)
                 for action in legal:
                     after = sample
                     for event in pitch.decide(sample, seat, action):
                         after = pitch.apply(after, event)
-                    exact = _hand_minimax(after, seat, sample.hand_no, list(sample.scores))
+                    exact = exact_value(sample, after, seat)
                     assert position.value(sample, action, 0.0) == exact, (seed, action)
                 checked += 1
                 break
             for event in pitch.decide(state, seat, greedy.choose(view, legal, rng)):
                 state = pitch.apply(state, event)
-    assert checked >= 6
+    return checked
+
+
+def test_the_pitch_expert_values_the_last_tricks_exactly():
+    def exact(sample: Any, after: Any, seat: int) -> float:
+        return _hand_minimax(after, seat, sample.hand_no, list(sample.scores))
+
+    # a target far away: no hand here ends the game
+    assert _check_late_plays({"players": 2, "target": 21}, 0.0, exact) >= 6
 
 
 def test_the_pitch_expert_reads_the_opponents_bid():
@@ -279,3 +288,46 @@ def test_a_review_level_a_game_has_no_reviewer_for_is_refused_by_name():
 
     with pytest.raises(ValueError, match="no expert reviewer for 'tiny'"):
         bots.review_bot("tiny", 4, 0.0, settle=True, level="expert")
+
+
+def _last_hand_minimax(state: Any, me: int, win: float) -> float:
+    """Brute force over the engine's own moves when the hand ends the game: ``win`` × my share of the
+    first place, plus my final score minus the other seat's (2 players)."""
+    from games.engines import pitch
+
+    if not pitch.to_act(state):
+        mine, theirs = state.scores[me], state.scores[1 - me]
+        share = (
+            1.0 if me in state.winners and len(state.winners) == 1 else 0.5 if me in state.winners else 0.0
+        )
+        return win * share + mine - theirs
+    seat = pitch.to_act(state)[0]
+    values = []
+    for action in pitch.legal_actions(state, seat):
+        after = state
+        for event in pitch.decide(state, seat, action):
+            after = pitch.apply(after, event)
+        values.append(_last_hand_minimax(after, me, win))
+    return max(values) if seat == me else min(values)
+
+
+def test_in_the_last_hand_the_pitch_expert_plays_to_win_the_game_not_for_points():
+    """At the table's hand limit the hand's value is the game's result (the margin only breaks ties),
+    and the Expert's exact solve agrees with a brute force over the engine's moves."""
+
+    def exact(sample: Any, after: Any, seat: int) -> float:
+        return _last_hand_minimax(after, seat, 10.0)
+
+    assert _check_late_plays({"players": 2, "max_hands": 1}, 10.0, exact) >= 6
+
+
+def test_the_pitch_expert_searches_one_of_plain_cards_that_cannot_differ():
+    from games.bots.pitch_expert import plain_twins
+
+    view = {
+        "trump": "S",
+        "tricks": [{"cards": [{"seat": 0, "card": "5H"}, {"seat": 1, "card": "AH"}], "winner": 1}],
+    }
+    # 4H and 6H: only the played 5H lay between them; 8H has the unseen 7H between; 9S is trump, 10H counts
+    assert plain_twins(view, ["4H", "6H", "8H", "9S", "10H", "3D"]) == {"6H"}
+    assert plain_twins({**view, "trump": None}, ["4H", "6H"]) == set()
