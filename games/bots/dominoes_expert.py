@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 
+from games.bots import dominoes_pimc
 from games.bots.dominoes import DominoesPosition, StrongBot
 from games.bots.dominoes_sim import WIN
 from games.bots.search import ExpertBase, Position, ReviewSearch
@@ -33,15 +34,19 @@ class ExpertBot(ExpertBase):
         win_bonus: int = WIN,
         epsilon: float = 0.1,
         game: bool = True,
+        careless: float = 0.0,
     ) -> None:
         super().__init__(sims, cap_s)
         self.pool = pool
+        self.careless = careless
         self.win_bonus = win_bonus
         self.epsilon = epsilon
         self.game = game
 
     def position(self, view: View, legal_actions: list[Action]) -> Position:
         equity = StrongBot(game=self.game).equity(view)
+        if dominoes_pimc.applies(view):
+            return dominoes_pimc.BlockPosition(view, self.pool, self.win_bonus, equity, self.careless)
         return DominoesPosition(view, self.pool, self.win_bonus, self.epsilon, equity)
 
 

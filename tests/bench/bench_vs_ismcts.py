@@ -44,6 +44,10 @@ UCT_C = 2.0
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "skyjo": ("skyjo", {"target": 1}),  # one round (the game ends when a score passes 0)
     "block": ("dominoes", {"variant": "block", "target": 1}),  # one round
+    # A game to 50 (half the table default, about three rounds): the unit where a round's winner leads
+    # the next, so the leader's edge of one round does not decide it (the #35 ceiling: one round is
+    # too small a unit to show a 0.60 player).
+    "block50": ("dominoes", {"variant": "block", "target": 50}),
     "draw": ("dominoes", {"variant": "draw", "target": 1}),
     "all_fives": ("dominoes", {"variant": "all_fives", "target": 61}),
     "kazino": ("kazino", {"match": "single"}),  # one game: the whole pack
@@ -138,13 +142,31 @@ class Budget:
         }
 
 
+def configured(bot: Any, level: str) -> Any:
+    """``bot`` with the settings after a colon in ``level`` ("expert:sims=800,careless=0.1": attributes
+    set to numbers), to measure a variant of a level without a new one."""
+    _, _, settings = level.partition(":")
+    for item in filter(None, settings.split(",")):
+        name, _, text = item.partition("=")
+        if not hasattr(bot, name):
+            raise ValueError(f"{type(bot).__name__} has no setting {name!r}")
+        setattr(bot, name, float(text) if "." in text or text == "inf" else int(text))
+    return bot
+
+
 def play_one(game: Any, deal: int, ours: int, level: str, sims: int, ours_side: Side, theirs: Side) -> Any:
     """One game of ``deal``: our ``level`` in seat ``ours``, ISMCTS (``sims`` simulations) in the other;
     the final state."""
     from games import bots
 
     engine = game.engine
-    bot = bots.get(engine.NAME, level)
+    oracle = None
+    if level.startswith("oracle"):  # the ceiling experiment: sees the whole deal (tests/bench/oracle.py)
+        from tests.bench.oracle import OracleBot
+
+        oracle = OracleBot(careless=float(level[len("oracle") :] or 0))
+    else:
+        bot = configured(bots.get(engine.NAME, level.partition(":")[0]), level)
     rng = random.Random(f"ours:{deal}:{ours}")
     search = new_ismcts(game, sims, seed=deal * 2 + ours)
     state = game.new_initial_state()
@@ -154,7 +176,10 @@ def play_one(game: Any, deal: int, ours: int, level: str, sims: int, ours_side: 
         if seat == ours:
             view, legal = engine.view(state.inner, seat), engine.legal_actions(state.inner, seat)
             cpu0 = time.process_time()
-            action = bot.choose(view, legal, rng)
+            if oracle is not None:
+                action = oracle.choose_state(state.inner, seat, legal)
+            else:
+                action = bot.choose(view, legal, rng)
             ours_side.add(time.process_time() - cpu0, len(legal))
             state.apply_action(game.action_id(action))
         else:
@@ -294,7 +319,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--level", default="strong", help="our bot's level (games.bots.LEVELS)")
+    parser.add_argument(
+        "--level",
+        default="strong",
+        help="our bot's level (games.bots.LEVELS); oracle[CARELESS]: the all-seeing ceiling player "
+        "(tests/bench/oracle.py; Block only; needs --sims, as it costs no CPU to match)",
+    )
     parser.add_argument("--games", type=int, default=40, help="games per game (an even number: deals × 2)")
     parser.add_argument("--multiple", type=float, default=1.0, help="ISMCTS's CPU per move ÷ ours")
     parser.add_argument("--sims", type=int, help="fixed ISMCTS simulations (no calibration)")
