@@ -218,6 +218,7 @@ def match(
         "engine": engine_name,
         "options": options,
         "level": level,
+        "first_deal": first_deal,
         **figures,
         "multiple": multiple,
         "calibrated": sims is None,
@@ -281,7 +282,7 @@ def summary(score: float, margin: float, played: int, ours: Side, theirs: Side) 
 def line(r: dict[str, Any]) -> str:
     low, high = r["ci95"]
     return (
-        f"{r['game']:<10} {r['level']} vs ISMCTS({r['sims']} sims, {r['multiple']:g}x CPU): "
+        f"{r['game']:<10} {r['level']} (deals {r['first_deal']}+) vs ISMCTS({r['sims']} sims, {r['multiple']:g}x CPU): "
         f"win {r['win_rate']:.3f} [{low:.3f}, {high:.3f}] of {r['games']}  margin {r['margin']:+.2f}  "
         f"CPU/move ours {r['ours_cpu_ms']:.1f} ms, ISMCTS {r['ismcts_cpu_ms']:.1f} ms "
         f"({r['cpu_ratio']:.2f}x)  {r['wall_s']:.0f} s"
@@ -296,13 +297,14 @@ def run(
     block_check: int = 0,
     sims: int | None = None,
     log: Any = print,
+    first_deal: int = 1000,
 ) -> dict[str, Any]:
     """Every preset in ``names`` (``games`` each, or by name) and, with ``block_check``, the Block
     cross-check: the figures."""
     rows = []
     for name in names:
         count = games if isinstance(games, int) else games[name]
-        rows.append(match(name, level, count, multiple, sims, log=log))
+        rows.append(match(name, level, count, multiple, sims, first_deal, log=log))
         log(line(rows[-1]))
     check = None
     if block_check:
@@ -330,6 +332,9 @@ def main() -> None:
     parser.add_argument("--sims", type=int, help="fixed ISMCTS simulations (no calibration)")
     parser.add_argument("--game", nargs="*", choices=sorted(PRESETS), default=list(FOUR_GAMES))
     parser.add_argument("--block-check", type=int, default=0, help="games on python_block_dominoes")
+    parser.add_argument(
+        "--first-deal", type=int, default=1000, help="the first deal's number (fresh deals for a check)"
+    )
     args = parser.parse_args()
     lines = [
         f"== vs ISMCTS {datetime.now(UTC).isoformat(timespec='seconds')} cpus {os.cpu_count()} "
@@ -340,7 +345,16 @@ def main() -> None:
         print(text, flush=True)
         lines.append(text)
 
-    run(args.game, args.level, args.games, args.multiple, args.block_check, args.sims, log=say)
+    run(
+        args.game,
+        args.level,
+        args.games,
+        args.multiple,
+        args.block_check,
+        args.sims,
+        log=say,
+        first_deal=args.first_deal,
+    )
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with RESULTS.open("a", encoding="utf-8") as out:
         out.write("\n".join(line for line in lines if not line.startswith("  ")) + "\n\n")
