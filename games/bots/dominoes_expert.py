@@ -1,10 +1,12 @@
 """The dominoes Expert: the shared search (``games.bots.search``) over the strong bot's valuations.
 
-A sample is a deal consistent with the view, picked (in every variant) from a pool drawn by
-``determinize`` in proportion to how well it explains the opponents' plays (``dominoes_infer``):
-a larger pool than the strong bot's, since the Expert has the time. In a sample, an action is
-valued exactly where the rest of the round is small enough to solve (Block between two sides,
-``dominoes_solve``: the endgame over the sampled deal), by the game's chances from the new scores
+Two-player Block (``dominoes_pimc``): a sample is the opponent's hand drawn as a bit set from the
+tiles the view leaves unseen and its passes allow, picked from a pool by how well it explains the
+opponent's plays (``dominoes_infer``), and every action is valued by solving the whole rest of the
+round in it (``dominoes_solve``), from the first lead on, with an opponent that errs at random
+``careless`` of the time. Elsewhere (Draw, All Fives, four players) a sample is the engine's
+``determinize``, weighted the same way in Block; an action is valued exactly where the rest of the
+round is small enough to solve (Block between two sides), by the game's chances from the new scores
 where they are known (``dominoes_equity``), else by a fast playout (``dominoes_sim``).
 """
 
