@@ -32,13 +32,19 @@ def by_weight(tiles: int) -> tuple[int, ...]:
     return tuple(sorted((t for t in range(28) if tiles >> t & 1), key=lambda t: -PIPS[t]))
 
 
+# PIPS7[k][bits]: the pips of the tiles 7k … 7k+6 whose bits are set (a hand's pips in four look-ups).
+PIPS7: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sum(PIPS[7 * k + i] for i in range(7) if bits >> i & 1) for bits in range(128)) for k in range(4)
+)
+
+
 def pips(hand: int) -> int:
-    total = 0
-    while hand:
-        low = hand & -hand
-        total += PIPS[low.bit_length() - 1]
-        hand ^= low
-    return total
+    return (
+        PIPS7[0][hand & 127]
+        + PIPS7[1][hand >> 7 & 127]
+        + PIPS7[2][hand >> 14 & 127]
+        + PIPS7[3][hand >> 21 & 127]
+    )
 
 
 def solvable(state: State) -> bool:

@@ -132,7 +132,12 @@ class ExpertBase:
         actions = self.candidates(view, legal_actions)
         if len(actions) == 1:
             return actions[0]
-        return halving(self.position(view, actions), actions, rng, self.sims, self.cap_s)[0][1]
+        return halving(self.position(view, actions), actions, rng, self.budget(view), self.cap_s)[0][1]
+
+    def budget(self, view: View) -> int:
+        """The action valuations of a move in this view (``sims``; a game may spend less where its
+        valuations cost more or saturate sooner)."""
+        return self.sims
 
     def scores(
         self, view: View, legal_actions: list[Action], rng: random.Random, keep: int | None = None
@@ -146,7 +151,7 @@ class ExpertBase:
             self.position(view, legal_actions),
             legal_actions,
             rng,
-            self.sims,
+            self.budget(view),
             self.cap_s,
             keep=len(legal_actions) if keep is None else keep,
         )

@@ -33,13 +33,18 @@ from tests.bench.benchlib import machine, percentile, wilson  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "expert.txt"
 
-#: Per game: the config chosen (composed with the engine's defaults) and whether more points is better.
+#: Per unit: the config chosen (composed with the engine's defaults) and whether more points is better.
 UNITS: dict[str, tuple[dict[str, Any], int]] = {
     "dominoes": ({"variant": "block"}, 1),
+    "dominoes-draw": ({"variant": "draw"}, 1),  # the Draw variant shares the dominoes Expert
     "kazino": ({"match": "single"}, 1),
     "pitch": ({}, 1),
     "skyjo": ({}, -1),
 }
+
+
+def engine_of(unit: str) -> str:
+    return unit.partition("-")[0]
 
 
 def play_unit(
@@ -47,7 +52,7 @@ def play_unit(
 ) -> tuple[list[float], list[int]]:
     """One unit with ``bots[seat]``: each seat's share of the win (1, 0 or 0.5 each) and the points it
     gained (lost, in Skyjo: negated, so more is better)."""
-    engine = engines.get(game)
+    engine = engines.get(engine_of(game))
     chosen, sign = UNITS[game]
     config = engines.compose(engine, chosen, 2)
     state = engine.replay(engine.start(config, seed))
@@ -139,12 +144,12 @@ def main() -> None:
     out = [f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC · {machine()} · sims={args.sims} cap={args.cap}"]
     print(out[0], flush=True)
     for game in args.games.split(","):
-        expert = get_bot(game, "expert")
+        expert = get_bot(engine_of(game), "expert")
         if args.sims is not None:
             expert.sims = args.sims  # type: ignore[attr-defined]
         if args.cap is not None:
             expert.cap_s = args.cap  # type: ignore[attr-defined]
-        text = line(bench(game, args.seconds, expert, get_bot(game, "strong")))
+        text = line(bench(game, args.seconds, expert, get_bot(engine_of(game), "strong")))
         print(text, flush=True)
         out.append(text)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

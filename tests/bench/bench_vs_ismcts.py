@@ -44,6 +44,10 @@ UCT_C = 2.0
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "skyjo": ("skyjo", {"target": 1}),  # one round (the game ends when a score passes 0)
     "block": ("dominoes", {"variant": "block", "target": 1}),  # one round
+    # A game to 50 (half the table default, about three rounds): the unit where a round's winner leads
+    # the next, so the leader's edge of one round does not decide it (the #35 ceiling: one round is
+    # too small a unit to show a 0.60 player).
+    "block50": ("dominoes", {"variant": "block", "target": 50}),
     "draw": ("dominoes", {"variant": "draw", "target": 1}),
     "all_fives": ("dominoes", {"variant": "all_fives", "target": 61}),
     "kazino": ("kazino", {"match": "single"}),  # one game: the whole pack
@@ -138,13 +142,30 @@ class Budget:
         }
 
 
-def oracle_bot(engine_name: str) -> Any:
-    """The all-seeing player of the ceiling experiment (Pitch only): it reads the state, not a view."""
-    if engine_name != "pitch":
-        raise ValueError("--level oracle exists for pitch only")
-    from tests.bench.pitch_oracle import OracleBot
+def oracle_bot(engine_name: str, careless: float = 0.0) -> Any:
+    """The all-seeing player of the ceiling experiment: it reads the state, not a view (Block:
+    tests/bench/oracle.py, optionally careless; Pitch: tests/bench/pitch_oracle.py)."""
+    if engine_name == "dominoes":
+        from tests.bench.oracle import OracleBot
 
-    return OracleBot()
+        return OracleBot(careless=careless)
+    if engine_name == "pitch" and not careless:
+        from tests.bench.pitch_oracle import OracleBot as PitchOracle
+
+        return PitchOracle()
+    raise ValueError("--level oracle exists for Block (oracle or oracle0.15) and Pitch (oracle)")
+
+
+def configured(bot: Any, level: str) -> Any:
+    """``bot`` with the settings after a colon in ``level`` ("expert:sims=800,careless=0.1": attributes
+    set to numbers), to measure a variant of a level without a new one."""
+    _, _, settings = level.partition(":")
+    for item in filter(None, settings.split(",")):
+        name, _, text = item.partition("=")
+        if not hasattr(bot, name):
+            raise ValueError(f"{type(bot).__name__} has no setting {name!r}")
+        setattr(bot, name, float(text) if "." in text or text == "inf" else int(text))
+    return bot
 
 
 def play_one(game: Any, deal: int, ours: int, level: str, sims: int, ours_side: Side, theirs: Side) -> Any:
@@ -153,8 +174,11 @@ def play_one(game: Any, deal: int, ours: int, level: str, sims: int, ours_side: 
     from games import bots
 
     engine = game.engine
-    seeing = level == "oracle"  # the all-seeing ceiling player (tests/bench/pitch_oracle.py)
-    bot: Any = oracle_bot(engine.NAME) if seeing else bots.get(engine.NAME, level)
+    oracle = None
+    if level.startswith("oracle"):  # the ceiling experiment: sees the whole deal
+        oracle = oracle_bot(engine.NAME, float(level[len("oracle") :] or 0))
+    else:
+        bot = configured(bots.get(engine.NAME, level.partition(":")[0]), level)
     rng = random.Random(f"ours:{deal}:{ours}")
     search = new_ismcts(game, sims, seed=deal * 2 + ours)
     state = game.new_initial_state()
@@ -164,7 +188,10 @@ def play_one(game: Any, deal: int, ours: int, level: str, sims: int, ours_side: 
         if seat == ours:
             view, legal = engine.view(state.inner, seat), engine.legal_actions(state.inner, seat)
             cpu0 = time.process_time()
-            action = bot.choose_seeing(state.inner, seat, legal) if seeing else bot.choose(view, legal, rng)
+            if oracle is not None:
+                action = oracle.choose_state(state.inner, seat, legal)
+            else:
+                action = bot.choose(view, legal, rng)
             ours_side.add(time.process_time() - cpu0, len(legal))
             state.apply_action(game.action_id(action))
         else:
@@ -203,6 +230,7 @@ def match(
         "engine": engine_name,
         "options": options,
         "level": level,
+        "first_deal": first_deal,
         **figures,
         "multiple": multiple,
         "calibrated": sims is None,
@@ -266,7 +294,7 @@ def summary(score: float, margin: float, played: int, ours: Side, theirs: Side) 
 def line(r: dict[str, Any]) -> str:
     low, high = r["ci95"]
     return (
-        f"{r['game']:<10} {r['level']} vs ISMCTS({r['sims']} sims, {r['multiple']:g}x CPU): "
+        f"{r['game']:<10} {r['level']} (deals {r['first_deal']}+) vs ISMCTS({r['sims']} sims, {r['multiple']:g}x CPU): "
         f"win {r['win_rate']:.3f} [{low:.3f}, {high:.3f}] of {r['games']}  margin {r['margin']:+.2f}  "
         f"CPU/move ours {r['ours_cpu_ms']:.1f} ms, ISMCTS {r['ismcts_cpu_ms']:.1f} ms "
         f"({r['cpu_ratio']:.2f}x)  {r['wall_s']:.0f} s"
@@ -308,7 +336,9 @@ def main() -> None:
     parser.add_argument(
         "--level",
         default="strong",
-        help="our bot's level (games.bots.LEVELS; oracle: the all-seeing ceiling)",
+        help="our bot's level (games.bots.LEVELS, a setting after a colon: expert:careless=0.1); "
+        "oracle[CARELESS]: the all-seeing ceiling player (tests/bench/oracle.py for Block, "
+        "pitch_oracle.py for Pitch; needs --sims, as it costs no CPU to match)",
     )
     parser.add_argument("--games", type=int, default=40, help="games per game (an even number: deals × 2)")
     parser.add_argument("--multiple", type=float, default=1.0, help="ISMCTS's CPU per move ÷ ours")
@@ -328,7 +358,16 @@ def main() -> None:
         print(text, flush=True)
         lines.append(text)
 
-    run(args.game, args.level, args.games, args.multiple, args.block_check, args.sims, say, args.first_deal)
+    run(
+        args.game,
+        args.level,
+        args.games,
+        args.multiple,
+        args.block_check,
+        args.sims,
+        log=say,
+        first_deal=args.first_deal,
+    )
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     with RESULTS.open("a", encoding="utf-8") as out:
         out.write("\n".join(line for line in lines if not line.startswith("  ")) + "\n\n")

@@ -63,7 +63,7 @@ class OracleBot:
     def __init__(self, equity: Any = None) -> None:
         self.equity = equity
 
-    def choose_seeing(self, state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    def choose_state(self, state: State, seat: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
         if len(legal) == 1:
             return legal[0]
         self.memo: dict[Any, float] = {}

@@ -33,7 +33,7 @@ def test_the_oracle_plays_a_best_move_of_the_last_tricks_and_finishes_any_hand()
         while pitch.to_act(state):
             seat = pitch.to_act(state)[0]
             legal = pitch.legal_actions(state, seat)
-            chosen = bot.choose_seeing(state, seat, legal)
+            chosen = bot.choose_state(state, seat, legal)
             if state.phase == "play" and len(legal) > 1 and sum(map(len, state.hands)) <= 6:
                 values = [_minimax(_after(state, seat, a), seat) for a in legal]
                 assert _minimax(_after(state, seat, chosen), seat) == max(values), seed
