@@ -18,13 +18,10 @@ shares the machine, and per wall-clock second. Figures are appended to
 
 from __future__ import annotations
 
-import argparse
-import math
 import os
 import platform
 import random
 import sys
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,13 +33,17 @@ sys.path.insert(0, str(ROOT))
 from games.bots import get as get_bot  # noqa: E402
 from games.engines import dominoes as engine  # noqa: E402
 from tests.bench.benchlib import (  # noqa: E402
+    Results,
+    bot_game,
     bot_move_times,
+    game_bench_parser,
     games_rate,
     move_time_line,
     percentile,
     random_game,
     rate,
     replay_rate,
+    wilson,
 )
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "dominoes.txt"
@@ -122,16 +123,6 @@ def block_vs_openspiel(seconds: float, rounds: int = 5) -> dict[str, Any]:
     }
 
 
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 0.0
-    z = 1.96
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def match(variant: str, a: str, b: str, games: int, seed: int = 1) -> tuple[int, list[float], list[float]]:
     """Bot ``a`` against bot ``b``, two players, seats alternated; (wins of a, a's move times, b's)."""
     config = engine.validate_config({"players": 2, "variant": variant})
@@ -143,18 +134,10 @@ def match(variant: str, a: str, b: str, games: int, seed: int = 1) -> tuple[int,
         bot_a, bot_b = get_bot("dominoes", a), get_bot("dominoes", b)
         seat_a = i % 2
         bots = [bot_a, bot_b] if seat_a == 0 else [bot_b, bot_a]
-        state = engine.replay(engine.start(config, 10_000 + i))
-        while engine.to_act(state):
-            seat = engine.to_act(state)[0]
-            legal = engine.legal_actions(state, seat)
-            t0 = time.perf_counter()
-            action = bots[seat].choose(engine.view(state, seat), legal, rng)
-            (times_a if seat == seat_a else times_b).append(time.perf_counter() - t0)
-            for event in engine.decide(state, seat, action):
-                state = engine.apply(state, event)
-        result = engine.outcome(state)
-        assert result is not None
-        wins += seat_a in result["winners"]
+        played = bot_game(engine, bots, config, 10_000 + i, rng)
+        times_a += played.times[seat_a]
+        times_b += played.times[1 - seat_a]
+        wins += seat_a in played.outcome["winners"]
         print(
             f"  {variant} {a} vs {b}: {i + 1}/{games} games, {wins} won by {a}", file=sys.stderr, flush=True
         )
@@ -162,23 +145,15 @@ def match(variant: str, a: str, b: str, games: int, seed: int = 1) -> tuple[int,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--seconds", type=float, default=2.0, help="wall-clock seconds per measurement")
-    parser.add_argument("--match", type=int, default=0, help="games per bot match (0: skip the matches)")
+    parser = game_bench_parser(__doc__, seconds=2.0, moves=200, match_help="games per bot match (0: none)")
     parser.add_argument("--variant", default="block", choices=["block", "draw", "all_fives"])
-    parser.add_argument("--moves", type=int, default=200, help="moves timed per bot level")
     args = parser.parse_args()
-    lines = [
+    results = Results(
+        RESULTS,
         f"== dominoes bench {datetime.now(UTC).isoformat(timespec='seconds')} "
-        f"python {platform.python_version()} cpus {os.cpu_count()} load {os.getloadavg()[0]:.1f}"
-    ]
-
-    def say(line: str) -> None:
-        print(line, flush=True)
-        lines.append(line)
-
+        f"python {platform.python_version()} cpus {os.cpu_count()} load {os.getloadavg()[0]:.1f}",
+    )
+    say = results.say
     for r in engine_rates(args.seconds):
         say(
             f"random full games/s  {r['label']:<18} {r['cpu_rate']:8.1f} per CPU s  "
@@ -212,9 +187,7 @@ def main() -> None:
                 f"p95_move_ms_b={percentile([1000 * t for t in times_b], 0.95):.0f}"
             )
 
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    with RESULTS.open("a", encoding="utf-8") as out:
-        out.write("\n".join(lines) + "\n\n")
+    results.save()
     print(f"appended to {RESULTS}")
 
 

@@ -17,13 +17,10 @@ per wall-clock second. Figures are appended to ``tests/bench/results/pitch.txt``
 
 from __future__ import annotations
 
-import argparse
-import math
 import os
 import platform
 import random
 import sys
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -35,12 +32,16 @@ from games.bots import get as get_bot  # noqa: E402
 from games.engines import compose  # noqa: E402
 from games.engines import pitch as engine  # noqa: E402
 from tests.bench.benchlib import (  # noqa: E402
+    Results,
+    bot_game,
     bot_move_times,
+    game_bench_parser,
     games_rate,
     move_time_line,
     percentile,
     random_game,
     replay_rate,
+    wilson,
 )
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "pitch.txt"
@@ -76,27 +77,10 @@ def replay_logs(games: int = 5, players: int = 4, seed: int = 1) -> list[list[di
 def play(
     levels: list[str], config: dict[str, Any], seed: int, times: dict[str, list[float]]
 ) -> dict[str, Any]:
-    rng = random.Random(seed)
-    bots = [get_bot("pitch", level) for level in levels]
-    state = engine.replay(engine.start(config, seed))
-    while seats := engine.to_act(state):
-        seat = seats[0]
-        view, legal = engine.view(state, seat), engine.legal_actions(state, seat)
-        start = time.perf_counter()
-        action = bots[seat].choose(view, legal, rng)
-        times.setdefault(levels[seat], []).append(time.perf_counter() - start)
-        for event in engine.decide(state, seat, action):
-            state = engine.apply(state, event)
-    result = engine.outcome(state)
-    assert result is not None
-    return result
-
-
-def wilson(p: float, n: int) -> tuple[float, float]:
-    z = 1.96
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    played = bot_game(engine, [get_bot("pitch", level) for level in levels], config, seed)
+    for level, moved in zip(levels, played.times, strict=True):
+        times.setdefault(level, []).extend(moved)
+    return played.outcome
 
 
 def match(a: str, b: str, games: int, players: int) -> str:
@@ -107,7 +91,7 @@ def match(a: str, b: str, games: int, players: int) -> str:
         result = play(levels, engine.default_config(players), 10_000 + game, times)
         share += sum(1 for s in result["winners"] if levels[s] == a) / len(result["winners"])
     p = share / games
-    low, high = wilson(p, games)
+    low, high = wilson(share, games)
     ms = {level: 1000 * percentile(times.get(level, []), 0.95) for level in (a, b)}
     return (
         f"match {a} vs {b} ({players} players): win_rate_a={p:.3f} ci95=[{low:.3f},{high:.3f}] games={games} "
@@ -116,22 +100,17 @@ def match(a: str, b: str, games: int, players: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = game_bench_parser(
+        __doc__, seconds=2.0, moves=200, match_help="games per strong-vs-X match (0: none)"
     )
-    parser.add_argument("--seconds", type=float, default=2.0, help="wall-clock seconds per measured rate")
-    parser.add_argument("--match", type=int, default=0, help="games per strong-vs-X match (0: none)")
     parser.add_argument("--players", type=int, default=2, help="players in the matches")
-    parser.add_argument("--moves", type=int, default=200, help="moves timed per bot level")
     args = parser.parse_args()
-    lines = [
+    results = Results(
+        RESULTS,
         f"# {datetime.now(UTC).isoformat(timespec='seconds')} python {platform.python_version()} "
-        f"cpus={os.cpu_count()} load={os.getloadavg()[0]:.1f}"
-    ]
-
-    def say(line: str) -> None:
-        print(line, flush=True)
-        lines.append(line)
+        f"cpus={os.cpu_count()} load={os.getloadavg()[0]:.1f}",
+    )
+    say = results.say
 
     for r in engine_rates(args.seconds):
         say(
@@ -150,8 +129,7 @@ def main() -> None:
         for other in ("random", "greedy"):
             say(match("strong", other, args.match, args.players))
 
-    with RESULTS.open("a") as out:
-        out.write("\n".join(lines) + "\n\n")
+    results.save()
 
 
 if __name__ == "__main__":
