@@ -32,19 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.bots import get as get_bot  # noqa: E402
 from games.engines import dominoes as engine  # noqa: E402
-from tests.bench.benchlib import (  # noqa: E402
-    Results,
-    bot_game,
-    bot_move_times,
-    game_bench_parser,
-    games_rate,
-    move_time_line,
-    percentile,
-    random_game,
-    rate,
-    replay_rate,
-    wilson,
-)
+from tests.bench import benchlib  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "dominoes.txt"
 TABLES = [(2, False), (3, False), (4, False), (4, True)]
@@ -63,7 +51,9 @@ def engine_rates(
 ) -> list[dict[str, Any]]:
     """Random full games per second for each variant and table."""
     configs = [{"players": n, "variant": v, "partnerships": teams} for v in variants for n, teams in tables]
-    return [{**games_rate("dominoes", config, seconds), "label": label(config)} for config in configs]
+    return [
+        {**benchlib.games_rate("dominoes", config, seconds), "label": label(config)} for config in configs
+    ]
 
 
 def replay_logs(seed: int = 1, per_variant: int = 15) -> list[list[dict[str, Any]]]:
@@ -72,7 +62,7 @@ def replay_logs(seed: int = 1, per_variant: int = 15) -> list[list[dict[str, Any
     logs = []
     for variant in ("block", "draw", "all_fives"):
         config = engine.validate_config({"players": 4, "variant": variant})
-        logs += [random_game(engine, config, s, rng) for s in range(per_variant)]
+        logs += [benchlib.random_game(engine, config, s, rng) for s in range(per_variant)]
     return logs
 
 
@@ -106,9 +96,11 @@ def block_vs_openspiel(seconds: float, rounds: int = 5) -> dict[str, Any]:
     theirs_runner = openspiel_runner()
     ours = theirs = 0.0
     for _ in range(rounds):
-        ours = max(ours, rate(lambda i: random_game(engine, config, i, rng), seconds / 2)[0])
+        ours = max(
+            ours, benchlib.rate(lambda i: benchlib.random_game(engine, config, i, rng), seconds / 2)[0]
+        )
         if theirs_runner is not None:
-            theirs = max(theirs, rate(theirs_runner, seconds / 2)[0])
+            theirs = max(theirs, benchlib.rate(theirs_runner, seconds / 2)[0])
     version = None
     if theirs_runner is not None:
         from importlib.metadata import version as dist_version
@@ -134,7 +126,7 @@ def match(variant: str, a: str, b: str, games: int, seed: int = 1) -> tuple[int,
         bot_a, bot_b = get_bot("dominoes", a), get_bot("dominoes", b)
         seat_a = i % 2
         bots = [bot_a, bot_b] if seat_a == 0 else [bot_b, bot_a]
-        played = bot_game(engine, bots, config, 10_000 + i, rng)
+        played = benchlib.bot_game(engine, bots, config, 10_000 + i, rng)
         times_a += played.times[seat_a]
         times_b += played.times[1 - seat_a]
         wins += seat_a in played.outcome["winners"]
@@ -145,10 +137,12 @@ def match(variant: str, a: str, b: str, games: int, seed: int = 1) -> tuple[int,
 
 
 def main() -> None:
-    parser = game_bench_parser(__doc__, seconds=2.0, moves=200, match_help="games per bot match (0: none)")
+    parser = benchlib.game_bench_parser(
+        __doc__, seconds=2.0, moves=200, match_help="games per bot match (0: none)"
+    )
     parser.add_argument("--variant", default="block", choices=["block", "draw", "all_fives"])
     args = parser.parse_args()
-    results = Results(
+    results = benchlib.Results(
         RESULTS,
         f"== dominoes bench {datetime.now(UTC).isoformat(timespec='seconds')} "
         f"python {platform.python_version()} cpus {os.cpu_count()} load {os.getloadavg()[0]:.1f}",
@@ -159,7 +153,7 @@ def main() -> None:
             f"random full games/s  {r['label']:<18} {r['cpu_rate']:8.1f} per CPU s  "
             f"{r['wall_rate']:8.1f} per wall s  ({r['games']} games)"
         )
-    fold = replay_rate("dominoes", replay_logs(), args.seconds)
+    fold = benchlib.replay_rate("dominoes", replay_logs(), args.seconds)
     say(f"replay fold          {fold['events_per_cpu_s']:,.0f} events per CPU s ({fold['events']} events)")
 
     block = block_vs_openspiel(args.seconds)
@@ -174,17 +168,21 @@ def main() -> None:
 
     config = {"players": 2, "variant": args.variant}
     for level in ("greedy", "strong"):
-        say(move_time_line(bot_move_times("dominoes", level, args.moves, config=config, seed=3)))
+        say(
+            benchlib.move_time_line(
+                benchlib.bot_move_times("dominoes", level, args.moves, config=config, seed=3)
+            )
+        )
 
     if args.match:
         for opponent in ("random", "greedy"):
             wins, times_a, times_b = match(args.variant, "strong", opponent, args.match)
-            low, high = wilson(wins, args.match)
+            low, high = benchlib.wilson(wins, args.match)
             say(
                 f"{args.variant} strong vs {opponent}: win_rate_a={wins / args.match:.3f} "
                 f"ci95=[{low:.3f},{high:.3f}] games={args.match} "
-                f"p95_move_ms_a={percentile([1000 * t for t in times_a], 0.95):.0f} "
-                f"p95_move_ms_b={percentile([1000 * t for t in times_b], 0.95):.0f}"
+                f"p95_move_ms_a={benchlib.percentile([1000 * t for t in times_a], 0.95):.0f} "
+                f"p95_move_ms_b={benchlib.percentile([1000 * t for t in times_b], 0.95):.0f}"
             )
 
     results.save()

@@ -28,18 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.bots import get as get_bot  # noqa: E402
 from games.engines import kazino as engine  # noqa: E402
-from tests.bench.benchlib import (  # noqa: E402
-    Results,
-    bot_game,
-    bot_move_times,
-    game_bench_parser,
-    games_rate,
-    move_time_line,
-    percentile,
-    random_game,
-    replay_rate,
-    wilson,
-)
+from tests.bench import benchlib  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "kazino.txt"
 SINGLE = {"players": 2, "match": "single"}
@@ -48,30 +37,30 @@ SINGLE = {"players": 2, "match": "single"}
 def engine_rates(seconds: float) -> list[dict[str, Any]]:
     """Random single games (one 52-card deal) and default matches (first to 160) per second."""
     return [
-        {**games_rate("kazino", SINGLE, seconds), "label": "single game"},
-        {**games_rate("kazino", engine.default_config(2), seconds), "label": "match to 160"},
+        {**benchlib.games_rate("kazino", SINGLE, seconds), "label": "single game"},
+        {**benchlib.games_rate("kazino", engine.default_config(2), seconds), "label": "match to 160"},
     ]
 
 
 def replay_logs(matches: int = 3, seed: int = 3) -> list[list[dict[str, Any]]]:
     """Whole random default matches (to 160), as event logs."""
     rng = random.Random(seed)
-    return [random_game(engine, engine.default_config(2), seed + n, rng) for n in range(matches)]
+    return [benchlib.random_game(engine, engine.default_config(2), seed + n, rng) for n in range(matches)]
 
 
 def single_game(levels: dict[int, str], seed: int) -> tuple[float, dict[int, list[float]]]:
     """One single game between bots: seat 0's points (1 win, 0.5 draw) and each seat's move times."""
-    played = bot_game(engine, [get_bot("kazino", levels[seat]) for seat in (0, 1)], SINGLE, seed)
+    played = benchlib.bot_game(engine, [get_bot("kazino", levels[seat]) for seat in (0, 1)], SINGLE, seed)
     winners = played.outcome["winners"]
     return (0.5 if len(winners) == 2 else 1.0 if winners == [0] else 0.0), dict(enumerate(played.times))
 
 
 def main() -> None:
-    parser = game_bench_parser(
+    parser = benchlib.game_bench_parser(
         __doc__, seconds=3.0, moves=100, match_help="strong vs random/greedy games to play (0: skip)"
     )
     args = parser.parse_args()
-    results = Results(
+    results = benchlib.Results(
         RESULTS,
         f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC  python {platform.python_version()}  {platform.node()}",
     )
@@ -86,13 +75,17 @@ def main() -> None:
         f"random default matches (target 160)/s: {matches['cpu_rate']:.2f} per CPU s, "
         f"{matches['wall_rate']:.2f} per wall s ({matches['games']} matches)"
     )
-    fold = replay_rate("kazino", replay_logs(), args.seconds)
+    fold = benchlib.replay_rate("kazino", replay_logs(), args.seconds)
     report(
         f"replay fold: {fold['events_per_cpu_s']:,.0f} events per CPU s "
         f"({fold['mean_log']:.0f} events a match, {fold['replays']} replays)"
     )
     for level in ("greedy", "strong"):
-        report(move_time_line(bot_move_times("kazino", level, args.moves, config=SINGLE, opponent="random")))
+        report(
+            benchlib.move_time_line(
+                benchlib.bot_move_times("kazino", level, args.moves, config=SINGLE, opponent="random")
+            )
+        )
 
     for opponent in ("random", "greedy") if args.match else ():
         points = 0.0
@@ -102,10 +95,10 @@ def main() -> None:
             seat0, moved = single_game({strong: "strong", 1 - strong: opponent}, 5000 + i)
             points += seat0 if strong == 0 else 1.0 - seat0
             strong_times.extend(moved[strong])
-        low, high = wilson(points, args.match)
+        low, high = benchlib.wilson(points, args.match)
         report(
             f"strong vs {opponent}: win_rate={points / args.match:.3f} ci95=[{low:.3f},{high:.3f}]"
-            f" games={args.match} p95_move_ms_strong={1000 * percentile(strong_times, 0.95):.0f}"
+            f" games={args.match} p95_move_ms_strong={1000 * benchlib.percentile(strong_times, 0.95):.0f}"
         )
 
     results.save()

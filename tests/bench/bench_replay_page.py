@@ -22,6 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
+
+from tests.bench import benchlib  # noqa: E402
+
 os.environ["JOBS"] = "off"
 RESULTS = ROOT / "tests" / "bench" / "results" / "replay_page.txt"
 
@@ -74,19 +77,9 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=500, help="the Kazino match's target (its length)")
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    if not os.environ.get("DATABASE_URL"):
-        db = ROOT / "var" / "bench-replay-page.sqlite3"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{db}{suffix}").unlink(missing_ok=True)
-        os.environ["DATABASE_URL"] = f"sqlite:///{db}"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
+    benchlib.migrated_django("bench-replay-page")
     from tests.bench import bench_service
 
-    call_command("migrate", verbosity=0)
     r = measure(bench_service.long_game(args.target), args.repeats)
     line = (
         f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load {os.getloadavg()[0]:.1f}: replay page of a Kazino "

@@ -26,6 +26,9 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
+
+from tests.bench import benchlib  # noqa: E402
+
 os.environ["JOBS"] = "off"
 RESULTS = ROOT / "tests" / "bench" / "results" / "service.txt"
 
@@ -112,19 +115,9 @@ def main() -> None:
         "--rebuild", type=int, default=0, metavar="TARGET", help="also time rebuilding a match to TARGET"
     )
     args = parser.parse_args()
-    if not os.environ.get("DATABASE_URL"):
-        db = ROOT / "var" / "bench-service.sqlite3"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{db}{suffix}").unlink(missing_ok=True)
-        os.environ["DATABASE_URL"] = f"sqlite:///{db}"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
+    benchlib.migrated_django("bench-service")
     from games import tables
 
-    call_command("migrate", verbosity=0)
     kept = tables.FOLDS_KEPT
     tables.FOLDS_KEPT = 0  # the baseline: every load folds the whole log
     base = play(args.matches)

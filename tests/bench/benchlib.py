@@ -338,3 +338,17 @@ def django_setup() -> None:
 
     if not apps.ready:
         django.setup()
+
+
+def migrated_django(sqlite_name: str) -> None:
+    """Django set up on ``DATABASE_URL`` and migrated; without one, on a new SQLite file
+    ``var/<sqlite_name>.sqlite3`` (the last run's removed first)."""
+    if not os.environ.get("DATABASE_URL"):
+        db = ROOT / "var" / f"{sqlite_name}.sqlite3"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    django_setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
