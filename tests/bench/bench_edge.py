@@ -19,7 +19,6 @@ appended to tests/bench/results/edge.txt.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -35,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from tests.bench import bench_fanout as fanout  # noqa: E402
+from tests.bench import benchlib  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "edge.txt"
 WATCH = "/ws/watch/"
@@ -176,9 +176,7 @@ def line(f: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = benchlib.doc_parser(__doc__)
     parser.add_argument("--edge", type=int, nargs="+", default=[1000, 3000, 5000])
     parser.add_argument("--daphne", type=int, nargs="*", default=[1000, 3000, 5000])
     parser.add_argument("--moves", type=int, default=40)

@@ -72,10 +72,15 @@ class Results:
             out.write("\n".join(self.lines) + "\n\n")
 
 
+def doc_parser(doc: str | None) -> argparse.ArgumentParser:
+    """A command-line parser whose ``--help`` is the benchmark's docstring, as written."""
+    return argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
 def game_bench_parser(doc: str, seconds: float, moves: int, match_help: str) -> argparse.ArgumentParser:
     """The options every game's benchmark takes: ``--seconds`` a measured rate, ``--match`` games (0:
     none), ``--moves`` timed per bot level; its caller adds its own."""
-    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = doc_parser(doc)
     parser.add_argument("--seconds", type=float, default=seconds, help="wall-clock seconds per measured rate")
     parser.add_argument("--match", type=int, default=0, help=match_help)
     parser.add_argument("--moves", type=int, default=moves, help="moves timed per bot level")
