@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -48,22 +45,14 @@ def measure(game_id: int, repeats: int = 5) -> dict[str, float]:
         response = client.get(url)
         assert response.status_code == 200, response.status_code
 
-    def median_time(work: Callable[[], None]) -> float:
-        times = []
-        for _ in range(repeats):
-            started = time.perf_counter()
-            work()
-            times.append(time.perf_counter() - started)
-        return statistics.median(times)
-
     def folded() -> None:
         fair.forget_all()  # as before #37: nothing of the check kept from the last request
         get()
 
     get()  # warm: the table's and the replay's folds kept, as after the first viewer
-    baseline = median_time(folded)
+    baseline = benchlib.median_time(folded, repeats)
     get()
-    kept = median_time(get)
+    kept = benchlib.median_time(get, repeats)
     return {
         "events": len(store.load(game_id)),
         "folded_s": baseline,

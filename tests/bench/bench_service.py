@@ -15,10 +15,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from unittest import mock
@@ -84,27 +82,19 @@ def rebuild(game_id: int, repeats: int = 5) -> dict[str, float]:
     rows = [timeline.Row(e.seq, e.type, e.data, e.actor, e.command_id) for e in events]
     engine_events = timeline.fold(rows).engine_events()
 
-    def median_time(work: Callable[[], object]) -> float:
-        times = []
-        for _ in range(repeats):
-            started = time.perf_counter()
-            work()
-            times.append(time.perf_counter() - started)
-        return statistics.median(times)
-
     def cold_load() -> object:
         tables.forget_all()  # forget this process's kept fold: as after a restart
         return tables.load_table(game_id)
 
-    cold = median_time(cold_load)
+    cold = benchlib.median_time(cold_load, repeats)
     tables.load_table(game_id)
     return {
         "events": len(events),
         "engine_events": len(engine_events),
-        "replay_s": median_time(lambda: engine.replay(engine_events)),
-        "store_load_s": median_time(lambda: store.load(game_id)),
+        "replay_s": benchlib.median_time(lambda: engine.replay(engine_events), repeats),
+        "store_load_s": benchlib.median_time(lambda: store.load(game_id), repeats),
         "cold_s": cold,
-        "warm_s": median_time(lambda: tables.load_table(game_id)),
+        "warm_s": benchlib.median_time(lambda: tables.load_table(game_id), repeats),
     }
 
 

@@ -12,6 +12,7 @@ import math
 import os
 import platform
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -94,6 +95,16 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     rank = math.ceil(q * len(ordered) - 1e-9)  # 0.95 * 100 is 95.00000000000001 in floating point
     return ordered[min(len(ordered), max(1, rank)) - 1]
+
+
+def median_time(work: Callable[[], object], repeats: int) -> float:
+    """The median wall-clock seconds of ``repeats`` runs of ``work``."""
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
 
 
 def rate(run_one: Callable[[int], object], seconds: float, minimum: int = 1) -> tuple[float, float, int]:

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from games import invites, seats
 from games.commands import controls
@@ -18,14 +18,6 @@ from games.models import Game, Invite, Seat
 from tests.frontend.catalogues import english_on_page, english_only_phrases
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards():  # type: ignore[no-untyped-def]
-    """A request leaves its language active in the thread (nothing deactivates it after the response):
-    the pages asked for in ht and tl here must not leave later tests reading Tagalog."""
-    yield
-    translation.deactivate()
 
 
 def _table(open_seats: int = 1, owner: object = None) -> Game:
