@@ -78,6 +78,18 @@ def doc_parser(doc: str | None) -> argparse.ArgumentParser:
     return argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
+def print_report(doc: str | None, measure: Callable[..., Any], lines: Callable[[Any], list[str]]) -> None:
+    """A report script's command line: an integer option for each of ``measure``'s integer keywords
+    (``--seeds 8``, its default), then ``lines(measure(...))`` printed."""
+    import inspect
+
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    for name, param in inspect.signature(measure).parameters.items():
+        if isinstance(param.default, int):
+            parser.add_argument(f"--{name}", type=int, default=param.default)
+    print("\n".join(lines(measure(**vars(parser.parse_args())))))
+
+
 def game_bench_parser(doc: str, seconds: float, moves: int, match_help: str) -> argparse.ArgumentParser:
     """The options every game's benchmark takes: ``--seconds`` a measured rate, ``--match`` games (0:
     none), ``--moves`` timed per bot level; its caller adds its own."""
