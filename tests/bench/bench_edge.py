@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.bench import bench_fanout as fanout  # noqa: E402
 from tests.bench import benchlib  # noqa: E402
+from tests.processes import stop  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "edge.txt"
 WATCH = "/ws/watch/"
@@ -77,11 +78,7 @@ def edge_process(db_url: str, processes: int = 1) -> Iterator[subprocess.Popen[b
             proc.pids = [proc.pid, *children(proc.pid)]  # type: ignore[attr-defined]
             yield proc
         finally:
-            proc.terminate()
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc, 15)
 
 
 def sweep(

@@ -15,6 +15,7 @@ from django.db import connection
 
 from games import dueturns, jobs, store, worker
 from games.models import Game
+from tests.processes import stop
 
 from .factories import play, tiny_game
 
@@ -65,11 +66,7 @@ def celery_worker(settings):
     )
     proc.queue = queue
     yield proc
-    proc.terminate()
-    try:
-        proc.wait(15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop(proc, 15)
     dueturns.queue().client.delete(*dueturns.keys(queue))
 
 
