@@ -116,17 +116,17 @@ def _act(request: HttpRequest, slug: str, action: Any) -> HttpResponse:
     return done if isinstance(done, HttpResponse) else redirect(_members_url(club))
 
 
-def _form_error(form: forms.Form) -> ServiceError:
-    return ServiceError("bad_form", " ".join(str(m) for errors in form.errors.values() for m in errors))
+def _cleaned(form: forms.Form) -> dict[str, Any]:
+    """The form's cleaned data; a ServiceError saying what it refused when it is not valid."""
+    if not form.is_valid():
+        raise ServiceError("bad_form", " ".join(str(m) for errors in form.errors.values() for m in errors))
+    return form.cleaned_data
 
 
 @require_POST
 def add(request: HttpRequest, slug: str) -> HttpResponse:
     def action(club: Club) -> None:
-        form = AddMemberForm(request.POST)
-        if not form.is_valid():
-            raise _form_error(form)
-        clubs.add(club, form.cleaned_data["username"], by=request.user)
+        clubs.add(club, _cleaned(AddMemberForm(request.POST))["username"], by=request.user)
 
     return _act(request, slug, action)
 
@@ -136,14 +136,11 @@ def change(request: HttpRequest, slug: str) -> HttpResponse:
     """An organiser removes a member (no ``role``) or gives them a role."""
 
     def action(club: Club) -> None:
-        form = MemberForm(request.POST)
-        if not form.is_valid():
-            raise _form_error(form)
-        role = form.cleaned_data.get("role")
-        if role:
-            clubs.set_role(club, form.cleaned_data["user"], role, by=request.user)
+        data = _cleaned(MemberForm(request.POST))
+        if data.get("role"):
+            clubs.set_role(club, data["user"], data["role"], by=request.user)
         else:
-            clubs.remove(club, form.cleaned_data["user"], by=request.user)
+            clubs.remove(club, data["user"], by=request.user)
 
     return _act(request, slug, action)
 

@@ -50,6 +50,11 @@ class Game:
     def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
         """Every full state consistent with ``view`` (``template()``: one of them, from ``determinize``),
         or None when the position is not one this game knows how to solve or has over ``max_deals``."""
+        bound = self.bound(view)
+        return None if bound is None or bound > max_deals else self.every_deal(view, template)
+
+    def every_deal(self, view: View, template: Callable[[], Any]) -> list[Any]:
+        """``deals`` once the bound allows: the opponent's (``1 - view["seat"]``) possible hands."""
         raise NotImplementedError
 
     def leaf(self, events: list[Event], state: Any, me: int, win: float) -> float | None:
@@ -77,13 +82,10 @@ class Dominoes(Game):
             return None  # a long line of draws: too deep to solve through the engine in time
         return math.comb(unseen, view["hand_sizes"][1 - view["seat"]]) * math.factorial(stock)
 
-    def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
+    def every_deal(self, view: View, template: Callable[[], Any]) -> list[Any]:
         from games.engines.dominoes.tiles import MASK, TILE_ID
         from games.engines.dominoes.views import slot_masks
 
-        bound = self.bound(view)
-        if bound is None or bound > max_deals:
-            return None
         me = view["seat"]
         other = 1 - me
         seen = {TILE_ID[t] for t in view["hands"][me]} | {TILE_ID[e["tile"]] for e in view["layout"]["tiles"]}
@@ -132,12 +134,9 @@ class Pitch(Game):
         played = sum(len(t["cards"]) for t in view["tricks"]) + len(view["trick"])
         return math.comb(52 - len(view["cards"]) - played, view["hand_counts"][1 - view["seat"]])
 
-    def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
+    def every_deal(self, view: View, template: Callable[[], Any]) -> list[Any]:
         from games.engines.pitch.cards import DECK, SUIT_OF
 
-        bound = self.bound(view)
-        if bound is None or bound > max_deals:
-            return None
         me = view["seat"]
         other = 1 - me
         played = [p["card"] for t in view["tricks"] for p in t["cards"]] + [p["card"] for p in view["trick"]]
@@ -178,9 +177,8 @@ class Kazino(Game):
             return None
         return 1
 
-    def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
-        bound = self.bound(view)
-        return None if bound is None or bound > max_deals else [template()]
+    def every_deal(self, view: View, template: Callable[[], Any]) -> list[Any]:
+        return [template()]
 
     def leaf(self, events: list[Event], state: Any, me: int, win: float) -> float | None:
         end = next((e for e in events if e["type"] == "game_end"), None)

@@ -104,6 +104,27 @@ def pytest_runtest_makereport(item, call):  # type: ignore[no-untyped-def]
     return report
 
 
+@pytest.fixture(autouse=True)
+def _english_afterwards():  # type: ignore[no-untyped-def]
+    """A request leaves its language active in the thread (nothing deactivates it after the response):
+    a page asked for in ht or tl must not leave later tests reading Tagalog."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture
+async def close_db_connections():  # type: ignore[no-untyped-def]
+    """A socket test's consumers use the database from a worker thread: its connections are closed
+    after the test (``pytest.mark.usefixtures("close_db_connections")``)."""
+    yield
+    from channels.db import database_sync_to_async
+    from django.db import connections
+
+    await database_sync_to_async(connections.close_all)()
+
+
 def _missing(what: str) -> None:
     if IN_CI:
         pytest.fail(f"CI=true but {what}: this test must run in CI", pytrace=False)

@@ -88,6 +88,16 @@ def app_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def stop(proc: subprocess.Popen, wait: float = 10.0) -> None:  # type: ignore[type-arg]
+    """Ask a process to end (SIGTERM); kill it when it has not within ``wait`` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(wait)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def eventually(check: Callable[[], bool], timeout: float = 10.0, step: float = 0.1) -> bool:
     deadline = time.monotonic() + timeout
     while not check():

@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('games', '0016_game_absent_after'),
+        ('games', '0001_squashed_0018_club_only_tables'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -39,7 +39,6 @@ steps takes about 10–15 minutes. Figures are appended to tests/bench/results/c
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import json
@@ -61,7 +60,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
 os.environ["JOBS"] = "off"  # this process creates the tables; the workers play them
 
-from tests.bench.benchlib import load, percentile, scratch_database  # noqa: E402
+from tests.bench.benchlib import doc_parser, load, percentile, scratch_database  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "capacity.txt"
 LOGS = ROOT / "var" / "bench-capacity"
@@ -577,9 +576,7 @@ def line(s: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = doc_parser(__doc__)
     parser.add_argument("--tables", type=int, nargs="+", default=STEPS)
     parser.add_argument("--window", type=float, default=30.0)
     parser.add_argument("--pace", type=float, default=3.0, help="seconds between a table's moves")

@@ -26,7 +26,6 @@ moves of the one-table run, after its warm-up. Figures are appended to tests/ben
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing as mp
 import os
 import statistics
@@ -43,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
 
 from tests.bench import bench_store  # noqa: E402
-from tests.bench.benchlib import load, scratch_database  # noqa: E402
+from tests.bench.benchlib import doc_parser, load, scratch_database  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "command.txt"
 WARM_UP = 20  # moves each driver plays before the clock starts (connections, kept fold, imports)
@@ -280,9 +279,7 @@ def line(f: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = doc_parser(__doc__)
     parser.add_argument("--moves", type=int, default=600, help="moves each table plays in a run")
     parser.add_argument("--writers", type=int, nargs="+", default=[1, 8])
     parser.add_argument("--repeats", type=int, default=3)

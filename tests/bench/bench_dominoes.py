@@ -18,13 +18,10 @@ shares the machine, and per wall-clock second. Figures are appended to
 
 from __future__ import annotations
 
-import argparse
-import math
 import os
 import platform
 import random
 import sys
-import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,15 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.bots import get as get_bot  # noqa: E402
 from games.engines import dominoes as engine  # noqa: E402
-from tests.bench.benchlib import (  # noqa: E402
-    bot_move_times,
-    games_rate,
-    move_time_line,
-    percentile,
-    random_game,
-    rate,
-    replay_rate,
-)
+from tests.bench import benchlib  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "dominoes.txt"
 TABLES = [(2, False), (3, False), (4, False), (4, True)]
@@ -62,7 +51,9 @@ def engine_rates(
 ) -> list[dict[str, Any]]:
     """Random full games per second for each variant and table."""
     configs = [{"players": n, "variant": v, "partnerships": teams} for v in variants for n, teams in tables]
-    return [{**games_rate("dominoes", config, seconds), "label": label(config)} for config in configs]
+    return [
+        {**benchlib.games_rate("dominoes", config, seconds), "label": label(config)} for config in configs
+    ]
 
 
 def replay_logs(seed: int = 1, per_variant: int = 15) -> list[list[dict[str, Any]]]:
@@ -71,7 +62,7 @@ def replay_logs(seed: int = 1, per_variant: int = 15) -> list[list[dict[str, Any
     logs = []
     for variant in ("block", "draw", "all_fives"):
         config = engine.validate_config({"players": 4, "variant": variant})
-        logs += [random_game(engine, config, s, rng) for s in range(per_variant)]
+        logs += [benchlib.random_game(engine, config, s, rng) for s in range(per_variant)]
     return logs
 
 
@@ -105,9 +96,11 @@ def block_vs_openspiel(seconds: float, rounds: int = 5) -> dict[str, Any]:
     theirs_runner = openspiel_runner()
     ours = theirs = 0.0
     for _ in range(rounds):
-        ours = max(ours, rate(lambda i: random_game(engine, config, i, rng), seconds / 2)[0])
+        ours = max(
+            ours, benchlib.rate(lambda i: benchlib.random_game(engine, config, i, rng), seconds / 2)[0]
+        )
         if theirs_runner is not None:
-            theirs = max(theirs, rate(theirs_runner, seconds / 2)[0])
+            theirs = max(theirs, benchlib.rate(theirs_runner, seconds / 2)[0])
     version = None
     if theirs_runner is not None:
         from importlib.metadata import version as dist_version
@@ -122,16 +115,6 @@ def block_vs_openspiel(seconds: float, rounds: int = 5) -> dict[str, Any]:
     }
 
 
-def wilson(wins: int, n: int) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 0.0
-    z = 1.96
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
-
-
 def match(variant: str, a: str, b: str, games: int, seed: int = 1) -> tuple[int, list[float], list[float]]:
     """Bot ``a`` against bot ``b``, two players, seats alternated; (wins of a, a's move times, b's)."""
     config = engine.validate_config({"players": 2, "variant": variant})
@@ -143,18 +126,10 @@ def match(variant: str, a: str, b: str, games: int, seed: int = 1) -> tuple[int,
         bot_a, bot_b = get_bot("dominoes", a), get_bot("dominoes", b)
         seat_a = i % 2
         bots = [bot_a, bot_b] if seat_a == 0 else [bot_b, bot_a]
-        state = engine.replay(engine.start(config, 10_000 + i))
-        while engine.to_act(state):
-            seat = engine.to_act(state)[0]
-            legal = engine.legal_actions(state, seat)
-            t0 = time.perf_counter()
-            action = bots[seat].choose(engine.view(state, seat), legal, rng)
-            (times_a if seat == seat_a else times_b).append(time.perf_counter() - t0)
-            for event in engine.decide(state, seat, action):
-                state = engine.apply(state, event)
-        result = engine.outcome(state)
-        assert result is not None
-        wins += seat_a in result["winners"]
+        played = benchlib.bot_game(engine, bots, config, 10_000 + i, rng)
+        times_a += played.times[seat_a]
+        times_b += played.times[1 - seat_a]
+        wins += seat_a in played.outcome["winners"]
         print(
             f"  {variant} {a} vs {b}: {i + 1}/{games} games, {wins} won by {a}", file=sys.stderr, flush=True
         )
@@ -162,29 +137,23 @@ def match(variant: str, a: str, b: str, games: int, seed: int = 1) -> tuple[int,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = benchlib.game_bench_parser(
+        __doc__, seconds=2.0, moves=200, match_help="games per bot match (0: none)"
     )
-    parser.add_argument("--seconds", type=float, default=2.0, help="wall-clock seconds per measurement")
-    parser.add_argument("--match", type=int, default=0, help="games per bot match (0: skip the matches)")
     parser.add_argument("--variant", default="block", choices=["block", "draw", "all_fives"])
-    parser.add_argument("--moves", type=int, default=200, help="moves timed per bot level")
     args = parser.parse_args()
-    lines = [
+    results = benchlib.Results(
+        RESULTS,
         f"== dominoes bench {datetime.now(UTC).isoformat(timespec='seconds')} "
-        f"python {platform.python_version()} cpus {os.cpu_count()} load {os.getloadavg()[0]:.1f}"
-    ]
-
-    def say(line: str) -> None:
-        print(line, flush=True)
-        lines.append(line)
-
+        f"python {platform.python_version()} cpus {os.cpu_count()} load {os.getloadavg()[0]:.1f}",
+    )
+    say = results.say
     for r in engine_rates(args.seconds):
         say(
             f"random full games/s  {r['label']:<18} {r['cpu_rate']:8.1f} per CPU s  "
             f"{r['wall_rate']:8.1f} per wall s  ({r['games']} games)"
         )
-    fold = replay_rate("dominoes", replay_logs(), args.seconds)
+    fold = benchlib.replay_rate("dominoes", replay_logs(), args.seconds)
     say(f"replay fold          {fold['events_per_cpu_s']:,.0f} events per CPU s ({fold['events']} events)")
 
     block = block_vs_openspiel(args.seconds)
@@ -199,22 +168,24 @@ def main() -> None:
 
     config = {"players": 2, "variant": args.variant}
     for level in ("greedy", "strong"):
-        say(move_time_line(bot_move_times("dominoes", level, args.moves, config=config, seed=3)))
+        say(
+            benchlib.move_time_line(
+                benchlib.bot_move_times("dominoes", level, args.moves, config=config, seed=3)
+            )
+        )
 
     if args.match:
         for opponent in ("random", "greedy"):
             wins, times_a, times_b = match(args.variant, "strong", opponent, args.match)
-            low, high = wilson(wins, args.match)
+            low, high = benchlib.wilson(wins, args.match)
             say(
                 f"{args.variant} strong vs {opponent}: win_rate_a={wins / args.match:.3f} "
                 f"ci95=[{low:.3f},{high:.3f}] games={args.match} "
-                f"p95_move_ms_a={percentile([1000 * t for t in times_a], 0.95):.0f} "
-                f"p95_move_ms_b={percentile([1000 * t for t in times_b], 0.95):.0f}"
+                f"p95_move_ms_a={benchlib.percentile([1000 * t for t in times_a], 0.95):.0f} "
+                f"p95_move_ms_b={benchlib.percentile([1000 * t for t in times_b], 0.95):.0f}"
             )
 
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    with RESULTS.open("a", encoding="utf-8") as out:
-        out.write("\n".join(lines) + "\n\n")
+    results.save()
     print(f"appended to {RESULTS}")
 
 

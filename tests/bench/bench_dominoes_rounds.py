@@ -11,7 +11,6 @@ Figures are appended to tests/bench/results/dominoes_rounds.txt.
 
 from __future__ import annotations
 
-import argparse
 import ast
 import json
 import random
@@ -27,6 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from games import bots, engines  # noqa: E402
 from games.bots.dominoes import StrongBot  # noqa: E402
+from tests.bench import benchlib  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "dominoes_rounds.txt"
 
@@ -65,9 +65,7 @@ def one_round(bot: StrongBot, seed: int, strong_seat: int) -> tuple[int, bool, l
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = benchlib.doc_parser(__doc__)
     parser.add_argument("settings", nargs="+")
     parser.add_argument("--rounds", type=int, default=400)
     parser.add_argument("--seed", type=int, default=10_000)

@@ -19,7 +19,6 @@ appended to tests/bench/results/edge.txt.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -34,12 +33,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.bench.bench_fanout import (  # noqa: E402
-    fanout_database,
-    free_port,
-    measure,
-    web_processes,
-)
+from tests.bench import bench_fanout as fanout  # noqa: E402
+from tests.bench import benchlib  # noqa: E402
+from tests.processes import stop  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "edge.txt"
 WATCH = "/ws/watch/"
@@ -61,7 +57,7 @@ def children(pid: int) -> list[int]:
 def edge_process(db_url: str, processes: int = 1) -> Iterator[subprocess.Popen[bytes]]:
     """``python -m infra.edge`` on a free loopback port (``.port``), as the Procfile runs it; with
     ``processes`` > 1, that many processes share the port (``.pids``: every one, for their CPU)."""
-    port = free_port()
+    port = fanout.free_port()
     env = {**os.environ, "DATABASE_URL": db_url, "DJANGO_DEBUG": "0", "ALLOWED_HOSTS": "127.0.0.1"}
     with open(ROOT / "var" / "bench-edge.log", "w") as log:
         proc = subprocess.Popen(
@@ -82,11 +78,7 @@ def edge_process(db_url: str, processes: int = 1) -> Iterator[subprocess.Popen[b
             proc.pids = [proc.pid, *children(proc.pid)]  # type: ignore[attr-defined]
             yield proc
         finally:
-            proc.terminate()
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc, 15)
 
 
 def sweep(
@@ -102,7 +94,11 @@ def sweep(
         raise RuntimeError("REDIS_URL is not set: the edge hears the tables through Redis")
     os.environ["SPECTATOR_SOCKET"] = WATCH  # the web processes publish for the edge
     rows = []
-    with fanout_database() as url, web_processes(2, url) as web, edge_process(url, processes) as edge:
+    with (
+        fanout.fanout_database() as url,
+        fanout.web_processes(2, url) as web,
+        edge_process(url, processes) as edge,
+    ):
         port = edge.port  # type: ignore[attr-defined]
 
         def watch(game: int) -> list[str]:
@@ -111,12 +107,18 @@ def sweep(
         for count in sorted(set(edge_counts) | set(daphne_counts)):
             if count in edge_counts:
                 pids = edge.pids  # type: ignore[attr-defined]
-                run = partial(measure, web, count, moves, rate, clients, watch=watch, others=pids)
+                run = partial(fanout.measure, web, count, moves, rate, clients, watch=watch, others=pids)
                 path = "edge" if processes == 1 else f"edge ×{processes}"
                 rows.append(_one(path, count, moves, rate, run))
             if count in daphne_counts:
                 rows.append(
-                    _one("daphne", count, moves, rate, partial(measure, web, count, moves, rate, clients))
+                    _one(
+                        "daphne",
+                        count,
+                        moves,
+                        rate,
+                        partial(fanout.measure, web, count, moves, rate, clients),
+                    )
                 )
     return rows
 
@@ -171,9 +173,7 @@ def line(f: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = benchlib.doc_parser(__doc__)
     parser.add_argument("--edge", type=int, nargs="+", default=[1000, 3000, 5000])
     parser.add_argument("--daphne", type=int, nargs="*", default=[1000, 3000, 5000])
     parser.add_argument("--moves", type=int, default=40)

@@ -15,7 +15,6 @@ Figures are appended to ``tests/bench/results/expert.txt``.
 
 from __future__ import annotations
 
-import argparse
 import math
 import random
 import sys
@@ -29,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from games import engines  # noqa: E402
 from games.bots import get as get_bot  # noqa: E402
-from tests.bench.benchlib import machine, percentile, wilson  # noqa: E402
+from tests.bench.benchlib import doc_parser, machine, percentile, wilson  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "expert.txt"
 
@@ -133,9 +132,7 @@ def line(r: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = doc_parser(__doc__)
     parser.add_argument("--seconds", type=float, default=70.0)
     parser.add_argument("--games", default="dominoes,kazino,pitch,skyjo")
     parser.add_argument("--sims", type=int, default=None)

@@ -23,7 +23,6 @@ tests/bench/results/fanout.txt.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import importlib.util
 import json
@@ -42,6 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench import benchlib  # noqa: E402
 from tests.bench.benchlib import database_url, django_setup, far_game_ids, percentile, scratch_database  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "fanout.txt"
@@ -366,9 +366,7 @@ def line(f: dict[str, Any]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = benchlib.doc_parser(__doc__)
     parser.add_argument("--spectators", type=int, nargs="+", default=[100])
     parser.add_argument("--moves", type=int, default=100)
     parser.add_argument("--rate", type=float, default=10.0, help="moves per second")

@@ -16,12 +16,9 @@ per wall-clock second. Figures are appended to ``tests/bench/results/kazino.txt`
 
 from __future__ import annotations
 
-import argparse
-import math
 import platform
 import random
 import sys
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,14 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.bots import get as get_bot  # noqa: E402
 from games.engines import kazino as engine  # noqa: E402
-from tests.bench.benchlib import (  # noqa: E402
-    bot_move_times,
-    games_rate,
-    move_time_line,
-    percentile,
-    random_game,
-    replay_rate,
-)
+from tests.bench import benchlib  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "kazino.txt"
 SINGLE = {"players": 2, "match": "single"}
@@ -47,63 +37,34 @@ SINGLE = {"players": 2, "match": "single"}
 def engine_rates(seconds: float) -> list[dict[str, Any]]:
     """Random single games (one 52-card deal) and default matches (first to 160) per second."""
     return [
-        {**games_rate("kazino", SINGLE, seconds), "label": "single game"},
-        {**games_rate("kazino", engine.default_config(2), seconds), "label": "match to 160"},
+        {**benchlib.games_rate("kazino", SINGLE, seconds), "label": "single game"},
+        {**benchlib.games_rate("kazino", engine.default_config(2), seconds), "label": "match to 160"},
     ]
 
 
 def replay_logs(matches: int = 3, seed: int = 3) -> list[list[dict[str, Any]]]:
     """Whole random default matches (to 160), as event logs."""
     rng = random.Random(seed)
-    return [random_game(engine, engine.default_config(2), seed + n, rng) for n in range(matches)]
+    return [benchlib.random_game(engine, engine.default_config(2), seed + n, rng) for n in range(matches)]
 
 
-def bot_game(levels: dict[int, str], seed: int) -> tuple[float, dict[int, list[float]]]:
+def single_game(levels: dict[int, str], seed: int) -> tuple[float, dict[int, list[float]]]:
     """One single game between bots: seat 0's points (1 win, 0.5 draw) and each seat's move times."""
-    players = {seat: get_bot("kazino", level) for seat, level in levels.items()}
-    state = engine.replay(engine.start(SINGLE, seed))
-    rng = random.Random(seed)
-    times: dict[int, list[float]] = {0: [], 1: []}
-    while seats := engine.to_act(state):
-        seat = seats[0]
-        legal = engine.legal_actions(state, seat)
-        started = time.perf_counter()
-        action = players[seat].choose(engine.view(state, seat), legal, rng)
-        times[seat].append(time.perf_counter() - started)
-        for event in engine.decide(state, seat, action):
-            state = engine.apply(state, event)
-    result = engine.outcome(state)
-    assert result is not None
-    winners = result["winners"]
-    return (0.5 if len(winners) == 2 else 1.0 if winners == [0] else 0.0), times
-
-
-def wilson(points: float, n: int) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 0.0
-    p, z = points / n, 1.96
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    played = benchlib.bot_game(engine, [get_bot("kazino", levels[seat]) for seat in (0, 1)], SINGLE, seed)
+    winners = played.outcome["winners"]
+    return (0.5 if len(winners) == 2 else 1.0 if winners == [0] else 0.0), dict(enumerate(played.times))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = benchlib.game_bench_parser(
+        __doc__, seconds=3.0, moves=100, match_help="strong vs random/greedy games to play (0: skip)"
     )
-    parser.add_argument("--seconds", type=float, default=3.0, help="wall-clock seconds per rate measured")
-    parser.add_argument(
-        "--match", type=int, default=0, help="strong vs random/greedy games to play (0: skip)"
-    )
-    parser.add_argument("--moves", type=int, default=100, help="moves timed per bot level")
     args = parser.parse_args()
-    lines = [
-        f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC  python {platform.python_version()}  {platform.node()}"
-    ]
-
-    def report(line: str) -> None:
-        print(line, flush=True)
-        lines.append(line)
+    results = benchlib.Results(
+        RESULTS,
+        f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC  python {platform.python_version()}  {platform.node()}",
+    )
+    report = results.say
 
     single, matches = engine_rates(args.seconds)
     report(
@@ -114,31 +75,33 @@ def main() -> None:
         f"random default matches (target 160)/s: {matches['cpu_rate']:.2f} per CPU s, "
         f"{matches['wall_rate']:.2f} per wall s ({matches['games']} matches)"
     )
-    fold = replay_rate("kazino", replay_logs(), args.seconds)
+    fold = benchlib.replay_rate("kazino", replay_logs(), args.seconds)
     report(
         f"replay fold: {fold['events_per_cpu_s']:,.0f} events per CPU s "
         f"({fold['mean_log']:.0f} events a match, {fold['replays']} replays)"
     )
     for level in ("greedy", "strong"):
-        report(move_time_line(bot_move_times("kazino", level, args.moves, config=SINGLE, opponent="random")))
+        report(
+            benchlib.move_time_line(
+                benchlib.bot_move_times("kazino", level, args.moves, config=SINGLE, opponent="random")
+            )
+        )
 
     for opponent in ("random", "greedy") if args.match else ():
         points = 0.0
         strong_times: list[float] = []
         for i in range(args.match):
             strong = i % 2
-            seat0, moved = bot_game({strong: "strong", 1 - strong: opponent}, 5000 + i)
+            seat0, moved = single_game({strong: "strong", 1 - strong: opponent}, 5000 + i)
             points += seat0 if strong == 0 else 1.0 - seat0
             strong_times.extend(moved[strong])
-        low, high = wilson(points, args.match)
+        low, high = benchlib.wilson(points, args.match)
         report(
             f"strong vs {opponent}: win_rate={points / args.match:.3f} ci95=[{low:.3f},{high:.3f}]"
-            f" games={args.match} p95_move_ms_strong={1000 * percentile(strong_times, 0.95):.0f}"
+            f" games={args.match} p95_move_ms_strong={1000 * benchlib.percentile(strong_times, 0.95):.0f}"
         )
 
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    with RESULTS.open("a") as out:
-        out.write("\n".join(lines) + "\n\n")
+    results.save()
 
 
 if __name__ == "__main__":

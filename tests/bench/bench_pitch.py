@@ -17,13 +17,10 @@ per wall-clock second. Figures are appended to ``tests/bench/results/pitch.txt``
 
 from __future__ import annotations
 
-import argparse
-import math
 import os
 import platform
 import random
 import sys
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -34,14 +31,7 @@ sys.path.insert(0, str(ROOT))
 from games.bots import get as get_bot  # noqa: E402
 from games.engines import compose  # noqa: E402
 from games.engines import pitch as engine  # noqa: E402
-from tests.bench.benchlib import (  # noqa: E402
-    bot_move_times,
-    games_rate,
-    move_time_line,
-    percentile,
-    random_game,
-    replay_rate,
-)
+from tests.bench import benchlib  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "pitch.txt"
 # Random moves need never end a Pitch game: it ends only when a pitcher makes the target, and random
@@ -65,38 +55,21 @@ def engine_rates(seconds: float, configs: list[dict[str, Any]] | None = None) ->
     options and a hand limit, ``random_config``, then the engine's ``sample_configs``)."""
     if configs is None:
         configs = [random_config(n) for n in range(2, 8)] + engine.sample_configs()
-    return [{**games_rate("pitch", c, seconds), "label": label(c)} for c in configs]
+    return [{**benchlib.games_rate("pitch", c, seconds), "label": label(c)} for c in configs]
 
 
 def replay_logs(games: int = 5, players: int = 4, seed: int = 1) -> list[list[dict[str, Any]]]:
     rng = random.Random(seed)
-    return [random_game(engine, random_config(players), n, rng) for n in range(games)]
+    return [benchlib.random_game(engine, random_config(players), n, rng) for n in range(games)]
 
 
 def play(
     levels: list[str], config: dict[str, Any], seed: int, times: dict[str, list[float]]
 ) -> dict[str, Any]:
-    rng = random.Random(seed)
-    bots = [get_bot("pitch", level) for level in levels]
-    state = engine.replay(engine.start(config, seed))
-    while seats := engine.to_act(state):
-        seat = seats[0]
-        view, legal = engine.view(state, seat), engine.legal_actions(state, seat)
-        start = time.perf_counter()
-        action = bots[seat].choose(view, legal, rng)
-        times.setdefault(levels[seat], []).append(time.perf_counter() - start)
-        for event in engine.decide(state, seat, action):
-            state = engine.apply(state, event)
-    result = engine.outcome(state)
-    assert result is not None
-    return result
-
-
-def wilson(p: float, n: int) -> tuple[float, float]:
-    z = 1.96
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+    played = benchlib.bot_game(engine, [get_bot("pitch", level) for level in levels], config, seed)
+    for level, moved in zip(levels, played.times, strict=True):
+        times.setdefault(level, []).extend(moved)
+    return played.outcome
 
 
 def match(a: str, b: str, games: int, players: int) -> str:
@@ -107,8 +80,8 @@ def match(a: str, b: str, games: int, players: int) -> str:
         result = play(levels, engine.default_config(players), 10_000 + game, times)
         share += sum(1 for s in result["winners"] if levels[s] == a) / len(result["winners"])
     p = share / games
-    low, high = wilson(p, games)
-    ms = {level: 1000 * percentile(times.get(level, []), 0.95) for level in (a, b)}
+    low, high = benchlib.wilson(share, games)
+    ms = {level: 1000 * benchlib.percentile(times.get(level, []), 0.95) for level in (a, b)}
     return (
         f"match {a} vs {b} ({players} players): win_rate_a={p:.3f} ci95=[{low:.3f},{high:.3f}] games={games} "
         f"p95_move_ms_a={ms[a]:.0f} p95_move_ms_b={ms[b]:.0f}"
@@ -116,42 +89,36 @@ def match(a: str, b: str, games: int, players: int) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    parser = benchlib.game_bench_parser(
+        __doc__, seconds=2.0, moves=200, match_help="games per strong-vs-X match (0: none)"
     )
-    parser.add_argument("--seconds", type=float, default=2.0, help="wall-clock seconds per measured rate")
-    parser.add_argument("--match", type=int, default=0, help="games per strong-vs-X match (0: none)")
     parser.add_argument("--players", type=int, default=2, help="players in the matches")
-    parser.add_argument("--moves", type=int, default=200, help="moves timed per bot level")
     args = parser.parse_args()
-    lines = [
+    results = benchlib.Results(
+        RESULTS,
         f"# {datetime.now(UTC).isoformat(timespec='seconds')} python {platform.python_version()} "
-        f"cpus={os.cpu_count()} load={os.getloadavg()[0]:.1f}"
-    ]
-
-    def say(line: str) -> None:
-        print(line, flush=True)
-        lines.append(line)
+        f"cpus={os.cpu_count()} load={os.getloadavg()[0]:.1f}",
+    )
+    say = results.say
 
     for r in engine_rates(args.seconds):
         say(
             f"random games/s [{r['label']}]: {r['cpu_rate']:.1f} per CPU s, {r['wall_rate']:.1f} per wall s "
             f"({r['games']} games)"
         )
-    fold = replay_rate("pitch", replay_logs(), args.seconds)
+    fold = benchlib.replay_rate("pitch", replay_logs(), args.seconds)
     say(
         f"replay fold: {fold['events_per_cpu_s']:,.0f} events per CPU s, "
         f"{fold['events_per_wall_s']:,.0f} per wall s"
     )
     for level in ("greedy", "strong"):
-        say(move_time_line(bot_move_times("pitch", level, args.moves, players=4)))
+        say(benchlib.move_time_line(benchlib.bot_move_times("pitch", level, args.moves, players=4)))
 
     if args.match:
         for other in ("random", "greedy"):
             say(match("strong", other, args.match, args.players))
 
-    with RESULTS.open("a") as out:
-        out.write("\n".join(lines) + "\n\n")
+    results.save()
 
 
 if __name__ == "__main__":

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
+
+from tests.bench import benchlib  # noqa: E402
+
 os.environ["JOBS"] = "off"
 RESULTS = ROOT / "tests" / "bench" / "results" / "replay_page.txt"
 
@@ -45,22 +45,14 @@ def measure(game_id: int, repeats: int = 5) -> dict[str, float]:
         response = client.get(url)
         assert response.status_code == 200, response.status_code
 
-    def median_time(work: Callable[[], None]) -> float:
-        times = []
-        for _ in range(repeats):
-            started = time.perf_counter()
-            work()
-            times.append(time.perf_counter() - started)
-        return statistics.median(times)
-
     def folded() -> None:
         fair.forget_all()  # as before #37: nothing of the check kept from the last request
         get()
 
     get()  # warm: the table's and the replay's folds kept, as after the first viewer
-    baseline = median_time(folded)
+    baseline = benchlib.median_time(folded, repeats)
     get()
-    kept = median_time(get)
+    kept = benchlib.median_time(get, repeats)
     return {
         "events": len(store.load(game_id)),
         "folded_s": baseline,
@@ -74,19 +66,9 @@ def main() -> None:
     parser.add_argument("--target", type=int, default=500, help="the Kazino match's target (its length)")
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
-    if not os.environ.get("DATABASE_URL"):
-        db = ROOT / "var" / "bench-replay-page.sqlite3"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{db}{suffix}").unlink(missing_ok=True)
-        os.environ["DATABASE_URL"] = f"sqlite:///{db}"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
+    benchlib.migrated_django("bench-replay-page")
     from tests.bench import bench_service
 
-    call_command("migrate", verbosity=0)
     r = measure(bench_service.long_game(args.target), args.repeats)
     line = (
         f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load {os.getloadavg()[0]:.1f}: replay page of a Kazino "

@@ -15,10 +15,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from unittest import mock
@@ -26,6 +24,9 @@ from unittest import mock
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "infra.settings")
+
+from tests.bench import benchlib  # noqa: E402
+
 os.environ["JOBS"] = "off"
 RESULTS = ROOT / "tests" / "bench" / "results" / "service.txt"
 
@@ -86,27 +87,19 @@ def rebuild(game_id: int, repeats: int = 5) -> dict[str, float]:
     rows = [timeline.Row(e.seq, e.type, e.data, e.actor, e.command_id) for e in events]
     engine_events = timeline.fold(rows).engine_events()
 
-    def median_time(work: Callable[[], object]) -> float:
-        times = []
-        for _ in range(repeats):
-            started = time.perf_counter()
-            work()
-            times.append(time.perf_counter() - started)
-        return statistics.median(times)
-
     def cold_load() -> object:
         tables.forget_all()  # forget this process's kept fold: as after a restart
         return tables.load_table(game_id)
 
-    cold = median_time(cold_load)
+    cold = benchlib.median_time(cold_load, repeats)
     tables.load_table(game_id)
     return {
         "events": len(events),
         "engine_events": len(engine_events),
-        "replay_s": median_time(lambda: engine.replay(engine_events)),
-        "store_load_s": median_time(lambda: store.load(game_id)),
+        "replay_s": benchlib.median_time(lambda: engine.replay(engine_events), repeats),
+        "store_load_s": benchlib.median_time(lambda: store.load(game_id), repeats),
         "cold_s": cold,
-        "warm_s": median_time(lambda: tables.load_table(game_id)),
+        "warm_s": benchlib.median_time(lambda: tables.load_table(game_id), repeats),
     }
 
 
@@ -117,19 +110,9 @@ def main() -> None:
         "--rebuild", type=int, default=0, metavar="TARGET", help="also time rebuilding a match to TARGET"
     )
     args = parser.parse_args()
-    if not os.environ.get("DATABASE_URL"):
-        db = ROOT / "var" / "bench-service.sqlite3"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{db}{suffix}").unlink(missing_ok=True)
-        os.environ["DATABASE_URL"] = f"sqlite:///{db}"
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
+    benchlib.migrated_django("bench-service")
     from games.eventlog import tables
 
-    call_command("migrate", verbosity=0)
     kept = tables.FOLDS_KEPT
     tables.FOLDS_KEPT = 0  # the baseline: every load folds the whole log
     base = play(args.matches)

@@ -17,12 +17,9 @@ shares the machine, and per wall-clock second. Figures are appended to
 
 from __future__ import annotations
 
-import argparse
-import math
 import platform
 import random
 import sys
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,14 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.bots import get as get_bot  # noqa: E402
 from games.engines import skyjo as engine  # noqa: E402
-from tests.bench.benchlib import (  # noqa: E402
-    bot_move_times,
-    games_rate,
-    move_time_line,
-    percentile,
-    random_game,
-    replay_rate,
-)
+from tests.bench import benchlib  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "skyjo.txt"
 
@@ -48,7 +38,7 @@ def engine_rates(seconds: float, tables: tuple[int, ...] = (2, 4)) -> list[dict[
     """Random full games per second, default options (target 100), for each player count."""
     return [
         {
-            **games_rate("skyjo", engine.default_config(n), seconds, seed=n),
+            **benchlib.games_rate("skyjo", engine.default_config(n), seconds, seed=n),
             "label": f"{n} players, target 100",
         }
         for n in tables
@@ -57,35 +47,17 @@ def engine_rates(seconds: float, tables: tuple[int, ...] = (2, 4)) -> list[dict[
 
 def replay_logs(games: int = 10, players: int = 4, seed: int = 1) -> list[list[dict[str, Any]]]:
     rng = random.Random(seed)
-    return [random_game(engine, engine.default_config(players), seed + n, rng) for n in range(games)]
+    return [benchlib.random_game(engine, engine.default_config(players), seed + n, rng) for n in range(games)]
 
 
 def play(levels: list[str], seed: int, times: dict[str, list[float]] | None = None) -> dict[str, Any]:
     """One two-player game between bot levels (seat 0 plays levels[0]); the outcome."""
     bots = [get_bot("skyjo", level) for level in levels]
-    rng = random.Random(seed)
-    state = engine.replay(engine.start(engine.default_config(len(levels)), seed))
-    while seats := engine.to_act(state):
-        seat = rng.choice(seats)
-        started = time.perf_counter()
-        action = bots[seat].choose(engine.view(state, seat), engine.legal_actions(state, seat), rng)
+    played = benchlib.bot_game(engine, bots, engine.default_config(len(levels)), seed, any_seat=True)
+    for level, moved in zip(levels, played.times, strict=True):
         if times is not None:
-            times[levels[seat]].append(time.perf_counter() - started)
-        for event in engine.decide(state, seat, action):
-            state = engine.apply(state, event)
-    result = engine.outcome(state)
-    assert result is not None
-    return result
-
-
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    z = 1.96
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+            times[level] += moved
+    return played.outcome
 
 
 def match(opponent: str, games: int) -> str:
@@ -98,38 +70,37 @@ def match(opponent: str, games: int) -> str:
         result = play(levels, 10_000 + game, times)
         if seat in result["winners"]:
             wins += 1.0 if len(result["winners"]) == 1 else 0.5
-    low, high = wilson(wins, games)
+    low, high = benchlib.wilson(wins, games)
     return (
         f"strong vs {opponent}: win_rate_a={wins / games:.3f} ci95=[{low:.3f},{high:.3f}] games={games} "
-        f"p95_move_ms_a={1000 * percentile(times['strong'], 0.95):.0f} "
-        f"p95_move_ms_b={1000 * percentile(times[opponent], 0.95):.0f}"
+        f"p95_move_ms_a={1000 * benchlib.percentile(times['strong'], 0.95):.0f} "
+        f"p95_move_ms_b={1000 * benchlib.percentile(times[opponent], 0.95):.0f}"
     )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per throughput figure")
-    parser.add_argument("--match", type=int, default=0, help="games per strong-bot match (0: none)")
-    parser.add_argument("--moves", type=int, default=200, help="moves timed per bot level")
-    args = parser.parse_args()
-    lines = [f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.python_version()}, {platform.machine()}"]
+    args = benchlib.game_bench_parser(
+        __doc__, seconds=3.0, moves=200, match_help="games per strong-bot match (0: none)"
+    ).parse_args()
+    results = benchlib.Results(
+        RESULTS,
+        f"# {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {platform.python_version()}, {platform.machine()}",
+    )
+    lines = results.lines
     for r in engine_rates(args.seconds):
         lines.append(
             f"random games, {r['label']}: {r['cpu_rate']:.1f} games/cpu-s ({r['wall_rate']:.1f}/wall-s), "
             f"{r['cpu_rate'] * r['events_per_game']:,.0f} events/cpu-s, {r['events_per_game']:.0f} events/game"
         )
-    fold = replay_rate("skyjo", replay_logs(), args.seconds)
+    fold = benchlib.replay_rate("skyjo", replay_logs(), args.seconds)
     lines.append(f"replay fold: {fold['events_per_cpu_s']:,.0f} events/cpu-s")
     for level in ("greedy", "strong"):
-        lines.append(move_time_line(bot_move_times("skyjo", level, args.moves)))
+        lines.append(benchlib.move_time_line(benchlib.bot_move_times("skyjo", level, args.moves)))
     if args.match:
         lines.append(match("random", args.match))
         lines.append(match("greedy", args.match))
-    text = "\n".join(lines)
-    print(text)
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    with RESULTS.open("a") as out:
-        out.write(text + "\n\n")
+    print("\n".join(lines))
+    results.save()
 
 
 if __name__ == "__main__":

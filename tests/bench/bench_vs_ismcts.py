@@ -22,7 +22,6 @@ which also checks the two engines agree move by move. Appends to tests/bench/res
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import sys
@@ -36,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.bench.benchlib import wilson  # noqa: E402
+from tests.bench.benchlib import doc_parser, wilson  # noqa: E402
 
 RESULTS = ROOT / "tests" / "bench" / "results" / "vs_ismcts.txt"
 UCT_C = 2.0
@@ -330,9 +329,7 @@ def run(
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = doc_parser(__doc__)
     parser.add_argument(
         "--level",
         default="strong",

@@ -7,17 +7,19 @@ on its own: its folder is first on ``sys.path``).
 
 from __future__ import annotations
 
+import argparse
 import math
 import os
 import platform
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,6 +57,49 @@ def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+class Results:
+    """A run's lines: printed as they come, appended to the benchmark's results file by ``save``."""
+
+    def __init__(self, path: Path, header: str) -> None:
+        self.path, self.lines = path, [header]
+
+    def say(self, line: str) -> None:
+        print(line, flush=True)
+        self.lines.append(line)
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("a", encoding="utf-8") as out:
+            out.write("\n".join(self.lines) + "\n\n")
+
+
+def doc_parser(doc: str | None) -> argparse.ArgumentParser:
+    """A command-line parser whose ``--help`` is the benchmark's docstring, as written."""
+    return argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def print_report(doc: str | None, measure: Callable[..., Any], lines: Callable[[Any], list[str]]) -> None:
+    """A report script's command line: an integer option for each of ``measure``'s integer keywords
+    (``--seeds 8``, its default), then ``lines(measure(...))`` printed."""
+    import inspect
+
+    parser = argparse.ArgumentParser(description=(doc or "").splitlines()[0])
+    for name, param in inspect.signature(measure).parameters.items():
+        if isinstance(param.default, int):
+            parser.add_argument(f"--{name}", type=int, default=param.default)
+    print("\n".join(lines(measure(**vars(parser.parse_args())))))
+
+
+def game_bench_parser(doc: str, seconds: float, moves: int, match_help: str) -> argparse.ArgumentParser:
+    """The options every game's benchmark takes: ``--seconds`` a measured rate, ``--match`` games (0:
+    none), ``--moves`` timed per bot level; its caller adds its own."""
+    parser = doc_parser(doc)
+    parser.add_argument("--seconds", type=float, default=seconds, help="wall-clock seconds per measured rate")
+    parser.add_argument("--match", type=int, default=0, help=match_help)
+    parser.add_argument("--moves", type=int, default=moves, help="moves timed per bot level")
+    return parser
+
+
 def percentile(values: list[float], q: float) -> float:
     """The nearest-rank ``q`` quantile (0 < q <= 1): the smallest value with at least q of them at or below."""
     if not values:
@@ -62,6 +107,16 @@ def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     rank = math.ceil(q * len(ordered) - 1e-9)  # 0.95 * 100 is 95.00000000000001 in floating point
     return ordered[min(len(ordered), max(1, rank)) - 1]
+
+
+def median_time(work: Callable[[], object], repeats: int) -> float:
+    """The median wall-clock seconds of ``repeats`` runs of ``work``."""
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
 
 
 def rate(run_one: Callable[[int], object], seconds: float, minimum: int = 1) -> tuple[float, float, int]:
@@ -138,6 +193,42 @@ def replay_rate(game: str, logs: list[list[dict[str, Any]]], seconds: float) -> 
     }
 
 
+class BotGame(NamedTuple):
+    outcome: dict[str, Any]
+    times: list[list[float]]  # each seat's move times, wall clock (s)
+    cpu: list[float]  # each seat's CPU seconds in all
+
+
+def bot_game(
+    engine: Any,
+    seated: list[Any],
+    config: dict[str, Any],
+    seed: int,
+    rng: random.Random | None = None,
+    *,
+    any_seat: bool = False,
+) -> BotGame:
+    """One whole game between bots (seat i plays ``seated[i]``) through the engine contract, each
+    choice timed. The first seat to act moves, or with ``any_seat`` one drawn from ``rng`` among those
+    that may; ``rng`` (default: seeded with ``seed``) is also the bots' own."""
+    rng = rng or random.Random(seed)
+    state = engine.replay(engine.start(config, seed))
+    times: list[list[float]] = [[] for _ in seated]
+    cpu = [0.0 for _ in seated]
+    while seats := engine.to_act(state):
+        seat = rng.choice(seats) if any_seat else seats[0]
+        view, legal = engine.view(state, seat), engine.legal_actions(state, seat)
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        action = seated[seat].choose(view, legal, rng)
+        times[seat].append(time.perf_counter() - wall0)
+        cpu[seat] += time.process_time() - cpu0
+        for event in engine.decide(state, seat, action):
+            state = engine.apply(state, event)
+    outcome = engine.outcome(state)
+    assert outcome is not None
+    return BotGame(outcome, times, cpu)
+
+
 def bot_move_times(
     game: str,
     level: str,
@@ -174,19 +265,11 @@ def bot_move_times(
         levels = [level if (seat + first) % 2 == 0 else opponent for seat in range(players)]
         if level == opponent:
             levels = [level] * players
-        seated = [bots.get(game, lv) for lv in levels]
-        rng = random.Random(seed + games)
-        state = engine.replay(engine.start(config, seed + games))
-        while seats := engine.to_act(state):
-            seat = seats[0]
-            view, legal = engine.view(state, seat), engine.legal_actions(state, seat)
-            cpu0, wall0 = time.process_time(), time.perf_counter()
-            action = seated[seat].choose(view, legal, rng)
-            if levels[seat] == level:
-                times.append(time.perf_counter() - wall0)
-                cpu += time.process_time() - cpu0
-            for event in engine.decide(state, seat, action):
-                state = engine.apply(state, event)
+        played = bot_game(engine, [bots.get(game, lv) for lv in levels], config, seed + games)
+        for seat, lv in enumerate(levels):
+            if lv == level:
+                times += played.times[seat]
+                cpu += played.cpu[seat]
         games += 1
     return {
         "game": game,
@@ -283,3 +366,17 @@ def django_setup() -> None:
 
     if not apps.ready:
         django.setup()
+
+
+def migrated_django(sqlite_name: str) -> None:
+    """Django set up on ``DATABASE_URL`` and migrated; without one, on a new SQLite file
+    ``var/<sqlite_name>.sqlite3`` (the last run's removed first)."""
+    if not os.environ.get("DATABASE_URL"):
+        db = ROOT / "var" / f"{sqlite_name}.sqlite3"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        os.environ["DATABASE_URL"] = f"sqlite:///{db}"
+    django_setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)

@@ -13,7 +13,6 @@ of events with at least one early rematch, and the mean number of early rematche
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -23,6 +22,7 @@ from typing import Any, TypeVar
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench import benchlib  # noqa: E402
 from tournaments.pairing import bracket  # noqa: E402
 
 T = TypeVar("T")
@@ -86,10 +86,7 @@ def lines(rows: list[dict[str, Any]]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=2000)
-    args = parser.parse_args()
-    print("\n".join(lines(measure(args.events))))
+    benchlib.print_report(__doc__, measure, lines)
 
 
 if __name__ == "__main__":

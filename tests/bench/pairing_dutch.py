@@ -14,7 +14,6 @@ than the reference's, and each differing round for ``docs/tournaments.md``.
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench import benchlib  # noqa: E402
 from tournaments import formats  # noqa: E402
 from tournaments.log import Entrant, GameRecord, Result, Round, Table, Tournament  # noqa: E402
 from tournaments.pairing import dutch  # noqa: E402
@@ -166,10 +166,7 @@ def lines(figures: dict[str, Any]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=8)
-    args = parser.parse_args()
-    print("\n".join(lines(measure(args.seeds))))
+    benchlib.print_report(__doc__, measure, lines)
 
 
 if __name__ == "__main__":

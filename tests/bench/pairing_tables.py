@@ -23,7 +23,6 @@ Also ``formats.next_round`` for 512 entrants at tables of four, standings includ
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
@@ -36,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench import benchlib  # noqa: E402
 from tournaments import formats  # noqa: E402
 from tournaments.log import RUNNING, Entrant, Result, Round, Table, Tournament  # noqa: E402
 from tournaments.pairing import schedule  # noqa: E402
@@ -229,11 +229,7 @@ def lines(figures: dict[str, Any]) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=10)
-    parser.add_argument("--rounds", type=int, default=5)
-    args = parser.parse_args()
-    print("\n".join(lines(measure(args.seeds, args.rounds))))
+    benchlib.print_report(__doc__, measure, lines)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,6 @@ page. Exit status 1 when a section failed (its error is on the page).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shlex
@@ -361,9 +360,7 @@ def write(results: dict[str, Any], page: Path = PAGE) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = benchlib.doc_parser(__doc__)
     parser.add_argument("--quick", action="store_true", help="short samples: a smoke run")
     parser.add_argument("--only", nargs="+", choices=SECTIONS, default=[], help="run these sections only")
     parser.add_argument("--render", type=Path, metavar="JSON", help="write the page from saved figures")

@@ -11,19 +11,12 @@ from games.bots.dominoes_sim import Table
 from games.engines import dominoes as d
 from games.engines.dominoes.state import END_ID, playable
 from games.engines.dominoes.tiles import TILE_ID
+from tests.bots.games import play_out
 from tests.engines.test_dominoes_rules import position
 
 
 def play_game(config: dict[str, Any], seed: int, bots: list[Any], rng: random.Random) -> dict[str, Any]:
-    state = d.replay(d.start(config, seed))
-    while d.to_act(state):
-        seat = d.to_act(state)[0]
-        legal = d.legal_actions(state, seat)
-        action = bots[seat].choose(d.view(state, seat), legal, rng)
-        assert action in legal
-        for event in d.decide(state, seat, action):
-            state = d.apply(state, event)
-    result = d.outcome(state)
+    result = d.outcome(play_out(d, d.replay(d.start(config, seed)), bots, rng).state)
     assert result is not None
     return result
 

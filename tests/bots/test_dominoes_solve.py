@@ -12,6 +12,7 @@ from games.bots.dominoes_sim import value
 from games.bots.dominoes_solve import Solver, solvable, solve
 from games.engines import compose
 from games.engines import dominoes as d
+from tests.bots.games import after
 
 WIN = 1000
 
@@ -24,10 +25,7 @@ def engine_minimax(state: Any, seat: int, leaf: Any = None) -> int:
     turn = d.to_act(state)[0]
     results = []
     for action in d.legal_actions(state, turn):
-        after = state
-        for event in d.decide(state, turn, action):
-            after = d.apply(after, event)
-        results.append(engine_minimax(after, seat, leaf))
+        results.append(engine_minimax(after(d, state, turn, action), seat, leaf))
     mine = state.side(turn) == state.side(seat)
     return max(results) if mine else min(results)
 
@@ -88,11 +86,9 @@ def engine_expectimax(state: Any, seat: int, careless: float) -> float:
     turn = d.to_act(state)[0]
     children: dict[Any, float] = {}
     for action in d.legal_actions(state, turn):
-        after = state
-        for event in d.decide(state, turn, action):
-            after = d.apply(after, event)
-        position = (after.hands, tuple(sorted(after.layout.ends[:2])), after.phase, after.scores)
-        children[position] = engine_expectimax(after, seat, careless)
+        child = after(d, state, turn, action)
+        position = (child.hands, tuple(sorted(child.layout.ends[:2])), child.phase, child.scores)
+        children[position] = engine_expectimax(child, seat, careless)
     values = list(children.values())
     if state.side(turn) == state.side(seat):
         return max(values)

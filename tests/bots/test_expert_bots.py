@@ -14,6 +14,7 @@ import pytest
 from games import bots
 from games.bots.search import ExpertBase, halving
 from games.engines import get as get_engine
+from tests.bots.games import after, play_out
 from tests.engines.contract import SECRET_SEED, configs
 
 GAMES = ("dominoes", "kazino", "pitch", "skyjo")
@@ -159,16 +160,7 @@ def play(game: str, config: dict[str, Any], seed: int, max_moves: int) -> int:
     players = [
         expert(game, sims=12) if s % 2 == 0 else bots.get(game, "greedy") for s in range(config["players"])
     ]
-    moves = 0
-    while engine.to_act(state) and moves < max_moves:
-        seat = engine.to_act(state)[0]
-        legal = engine.legal_actions(state, seat)
-        action = players[seat].choose(engine.view(state, seat), legal, rng)
-        assert action in legal
-        for event in engine.decide(state, seat, action):
-            state = engine.apply(state, event)
-        moves += 1
-    return moves
+    return play_out(engine, state, players, rng, max_moves=max_moves).moves
 
 
 def variants(game: str) -> list[dict[str, Any]]:
@@ -207,10 +199,7 @@ def _hand_minimax(state: Any, me: int, hand_no: int, start: list[int]) -> float:
     seat = pitch.to_act(state)[0]
     values = []
     for action in pitch.legal_actions(state, seat):
-        after = state
-        for event in pitch.decide(state, seat, action):
-            after = pitch.apply(after, event)
-        values.append(_hand_minimax(after, me, hand_no, start))
+        values.append(_hand_minimax(after(pitch, state, seat, action), me, hand_no, start))
     return max(values) if seat == me else min(values)
 
 
@@ -233,21 +222,17 @@ def _check_late_plays(config: dict[str, Any], win: float, exact_value: Any) -> i
                 position = PitchPosition(view, win, solve_cards=10)
                 sample = pitch.determinize(view, rng)
                 for action in legal:
-                    after = sample
-                    for event in pitch.decide(sample, seat, action):
-                        after = pitch.apply(after, event)
-                    exact = exact_value(sample, after, seat)
+                    exact = exact_value(sample, after(pitch, sample, seat, action), seat)
                     assert position.value(sample, action, 0.0) == exact, (seed, action)
                 checked += 1
                 break
-            for event in pitch.decide(state, seat, greedy.choose(view, legal, rng)):
-                state = pitch.apply(state, event)
+            state = after(pitch, state, seat, greedy.choose(view, legal, rng))
     return checked
 
 
 def test_the_pitch_expert_values_the_last_tricks_exactly():
-    def exact(sample: Any, after: Any, seat: int) -> float:
-        return _hand_minimax(after, seat, sample.hand_no, list(sample.scores))
+    def exact(sample: Any, played: Any, seat: int) -> float:
+        return _hand_minimax(played, seat, sample.hand_no, list(sample.scores))
 
     # a target far away: no hand here ends the game
     assert _check_late_plays({"players": 2, "target": 21}, 0.0, exact) >= 6

@@ -3,33 +3,24 @@
 from __future__ import annotations
 
 import random
-import time
+from typing import Any
 
 from games import bots
 from games.engines import get
 from games.engines.kazino.cards import DECK
+from tests.bots.games import play_out
 
 kazino = get("kazino")
 
 
 def play_game(levels: dict[int, str], seed: int) -> tuple[list[int], float]:
     """One single-game match; returns the winners and the slowest move in seconds."""
-    players = {seat: bots.get("kazino", level) for seat, level in levels.items()}
+    players = [bots.get("kazino", levels[seat]) for seat in (0, 1)]
     state = kazino.replay(kazino.start({"players": 2, "match": "single"}, seed))
-    rng = random.Random(seed)
-    slowest = 0.0
-    while kazino.to_act(state):
-        seat = kazino.to_act(state)[0]
-        legal = kazino.legal_actions(state, seat)
-        started = time.perf_counter()
-        action = players[seat].choose(kazino.view(state, seat), legal, rng)
-        slowest = max(slowest, time.perf_counter() - started)
-        assert action in legal
-        for event in kazino.decide(state, seat, action):
-            state = kazino.apply(state, event)
-    result = kazino.outcome(state)
+    played = play_out(kazino, state, players, random.Random(seed))
+    result = kazino.outcome(played.state)
     assert result is not None
-    return result["winners"], slowest
+    return result["winners"], played.slowest
 
 
 def test_the_registry_gives_a_greedy_and_a_strong_kazino_bot():
@@ -52,19 +43,20 @@ def test_the_strong_bot_plays_legal_moves_within_its_time_budget():
     assert slowest < 2.0  # the budget is 150 ms; generous for a loaded CI machine
 
 
-def test_the_strong_bot_takes_five_cards_with_its_ace_as_14():
-    front = ["10H", "4S", "QC", "2D", "AS", "3C", "5C", "6C", "7D", "8D", "9D", "JD"]
+def first_move(level: str, front: list[str]) -> dict[str, Any]:
+    """The ``level`` bot's first move (seat 0) in a two-player deal whose deck starts with ``front``."""
     deck = front + [c for c in DECK if c not in front]
     state = kazino.replay(kazino.start({"players": 2, "dealer": 1, "deck": deck}, 1))
     legal = kazino.legal_actions(state, 0)
-    action = bots.get("kazino", "strong").choose(kazino.view(state, 0), legal, random.Random(2))
+    action: dict[str, Any] = bots.get("kazino", level).choose(kazino.view(state, 0), legal, random.Random(2))
+    return action
+
+
+def test_the_strong_bot_takes_five_cards_with_its_ace_as_14():
+    action = first_move("strong", ["10H", "4S", "QC", "2D", "AS", "3C", "5C", "6C", "7D", "8D", "9D", "JD"])
     assert action == {"type": "capture", "card": "AS", "value": 14, "groups": [["2D", "QC"], ["4S", "10H"]]}
 
 
 def test_the_greedy_bot_takes_the_biggest_capture():
-    front = ["10H", "4S", "QC", "2D", "AS", "6C", "5C", "3C", "7D", "8D", "9D", "JD"]
-    deck = front + [c for c in DECK if c not in front]
-    state = kazino.replay(kazino.start({"players": 2, "dealer": 1, "deck": deck}, 1))
-    legal = kazino.legal_actions(state, 0)
-    action = bots.get("kazino", "greedy").choose(kazino.view(state, 0), legal, random.Random(2))
+    action = first_move("greedy", ["10H", "4S", "QC", "2D", "AS", "6C", "5C", "3C", "7D", "8D", "9D", "JD"])
     assert action["card"] == "AS" and action["value"] == 14

@@ -8,6 +8,7 @@ import time
 from games.bots import get
 from games.bots.pitch import GreedyBot, StrongBot
 from games.engines import pitch
+from tests.bots.games import play_out
 
 from ..engines.test_pitch_rules import bid, new_game, pass_
 
@@ -18,14 +19,7 @@ def play_game(levels: list[str], seed: int, rng: random.Random, **options: objec
         if isinstance(bot, StrongBot):
             bot.budget_s, bot.min_samples = 0.005, 1
     config = pitch.validate_config({"players": len(levels), **options})
-    state = pitch.replay(pitch.start(config, seed))
-    while pitch.to_act(state):
-        seat = pitch.to_act(state)[0]
-        legal = pitch.legal_actions(state, seat)
-        action = bots[seat].choose(pitch.view(state, seat), legal, rng)
-        assert action in legal
-        for event in pitch.decide(state, seat, action):
-            state = pitch.apply(state, event)
+    state: pitch.State = play_out(pitch, pitch.replay(pitch.start(config, seed)), bots, rng).state
     return state
 
 

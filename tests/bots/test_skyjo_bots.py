@@ -12,6 +12,7 @@ from games import bots
 from games.bots.skyjo import GreedyBot, StrongBot
 from games.engines import get
 from games.engines.skyjo.state import FULL_DECK
+from tests.bots.games import play_out
 
 skyjo = get("skyjo")
 
@@ -33,14 +34,7 @@ def play(levels: list[str], seed: int, target: int = 100) -> dict[str, Any]:
     players = [quick(level) for level in levels]
     rng = random.Random(seed)
     state = skyjo.replay(skyjo.start({"players": len(levels), "target": target}, seed))
-    while seats := skyjo.to_act(state):
-        seat = rng.choice(seats)
-        legal = skyjo.legal_actions(state, seat)
-        action = players[seat].choose(skyjo.view(state, seat), legal, rng)
-        assert action in legal, f"{levels[seat]} chose an unlisted action {action!r}"
-        for event in skyjo.decide(state, seat, action):
-            state = skyjo.apply(state, event)
-    result = skyjo.outcome(state)
+    result = skyjo.outcome(play_out(skyjo, state, players, rng, any_seat=True).state)
     assert result is not None
     return result
 

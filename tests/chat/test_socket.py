@@ -5,18 +5,15 @@ from __future__ import annotations
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import connections
 
 from chat.models import Message
 from tests.games.test_consumers import connect, new_game
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture(autouse=True)
-async def _close_db_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_db_connections"),
+]
 
 
 async def test_every_seat_hears_a_phrase_and_a_spectator_nothing():

@@ -13,11 +13,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connections
 
-from tests.processes import database_url, free_port
+from tests.processes import database_url, free_port, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -75,11 +76,7 @@ def server(django_db_setup, django_db_blocker):  # type: ignore[no-untyped-def]
         proc.kill()
         pytest.fail(f"Daphne did not start; see {log_path}")
     yield base
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop(proc)
     log.close()
 
 
@@ -160,12 +157,7 @@ class BrowserServer:
     def stop(self) -> None:
         if self.proc is None:
             return
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        stop(self.proc)
         self.proc = None
 
 
@@ -288,15 +280,19 @@ def page(browser, server):  # type: ignore[no-untyped-def]
     context.close()
 
 
+def phone_device(scale: int = 3) -> dict[str, Any]:
+    """A phone held upright, used by touch: a browser context's options."""
+    return {
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": scale,
+        "is_mobile": True,
+        "has_touch": True,
+    }
+
+
 def phone_context(browser, server, language: str | None = None, scale: int = 3):  # type: ignore[no-untyped-def]
     """A browser context of a phone held upright, by touch (``language``: its language cookie)."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844},
-        device_scale_factor=scale,
-        is_mobile=True,
-        has_touch=True,
-        base_url=server,
-    )
+    context = browser.new_context(base_url=server, **phone_device(scale))
     context.set_default_timeout(WAIT)
     context.add_init_script(COUNT_SENDS)
     if language:
@@ -310,6 +306,56 @@ def phone(browser, server):  # type: ignore[no-untyped-def]
     context = phone_context(browser, server)
     yield context.new_page()
     context.close()
+
+
+#: The password of the people the browser tests make and sign in as.
+PASSWORD = "pw-e2e-1"
+
+
+def sign_in(page, username: str, password: str = PASSWORD) -> None:  # type: ignore[no-untyped-def]
+    page.goto("/accounts/login/")
+    page.fill("main input[name=username]", username)
+    page.fill("main input[name=password]", password)
+    page.click("main form button[type=submit], main form input[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+
+
+def answering(page, asked: list[str]):  # type: ignore[no-untyped-def]
+    """The page, with every confirmation it asks for answered yes (its message kept in ``asked``)."""
+
+    def accept(dialog):  # type: ignore[no-untyped-def]
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", accept)
+    return page
+
+
+def new_table(  # type: ignore[no-untyped-def]
+    page,
+    game: str,
+    seats: tuple[str, ...] = ("me", "bot:greedy"),
+    *,
+    ready: str | None = None,
+    fill: dict[str, str] | None = None,
+    **options: str,
+) -> str:
+    """Make a table through ``/new/<game>/``'s form, as a person does: each of ``options`` chosen in its
+    select (by name, in order), each of ``fill`` typed in its input, then each seat's choice (seat0, …).
+    Waits for the table's page to connect and, with ``ready``, for that selector; returns its address."""
+    page.goto(f"/new/{game}/")
+    for name, value in options.items():
+        page.select_option(f"select[name={name}]", value)
+    for name, value in (fill or {}).items():
+        page.fill(f"input[name={name}]", value)
+    for n, choice in enumerate(seats):
+        page.select_option(f"select[name=seat{n}]", choice)
+    page.click("#new-table button[type=submit]")
+    page.wait_for_url("**/tables/*/")
+    page.wait_for_selector("#status[data-status=open]")
+    if ready:
+        page.wait_for_selector(ready)
+    return str(page.url)
 
 
 def screenshot(page, name: str) -> Path:  # type: ignore[no-untyped-def]

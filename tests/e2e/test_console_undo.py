@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 from games.eventlog import streams
 from tournaments import projection, service, undo
 
-from .conftest import screenshot
-from .test_tournament_console import PASSWORD, PHONE, context, sign_in
+from .conftest import PASSWORD, screenshot, sign_in
+from .test_tournament_console import PHONE, context
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

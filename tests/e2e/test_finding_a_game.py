@@ -13,18 +13,12 @@ from games.eventlog.tables import load_table
 from games.models import Game, Seat
 
 from .axe import report, run_axe
-from .conftest import COUNT_SENDS, WAIT, screenshot
+from .conftest import COUNT_SENDS, PASSWORD, WAIT, phone_device, screenshot, sign_in
 from .test_kazino import play_one_move, seq
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "pw-finding-a-game-1"
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 3,
-    "is_mobile": True,
-    "has_touch": True,
-}
+PHONE = phone_device()
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
@@ -35,11 +29,7 @@ def _person(browser: Any, server: str, name: str, language: str, device: dict[st
     context.add_cookies([{"name": "django_language", "value": language, "url": server}])
     context.add_init_script(COUNT_SENDS)
     page = context.new_page()
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit], main form input[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    sign_in(page, name)
     return page
 
 

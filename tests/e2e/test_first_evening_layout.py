@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import screenshot
+from .conftest import new_table, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -21,14 +21,21 @@ def new_context(browser, server, size, language="en"):  # type: ignore[no-untype
     return context, context.new_page()
 
 
+# A numbered list's numbers: the room its padding leaves them, and the width "120." needs in its font.
+NUMBERING = """(selector) => {
+    const list = document.querySelector(selector);
+    const probe = Object.assign(document.createElement('span'), {textContent: '120.'});
+    probe.style.font = getComputedStyle(list).font;
+    document.body.append(probe);
+    const needed = probe.getBoundingClientRect().width;
+    probe.remove();
+    return {reversed: list.reversed, start: list.start, items: list.children.length,
+            room: parseFloat(getComputedStyle(list).paddingLeft), needed};
+}"""
+
+
 def skyjo_table(page, players: int, seats: list[str]) -> None:  # type: ignore[no-untyped-def]
-    page.goto("/new/skyjo/")
-    page.select_option("#players", str(players))
-    for n, choice in enumerate(seats):
-        page.select_option(f"select[name=seat{n}]", choice)
-    page.click("#new-table button[type=submit]")
-    page.wait_for_url("**/tables/*/")
-    page.wait_for_selector(".sk-table")
+    new_table(page, "skyjo", tuple(seats), ready=".sk-table", players=str(players))
 
 
 @pytest.mark.parametrize("language", ["en", "ht", "tl"])
@@ -79,18 +86,7 @@ def test_the_move_log_counts_up_and_has_room_for_three_digits(browser, server):
         page.locator(".sk-mine button.sk-cell.sk-back").first.click()
         page.click("#confirm")
         page.wait_for_function("document.querySelectorAll('#log-list li').length >= 1")
-        numbering = page.evaluate(
-            """() => {
-                const list = document.querySelector('#log-list');
-                const probe = Object.assign(document.createElement('span'), {textContent: '120.'});
-                probe.style.font = getComputedStyle(list).font;
-                document.body.append(probe);
-                const needed = probe.getBoundingClientRect().width;
-                probe.remove();
-                return {reversed: list.reversed, start: list.start, items: list.children.length,
-                        room: parseFloat(getComputedStyle(list).paddingLeft), needed};
-            }"""
-        )
+        numbering = page.evaluate(NUMBERING, "#log-list")
         assert numbering["reversed"] and numbering["start"] >= numbering["items"]
         assert numbering["room"] >= numbering["needed"] + 4, numbering
     finally:
@@ -171,17 +167,7 @@ def test_the_replay_move_list_has_room_for_its_numbers(browser, server, size):
         )  # the probe measures "120."
         assert "undefined" not in page.locator("#replay").inner_text()
         screenshot(page, f"replay-moves-{size['width']}")
-        numbering = page.evaluate(
-            """() => {
-                const list = document.querySelector('#moments');
-                const probe = Object.assign(document.createElement('span'), {textContent: '120.'});
-                probe.style.font = getComputedStyle(list).font;
-                document.body.append(probe);
-                const needed = probe.getBoundingClientRect().width;
-                probe.remove();
-                return {room: parseFloat(getComputedStyle(list).paddingLeft), needed};
-            }"""
-        )
+        numbering = page.evaluate(NUMBERING, "#moments")
         assert numbering["room"] >= numbering["needed"] + 4, numbering
     finally:
         context.close()

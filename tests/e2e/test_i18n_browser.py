@@ -12,7 +12,7 @@ import pytest
 from tests.frontend.catalogues import english_on_page, english_only_phrases
 from tests.frontend.test_translation_corrections import DECIDED_AGAINST, english_words
 
-from .conftest import WAIT, screenshot
+from .conftest import WAIT, new_table, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -96,13 +96,7 @@ def test_kazino_in_kreyol_chosen_by_the_browser(browser, server):
     phrases = english_only_phrases("ht")
     page.goto("/new/kazino/")
     assert page.get_attribute("html", "lang") == "ht"
-    page.select_option("select[name=match]", "single")
-    page.select_option("select[name=seat0]", "me")
-    page.select_option("select[name=seat1]", "bot:greedy")
-    page.click("#new-table button[type=submit]")
-    page.wait_for_url("**/tables/*/")
-    page.wait_for_selector("#status[data-status=open]")
-    page.wait_for_selector(".kz[data-seq]")
+    new_table(page, "kazino", ready=".kz[data-seq]", match="single")
     assert page.inner_text("#status") == "Konekte"
     no_english(page, phrases, "start")
 
@@ -140,15 +134,7 @@ def test_dominoes_in_tagalog_chosen_with_the_switcher(page):
     with page.expect_navigation():
         page.select_option("#lang-select", "tl")
     assert page.get_attribute("html", "lang") == "tl"
-    page.goto("/new/dominoes/")
-    page.select_option("select[name=players]", "2")
-    page.select_option("select[name=variant]", "all_fives")
-    page.select_option("select[name=seat0]", "me")
-    page.select_option("select[name=seat1]", "bot:greedy")
-    page.click("#new-table button[type=submit]")
-    page.wait_for_url("**/tables/*/")
-    page.wait_for_selector("#status[data-status=open]")
-    page.wait_for_selector(".dom-table")
+    new_table(page, "dominoes", ready=".dom-table", players="2", variant="all_fives")
     assert page.inner_text("#status") == "Konektado"
     assert page.inner_text(".dom-info .dom-chip >> nth=0") == "Lahat Lima"
     no_english(page, phrases, "start")

@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import TimeoutError as PageTimeout
 
-from .conftest import WAIT, actions_sent, screenshot, what_the_page_shows
+from .conftest import WAIT, actions_sent, new_table, screenshot, sign_in, what_the_page_shows
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -17,15 +17,7 @@ MAX_TURNS = 100  # a game is 24 moves of ours: a bound on the loop, not on the m
 
 def start_table(page, match: str = "single") -> str:
     """Create a table through the form: me against the easy computer. Returns the table's path."""
-    page.goto("/new/kazino/")
-    page.select_option("select[name=match]", match)
-    page.select_option("select[name=seat0]", "me")
-    page.select_option("select[name=seat1]", "bot:greedy")
-    page.click("#new-table button[type=submit]")
-    page.wait_for_url("**/tables/*/")
-    page.wait_for_selector("#status[data-status=open]")
-    page.wait_for_selector(".kz[data-seq]")
-    return page.url
+    return new_table(page, "kazino", ready=".kz[data-seq]", match=match)
 
 
 COUNT_RESIZES = "window.__resizes = 0; addEventListener('resize', () => { window.__resizes += 1; });"
@@ -247,11 +239,7 @@ def test_a_signed_in_players_kazino_table_is_rated_without_help_or_pause(page):
     from django.contrib.auth import get_user_model
 
     get_user_model().objects.create_user("rated-ana", password="pw-rated-ana-1")
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", "rated-ana")
-    page.fill("input[name=password]", "pw-rated-ana-1")
-    page.click("form button[type=submit], form input[type=submit]")
-    page.wait_for_url("**/")
+    sign_in(page, "rated-ana", "pw-rated-ana-1")
     page.goto("/new/kazino/")
     assert page.is_checked("input[name=kind][value=rated]")
     page.select_option("select[name=match]", "single")

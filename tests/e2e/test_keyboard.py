@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .axe import report, run_axe
-from .conftest import WAIT, screenshot
+from .conftest import WAIT, new_table, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -64,6 +64,16 @@ def tab_until(page: Any, test: str, arg: Any = None, key: str = "Tab", limit: in
     raise AssertionError(f"{key} never reached {test} (focus on {where(page)})")
 
 
+def to_confirm(page: Any) -> None:
+    """Enter on the focused card: focus goes to Confirm, or to the card's first move (Enter takes
+    that one, and focus goes to Confirm)."""
+    page.keyboard.press("Enter")
+    page.wait_for_function(ON_CONFIRM_OR_OPTION)
+    if where(page) != "#confirm":
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.activeElement.id === 'confirm'")
+
+
 def to_playable(page: Any, status: str | None = None) -> bool:
     """Focus a card or tile of the hand that can be played (with this Skyjo status, if given); False
     when there is none."""
@@ -89,14 +99,7 @@ def to_playable(page: Any, status: str | None = None) -> bool:
 
 
 def start(page: Any, game: str, options: dict[str, str]) -> None:
-    page.goto(f"/new/{game}/")
-    page.select_option("select[name=players]", "2")
-    for name, value in options.items():
-        page.select_option(f"select[name={name}]", value)
-    page.select_option("select[name=seat1]", "bot:greedy")
-    page.click("#new-table button[type=submit]")
-    page.wait_for_url("**/tables/*/")
-    page.wait_for_selector("#status[data-status=open]")
+    new_table(page, game, players="2", **options)
     page.wait_for_function("() => !!document.querySelector('#board').firstElementChild")
     # The first Tab reaches the skip link; Enter goes straight to the hand.
     page.keyboard.press("Tab")
@@ -175,11 +178,7 @@ def test_a_kazino_deal_with_the_keyboard_alone(page):
         # Escape once: the preview is cancelled and focus comes back to the card.
         if n == 0:
             key = page.evaluate("() => document.activeElement.dataset.key")
-            page.keyboard.press("Enter")
-            page.wait_for_function(ON_CONFIRM_OR_OPTION)
-            if where(page) != "#confirm":
-                page.keyboard.press("Enter")
-                page.wait_for_function("() => document.activeElement.id === 'confirm'")
+            to_confirm(page)
             page.keyboard.press("Escape")
             page.wait_for_function("() => document.querySelector('#preview').hidden")
             assert where(page) in (f"key:{key}", "key:option:0"), (
@@ -297,12 +296,7 @@ def test_a_skyjo_round_with_the_keyboard_alone(page):
 def test_pass_and_play_hands_over_with_the_keyboard(page):
     """Two players on one device: after a move the curtain's button has focus; Enter shows the next
     player's hand with focus on its first card."""
-    page.goto("/new/kazino/")
-    page.select_option("select[name=match]", "single")
-    page.select_option("select[name=seat1]", "local")
-    page.click("#new-table button[type=submit]")
-    page.wait_for_url("**/tables/*/")
-    page.wait_for_selector("#status[data-status=open]")
+    new_table(page, "kazino", ("me", "local"), match="single")
     page.wait_for_function(
         "() => !!document.querySelector('#board').firstElementChild || !document.querySelector('#curtain').hidden"
     )
@@ -315,11 +309,7 @@ def test_pass_and_play_hands_over_with_the_keyboard(page):
             page.wait_for_function(IN_HAND)
         assert to_playable(page), f"turn {turn}"
         before = page.evaluate(f"() => ({SNAP})().seq")
-        page.keyboard.press("Enter")
-        page.wait_for_function(ON_CONFIRM_OR_OPTION)
-        if where(page) != "#confirm":
-            page.keyboard.press("Enter")
-            page.wait_for_function("() => document.activeElement.id === 'confirm'")
+        to_confirm(page)
         page.keyboard.press("Enter")
         page.wait_for_function(f"() => ({SNAP})().seq > {before}")
         page.wait_for_function("() => document.activeElement.id === 'curtain-show'")

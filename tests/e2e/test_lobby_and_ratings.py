@@ -15,14 +15,13 @@ from games.models import Game
 from tests.replay.play import new_game, play
 
 from .axe import report, run_axe
-from .conftest import screenshot
+from .conftest import PASSWORD, screenshot, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 LANGUAGES = ["en", "ht", "tl"]
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 TIMEOUT = 60_000
-PASSWORD = "pw-lobby-e2e-1"
 LONG_NAME = "marie-claire.desrosiers-jean-baptiste"
 
 
@@ -90,11 +89,7 @@ def test_the_phone_header_folds_into_a_menu_and_the_desktop_one_does_not(rated, 
     get_user_model().objects.create_user(LONG_NAME, password=PASSWORD)
     context = _context(browser, server, SIZES["phone"], language)
     page = context.new_page()
-    page.goto("/accounts/login/")
-    page.fill("main input[name=username]", LONG_NAME)
-    page.fill("main input[name=password]", PASSWORD)
-    page.click("main form button[type=submit], main form input[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    sign_in(page, LONG_NAME)
     page.goto("/")
     button = page.locator("#menu-button")
     assert button.is_visible() and button.get_attribute("aria-expanded") == "false"

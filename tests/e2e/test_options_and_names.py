@@ -13,7 +13,7 @@ from games.models import Game, Seat
 from tournaments import service
 from tournaments.models import MatchGame, Tournament
 
-from .conftest import screenshot
+from .conftest import screenshot, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -37,10 +37,7 @@ def test_the_new_table_form_shows_the_target_of_the_variant_and_players_chosen(p
 
 def test_the_tournament_form_shows_the_chosen_games_options_and_how_long_a_round_takes(page):
     get_user_model().objects.create_user("organiser", password="pw-organiser-1")
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", "organiser")
-    page.fill("input[name=password]", "pw-organiser-1")
-    page.click("form button[type=submit], form input[type=submit]")
+    sign_in(page, "organiser", "pw-organiser-1")
     page.goto("/tournaments/new/")
     page.fill("input[name=name]", "Fives night")
     page.select_option("#tournament-game", "dominoes")

@@ -16,26 +16,12 @@ from games.eventlog import streams
 from tournaments import board, projection, service
 from tournaments.models import Club, Match, Tournament
 
-from .conftest import screenshot
+from .conftest import PASSWORD, phone_device, screenshot, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "pw-real-cards-1"
 PLAYERS = ["ann", "ben", "cy", "dee"]
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
-
-
-def sign_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit], form input[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+PHONE = phone_device(2)
 
 
 def pdf_pages(content: bytes) -> tuple[int, str]:

@@ -9,11 +9,10 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from .axe import count, report, run_axe
-from .conftest import screenshot
+from .conftest import PASSWORD, screenshot, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "pw-profile-tokens-1"
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
 
 
@@ -30,11 +29,7 @@ def test_tokens_on_the_profile_page(browser: Any, server: str, language: str) ->
         context = browser.new_context(viewport=viewport, base_url=server)
         context.add_cookies([{"name": "django_language", "value": language, "url": server}])
         page = context.new_page()
-        page.goto("/accounts/login/")
-        page.fill("input[name=username]", f"ana-{language}")
-        page.fill("input[name=password]", PASSWORD)
-        page.click("main form button[type=submit], main form input[type=submit]")
-        page.wait_for_url(lambda url: "/accounts/login/" not in url)
+        sign_in(page, f"ana-{language}")
         if page.locator("#menu-button").is_visible():  # a phone: the links fold behind the menu
             page.click("#menu-button")
         page.click("header a.who")  # the name in the menu leads to the profile

@@ -12,7 +12,7 @@ from replay import frames
 from replay.frames import ALL, PUBLIC
 from tests.replay.play import new_game, play
 
-from .conftest import COUNT_SENDS, screenshot
+from .conftest import COUNT_SENDS, PASSWORD, screenshot, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -132,14 +132,11 @@ def test_on_a_phone_a_link_to_a_moment_and_a_tap_forward(phone: Any) -> None:
     screenshot(phone, "replay-phone")
 
 
-def sign_in(page: Any, name: str) -> None:
+def new_user_signed_in(page: Any, name: str) -> None:
     from django.contrib.auth import get_user_model
 
-    get_user_model().objects.create_user(name, password=f"pw-{name}-1")
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password]", f"pw-{name}-1")
-    page.click("form button[type=submit], form input[type=submit]")
+    get_user_model().objects.create_user(name, password=PASSWORD)
+    sign_in(page, name)
 
 
 def test_a_room_member_follows_the_driver_looks_around_alone_and_rejoins(browser: Any, server: str) -> None:
@@ -150,7 +147,7 @@ def test_a_room_member_follows_the_driver_looks_around_alone_and_rejoins(browser
         context.add_init_script(COUNT_SENDS)  # the frames each page receives, and its sockets
     coach, viewer = coach_context.new_page(), viewer_context.new_page()
     try:
-        sign_in(coach, "coach")
+        new_user_signed_in(coach, "coach")
         coach.goto(f"/games/{game.pk}/replay/?at={replay.moments[2].seq}&as=public")
         at(coach, 2, PUBLIC)
         coach.click("#open-room button[type=submit]")
@@ -234,10 +231,7 @@ def test_the_review_is_asked_for_and_shown_beside_the_replay(page: Any, django_u
     game = new_game("dominoes", 2, options={"variant": "all_fives", "target": 60})
     play(game)
     django_user_model.objects.create_user("coach", password="a long pass phrase")
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", "coach")
-    page.fill("input[name=password]", "a long pass phrase")
-    page.click("form button[type=submit]")
+    sign_in(page, "coach", "a long pass phrase")
     page.goto(f"/games/{game.pk}/replay/")
     page.wait_for_selector("#review:not([hidden]) #review-request")
     page.click("#review-request")

@@ -12,8 +12,7 @@ from tests.frontend.test_translation_corrections import DECIDED_AGAINST, english
 from tournaments import service
 from tournaments.models import Entry, Match
 
-from .conftest import WAIT, screenshot
-from .test_over_the_board import PASSWORD, sign_in
+from .conftest import PASSWORD, WAIT, screenshot, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

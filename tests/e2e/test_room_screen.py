@@ -16,6 +16,7 @@ from games.commands.create import SeatSpec, create_game
 from games.eventlog import queries
 from games.eventlog.tables import load_table
 from seasons import service as seasons
+from tests.seasons.nights import club_nights
 from tournaments import service, simulate
 from tournaments.models import Club, Entry, MatchGame
 
@@ -136,19 +137,7 @@ def test_the_room_screen_rotates_follows_the_clock_and_shows_no_hidden_card(brow
 
 def test_the_season_page_fits_a_phone_in_three_languages(browser, server):
     staff = get_user_model().objects.create_user("staff", is_staff=True)
-    club = Club.objects.create(name="Friday club", slug="friday")
-    for n, seed in enumerate((3, 4)):
-        row = simulate.setup(
-            "kazino",
-            "round_robin",
-            3,
-            {"game_config": {"match": "single"}},
-            "greedy",
-            name=f"Night {n + 1}",
-            club=club,
-            seed=seed,
-        )
-        simulate.drive(row, timeout=600)
+    club, _ = club_nights((3, 4))
     from datetime import timedelta
 
     from django.utils import timezone

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from tournaments import service
 from tournaments.models import MatchGame
 
-from .conftest import WAIT, screenshot
+from .conftest import WAIT, screenshot, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -23,14 +23,18 @@ def _user(name: str):
     return get_user_model().objects.create_user(name, password=f"pw-{name}-1")
 
 
-def _login(context, name: str) -> None:
+def _page_of(browser, server, name: str, path: str, clock_ahead: float):  # type: ignore[no-untyped-def]
+    """``name``'s page at ``path`` (signed in first, in a context of its own) whose clock is
+    ``clock_ahead`` seconds ahead of this one and paused there; the context and the page."""
+    context = browser.new_context(base_url=server)
+    login = context.new_page()
+    sign_in(login, name, f"pw-{name}-1")
+    login.close()
     page = context.new_page()
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", name)
-    page.fill("input[name=password]", f"pw-{name}-1")
-    page.click("form button[type=submit], form input[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
-    page.close()
+    page.clock.install()
+    page.goto(path)
+    page.clock.pause_at(time.time() + clock_ahead)
+    return context, page
 
 
 def test_the_table_page_counts_down_and_the_console_lists_the_tables_still_playing(browser, server):
@@ -43,12 +47,7 @@ def test_the_table_page_counts_down_and_the_console_lists_the_tables_still_playi
     game_id = MatchGame.objects.get(match__tournament=row).game_id
 
     # The organiser's console: set one minute and start it (its page also counts, under its own clock).
-    director_ctx = browser.new_context(base_url=server)
-    _login(director_ctx, "director")
-    console = director_ctx.new_page()
-    console.clock.install()
-    console.goto(f"/tournaments/{row.pk}/")
-    console.clock.pause_at(time.time() + 1)
+    director_ctx, console = _page_of(browser, server, "director", f"/tournaments/{row.pk}/", 1)
     clock_form = console.locator("[data-form=clock]")
     clock_form.locator("input[name=minutes]").fill("1")
     clock_form.locator("button[value=set]").click()
@@ -56,12 +55,7 @@ def test_the_table_page_counts_down_and_the_console_lists_the_tables_still_playi
     assert console.locator("#time-up").is_hidden()
 
     # The player's table page, opened before the clock starts; its browser's clock is an hour fast.
-    player_ctx = browser.new_context(base_url=server)
-    _login(player_ctx, "ana")
-    table = player_ctx.new_page()
-    table.clock.install()
-    table.goto(f"/tables/{game_id}/")
-    table.clock.pause_at(time.time() + 3600)
+    player_ctx, table = _page_of(browser, server, "ana", f"/tables/{game_id}/", 3600)
     box = table.locator("#round-clock")
     table.wait_for_function(
         "document.querySelector('#round-clock') && !document.querySelector('#round-clock').hidden"

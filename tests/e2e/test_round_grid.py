@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 
 from tournaments import projection, service
 
-from .conftest import screenshot
-from .test_tournament_console import DESKTOP, PASSWORD, PHONE, context, sign_in
+from .conftest import PASSWORD, screenshot, sign_in
+from .test_tournament_console import DESKTOP, PHONE, context
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,7 @@ from games.eventlog import streams
 from tournaments import clock, service
 from tournaments.models import Club
 
-from .conftest import WAIT, screenshot
+from .conftest import WAIT, screenshot, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -28,11 +28,7 @@ def test_the_organiser_s_languages_are_the_screen_s(browser, server):
 
     context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=server)
     page = context.new_page()
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", "director")
-    page.fill("input[name=password]", "pw-director-1")
-    page.click("form button[type=submit], form input[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    sign_in(page, "director", "pw-director-1")
     page.goto(f"/tournaments/{row.pk}/")
     form = page.locator("[data-form=screen-languages]")
     form.locator("input[value=ht]").check()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import screenshot
+from .conftest import new_table, screenshot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -25,16 +25,8 @@ POSITION = """() => ({
 
 
 def start_table(page, target: int | None = None) -> None:
-    page.goto("/new/skyjo/")
-    page.select_option("#players", "2")
-    if target is not None:
-        page.fill("input[name=target]", str(target))
-    page.select_option("select[name=seat0]", "me")
-    page.select_option("select[name=seat1]", "bot:greedy")
-    page.click("#new-table button[type=submit]")
-    page.wait_for_url("**/tables/*/")
-    page.wait_for_selector("#status[data-status=open]")
-    page.wait_for_selector(".sk-table")
+    fill = {"target": str(target)} if target is not None else None
+    new_table(page, "skyjo", ready=".sk-table", fill=fill, players="2")
 
 
 def shot(page, name: str) -> None:
@@ -219,13 +211,7 @@ def test_a_spectator_on_a_phone_sees_the_moves_live_but_no_hidden_card(page, bro
 
 
 def test_pass_and_play_hands_the_device_over_behind_a_curtain(page):
-    page.goto("/new/skyjo/")
-    page.select_option("#players", "2")
-    page.select_option("select[name=seat0]", "me")
-    page.select_option("select[name=seat1]", "local")
-    page.click("#new-table button[type=submit]")
-    page.wait_for_url("**/tables/*/")
-    page.wait_for_selector(".sk-table")
+    new_table(page, "skyjo", ("me", "local"), ready=".sk-table", players="2")
     play_opening(page)
     # The first player is done: the board leaves the page until the next one asks for it.
     page.wait_for_selector("#curtain:not([hidden])")

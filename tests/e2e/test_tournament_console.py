@@ -26,29 +26,15 @@ from playwright.sync_api import TimeoutError as PageTimeout
 from tournaments import service, simulate
 from tournaments.models import Entry, Match, Tournament
 
-from .conftest import screenshot, why_no_page_came
+from .conftest import PASSWORD, answering, phone_device, screenshot, sign_in, why_no_page_came
 from .test_over_the_board import print_sheet
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PASSWORD = "pw-console-1"
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
+PHONE = phone_device(2)
 FITS = "document.documentElement.scrollWidth <= 390"
 LIVE_TIMEOUT = 180_000
-
-
-def sign_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form button[type=submit], form input[type=submit]")
-    page.wait_for_url(lambda url: "/accounts/login/" not in url)
 
 
 def context(browser, server, size, language="en"):  # type: ignore[no-untyped-def]
@@ -58,17 +44,6 @@ def context(browser, server, size, language="en"):  # type: ignore[no-untyped-de
 
 
 ASKED: list[str] = []  # the confirmations the pages asked for, answered yes
-
-
-def answering(page):  # type: ignore[no-untyped-def]
-    """The page, with every confirmation it asks for answered yes (and kept in ASKED)."""
-
-    def accept(dialog):  # type: ignore[no-untyped-def]
-        ASKED.append(dialog.message)
-        dialog.accept()
-
-    page.on("dialog", accept)
-    return page
 
 
 def post_and_wait(page, button: str, asks: str | None = None) -> None:
@@ -120,7 +95,7 @@ def test_an_organiser_runs_a_knockout_from_the_console_while_a_player_follows_on
     desk = context(browser, server, DESKTOP)
     hand = context(browser, server, PHONE)
     try:
-        page, phone = answering(desk.new_page()), hand.new_page()
+        page, phone = answering(desk.new_page(), ASKED), hand.new_page()
         sign_in(page, "organiser")
         # The form, with options: the game's own (one game), a third-place match, no no-show clock.
         page.goto("/tournaments/new/")
@@ -295,7 +270,7 @@ def test_the_console_between_rounds_and_what_a_live_update_keeps(browser, server
         service.register(row, "", bot_level=level, by=organiser)
     desk = context(browser, server, DESKTOP)
     try:
-        page = answering(desk.new_page())
+        page = answering(desk.new_page(), ASKED)
         sign_in(page, "organiser")
         url = f"/tournaments/{row.pk}/"
         page.goto(url)

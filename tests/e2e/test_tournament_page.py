@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from tournaments import service
 from tournaments.models import Tournament
 
-from .conftest import screenshot
+from .conftest import screenshot, sign_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -20,10 +20,7 @@ def test_the_page_follows_a_tournament_live_from_start_to_standings(page):
     )
     for n in range(4):
         service.register(row, f"Bot {n + 1}", bot_level="random")
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", "organiser")
-    page.fill("input[name=password]", "pw-organiser-1")
-    page.click("form button[type=submit], form input[type=submit]")
+    sign_in(page, "organiser", "pw-organiser-1")
     page.goto(f"/tournaments/{row.pk}/")
     page.click("button[value=start]")
     page.wait_for_selector("#status[data-status=running]")

@@ -25,17 +25,12 @@ from django.contrib.auth import get_user_model
 
 from tests.tournaments.log_standings import independent_standings
 
-from .conftest import screenshot
-from .test_over_the_board import BROKEN_WORDS, PASSWORD, print_sheet, sign_in
+from .conftest import PASSWORD, answering, phone_device, screenshot, sign_in
+from .test_over_the_board import BROKEN_WORDS, print_sheet
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-PHONE = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-}
+PHONE = phone_device(2)
 ANA, BEN = "anaise", "bernard"  # the two players with phones (accounts)
 CARLA, DEDE = "Carla Pierre", "Dede Joseph"  # pasted in: Carla checked in by the organiser, Dede never
 # Pasted in during round 2: with Ana and Ben, two tables of real cards in round 3.
@@ -54,17 +49,6 @@ READY = """(others) => {
 
 
 ASKED: list[str] = []
-
-
-def answering(page):  # type: ignore[no-untyped-def]
-    """The organiser's page: every confirmation it asks for is answered yes and kept in ASKED."""
-
-    def accept(dialog):  # type: ignore[no-untyped-def]
-        ASKED.append(dialog.message)
-        dialog.accept()
-
-    page.on("dialog", accept)
-    return page
 
 
 def press(page, button: str, asks: str | None = None, says: str | None = None) -> None:
@@ -213,7 +197,7 @@ def test_a_directors_whole_evening_on_phones(browser, server):
     contexts = [browser.new_context(base_url=server, **PHONE) for _n in range(3)]
     try:
         org, ana, ben = (c.new_page() for c in contexts)
-        answering(org)
+        answering(org, ASKED)
         for page, who in ((org, "organiser"), (ana, ANA), (ben, BEN)):
             sign_in(page, who)
 

@@ -22,12 +22,6 @@ pytestmark = pytest.mark.django_db
 FORM = {"players": "2", "kind": "casual", "match": "single", "seat0": "me", "seat1": "open"}
 
 
-@pytest.fixture(autouse=True)
-def _english_afterwards():  # type: ignore[no-untyped-def]
-    yield
-    translation.deactivate()
-
-
 def _client(name: str, **extra: bool) -> tuple[Client, object]:
     user = get_user_model().objects.create_user(name, **extra)
     client = Client()

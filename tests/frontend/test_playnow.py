@@ -6,19 +6,12 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from django.utils import translation
 
 from games.models import Game, Seat, Seek
 
 pytestmark = pytest.mark.django_db
 
 FORM = {"players": "2", "kind": "casual", "match": "single", "seat0": "me", "seat1": "bot:greedy"}
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards():  # type: ignore[no-untyped-def]
-    yield
-    translation.deactivate()
 
 
 def _client(name: str) -> tuple[Client, object]:

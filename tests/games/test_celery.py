@@ -17,6 +17,7 @@ from games.background import dueturns, jobs
 from games.computers import worker
 from games.eventlog import store
 from games.models import Game
+from tests.processes import stop
 
 from .factories import play, tiny_game
 
@@ -67,11 +68,7 @@ def celery_worker(settings):
     )
     proc.queue = queue
     yield proc
-    proc.terminate()
-    try:
-        proc.wait(15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    stop(proc, 15)
     dueturns.queue().client.delete(*dueturns.keys(queue))
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 
 from games.eventlog import store
 from games.eventlog.tables import load_table
@@ -17,16 +17,13 @@ from infra.routing import websocket_urlpatterns
 
 from .factories import tiny_game
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_db_connections"),
+]
 
 app = URLRouter(websocket_urlpatterns)
-
-
-@pytest.fixture(autouse=True)
-async def _close_db_connections():
-    """Consumers use the database from a worker thread: close its connection after each test."""
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 def add(command_id: str, expected_seq: int, n: int = 1) -> dict:
@@ -166,14 +163,17 @@ async def test_resync_sends_the_whole_table_again():
     await ws.disconnect()
 
 
+async def both_seats_and_a_spectator(game_id: int, tokens: dict[int, str]) -> tuple[Any, Any, Any, dict]:
+    """The two seats' sockets and a spectator's, each past its first state; and the spectator's."""
+    sockets = [await connect(game_id, tokens[0]), await connect(game_id, tokens[1]), await connect(game_id)]
+    first = [await ws.receive_json_from() for ws in sockets]
+    return sockets[0], sockets[1], sockets[2], first[2]
+
+
 async def test_the_spectator_delay_holds_back_the_public_view():
     game, tokens, _ = await new_game(spectator_delay=2, goal=100)
-    player = await connect(game.pk, tokens[0])
-    other = await connect(game.pk, tokens[1])
-    watcher = await connect(game.pk)
-    await player.receive_json_from()
-    await other.receive_json_from()
-    assert (await watcher.receive_json_from())["view"]["total"] == 0
+    player, other, watcher, watched = await both_seats_and_a_spectator(game.pk, tokens)
+    assert watched["view"]["total"] == 0
     totals = []
     for turn, ws in enumerate([player, other, player]):
         seq = await head(game.pk)
@@ -187,11 +187,7 @@ async def test_the_spectator_delay_holds_back_the_public_view():
 async def test_a_delayed_table_shows_spectators_its_end_once_it_is_over():
     """#37: the delay once cut the last moves forever, so spectators never saw a delayed game end."""
     game, tokens, _ = await new_game(spectator_delay=2, goal=3)
-    player = await connect(game.pk, tokens[0])
-    other = await connect(game.pk, tokens[1])
-    watcher = await connect(game.pk)
-    for ws in (player, other, watcher):
-        await ws.receive_json_from()
+    player, other, watcher, _ = await both_seats_and_a_spectator(game.pk, tokens)
     seen = []
     for turn, ws in enumerate([player, other, player]):
         seq = await head(game.pk)

@@ -9,7 +9,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from django.utils import timezone, translation
+from django.utils import timezone
 
 from games.access import invites, seats
 from games.commands import controls
@@ -18,14 +18,6 @@ from games.models import Game, Invite, Seat
 from tests.frontend.catalogues import english_on_page, english_only_phrases
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _english_afterwards():  # type: ignore[no-untyped-def]
-    """A request leaves its language active in the thread (nothing deactivates it after the response):
-    the pages asked for in ht and tl here must not leave later tests reading Tagalog."""
-    yield
-    translation.deactivate()
 
 
 def _table(open_seats: int = 1, owner: object = None) -> Game:
@@ -164,21 +156,3 @@ def test_the_invite_pages_speak_the_readers_language(language: str):
         main = re.search(r"<main>(.*)</main>", page.content.decode(), re.S).group(1)  # type: ignore[union-attr]
         text = html.unescape(re.sub(r"<[^>]+>", " ", main))
         assert page.status_code == status and not english_on_page(text, phrases), (url, text)
-
-
-def test_the_migration_gives_the_open_seats_of_older_tables_an_invite_and_a_new_credential():
-    from importlib import import_module
-
-    from django.apps import apps
-
-    migration = import_module("games.migrations.0011_invite")
-    live, over = _table(), _table()
-    Game.objects.filter(pk=over.pk).update(status=Game.Status.FINISHED)
-    Invite.objects.all().delete()  # tables made before invites: their links were the seats' credentials
-    before = {(s.game_id, s.number): s.token for s in Seat.objects.all()}
-    migration.invite_open_seats(apps, None)
-    after = {(s.game_id, s.number): s.token for s in Seat.objects.all()}
-    assert {key for key in after if after[key] != before[key]} == {(live.pk, 1)}
-    [invite] = Invite.objects.all()
-    assert invite.seat.game_id == live.pk and invite.seat.number == 1 and invite.used_at is None
-    assert invites.open_seat(live.pk, invite.code).number == 1

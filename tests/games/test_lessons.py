@@ -5,6 +5,8 @@ counts nowhere."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -155,18 +157,16 @@ def test_lesson_tables_count_nowhere(client):
     assert not ratings.counts(game.kind, game.pk, tournament_game=False)
 
 
+def kazino_table(kind: str) -> Any:
+    """What the lesson's script reads of a Kazino table of ``kind`` with no events."""
+    return SimpleNamespace(game=SimpleNamespace(kind=kind, engine="kazino"), events=[])
+
+
 def test_a_scripted_move_never_raises_outside_a_lesson():
     # The check is a no-op at other tables: nothing is looked up for them.
-    class Row:
-        kind = Game.Kind.CASUAL
-        engine = "kazino"
-
-    class FakeTable:
-        game = Row()
-        events: list = []
-
-    assert lesson_play.scripted(FakeTable(), 0) is None  # type: ignore[arg-type]
-    lesson_play.check(FakeTable(), 0, {"type": "trail", "card": "AS"})  # type: ignore[arg-type]
+    table = kazino_table(Game.Kind.CASUAL)
+    assert lesson_play.scripted(table, 0) is None
+    lesson_play.check(table, 0, {"type": "trail", "card": "AS"})
 
 
 def test_engine_refuses_what_no_lesson_may_teach():
@@ -214,19 +214,9 @@ def test_off_its_deal_the_script_steps_aside():
     # the computer then plays as any computer, and the learner's moves are free.
     lesson = lessons.get("kazino")
     engine, state = _start(lessons.get("kazino"))
-
-    class Row:
-        kind = Game.Kind.LESSON
-        engine = "kazino"
-
-    class Stub:
-        game = Row()
-        events: list = []
-
-    stub = Stub()
-    stub.engine = engine  # type: ignore[attr-defined]
-    other = engine.replay(engine.start(engine.validate_config({"players": 2, "dealer": 1}), 7))
-    stub.state = other  # type: ignore[attr-defined]
-    assert lesson_play.scripted(stub, LEARNER) is None  # type: ignore[arg-type]
-    stub.state = state  # type: ignore[attr-defined]
-    assert lesson_play.scripted(stub, LEARNER) == lesson.moves(LEARNER)[0]  # type: ignore[arg-type]
+    stub = kazino_table(Game.Kind.LESSON)
+    stub.engine = engine
+    stub.state = engine.replay(engine.start(engine.validate_config({"players": 2, "dealer": 1}), 7))
+    assert lesson_play.scripted(stub, LEARNER) is None
+    stub.state = state
+    assert lesson_play.scripted(stub, LEARNER) == lesson.moves(LEARNER)[0]

@@ -3,20 +3,17 @@ one person at most one seat of a table, and two people racing for it: one wins, 
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, connections
+from django.db import connection
 
 from games.access import invites, seats
 from games.commands.create import SeatSpec, create_game
 from games.errors import ServiceError
 from games.models import Game, Seat
+from tests import races
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-WAIT = 120.0  # seconds a thread may take to reach its step: only a bound for a failing test
 
 
 def _table(open_seats: int = 1, owner: object = None) -> Game:
@@ -34,25 +31,7 @@ def _race(*calls) -> list[object]:
     """Run the calls at once (each in its own thread and connection); what each returned or raised."""
     if connection.vendor != "postgresql":
         pytest.skip("row locks are PostgreSQL's (SQLite runs one writer at a time)")
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait(WAIT)
-            results[i] = calls[i]()
-        except BaseException as exc:  # the outcome of the race, looked at below
-            results[i] = exc
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(WAIT)
-    assert not any(t.is_alive() for t in threads), "a claim never ended"
-    return results
+    return races.at_once(*calls)
 
 
 def test_two_people_taking_the_same_seat_one_wins_the_other_is_told():

@@ -4,23 +4,22 @@ the seat after the minutes asked for, by a job, with the test's clock."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection, connections
+from django.db import connection
 from django.utils import timezone
 
 from games import bounds
 from games.access import playnow
 from games.background import jobs
 from games.models import Game, Seat, Seek
+from tests import races
 
 pytestmark = pytest.mark.django_db
 
 TINY = {"players": 2, "goal": 50}
-WAIT = 120.0  # seconds a thread may take to reach its step: only a bound for a failing test
 
 
 def _users(*names: str) -> list:
@@ -182,25 +181,10 @@ def test_a_closed_page_gets_no_computer():
 
 def _press_at_once(users: list) -> list[BaseException]:
     """Each user presses Play now in their own thread and connection, at the same moment."""
-    barrier = threading.Barrier(len(users))
-    errors: list[BaseException] = []
-
-    def run(user) -> None:  # type: ignore[no-untyped-def]
-        try:
-            barrier.wait(WAIT)
-            playnow.press(user, "tiny", TINY, "casual")
-        except BaseException as exc:  # looked at by the caller
-            errors.append(exc)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(u,)) for u in users]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(WAIT)
-    assert not any(t.is_alive() for t in threads), "a press never ended"
-    return errors
+    results = races.at_once(
+        *(lambda user=user: playnow.press(user, "tiny", TINY, "casual") for user in users)
+    )
+    return [r for r in results if isinstance(r, BaseException)]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -9,7 +9,6 @@ import random
 import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 
 from games.commands import controls, moves
 from games.eventlog import store
@@ -20,13 +19,11 @@ from tests.replay import sockets
 
 from .factories import tiny_game
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture(autouse=True)
-async def _close_db_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_db_connections"),
+]
 
 
 async def connect(game_id: int, token: str = "") -> WebsocketCommunicator:

@@ -9,7 +9,6 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
-from django.db import connections
 
 from games.eventlog import store
 from games.models import Seat
@@ -17,15 +16,13 @@ from infra.routing import websocket_urlpatterns
 
 from .factories import play, tiny_game
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_db_connections"),
+]
 
 app = URLRouter(websocket_urlpatterns)
-
-
-@pytest.fixture(autouse=True)
-async def _close_db_connections():
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 async def test_a_spectator_on_the_watch_address_gets_what_the_table_socket_gives():

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.processes import database_url, free_port
+from tests.processes import database_url, free_port, stop
 
 # The test database exists only when a test of the session asks for it (pytest-django).
 pytestmark = [pytest.mark.processes, pytest.mark.django_db(transaction=True)]
@@ -82,12 +82,7 @@ def served(django_db_setup, django_db_blocker) -> Iterator[Served]:  # type: ign
             time.sleep(0.1)
         yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(10)
+        stop(proc)
     log_path.unlink(missing_ok=True)
 
 

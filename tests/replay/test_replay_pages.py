@@ -29,33 +29,26 @@ def config_of(response: Any) -> dict[str, Any]:
     return dict(json.loads(found.group(1)))
 
 
-@pytest.fixture
-def finished() -> Game:
-    game = new_game("kazino", 2, options={"match": "single"})
-    play(game)
-    return game
-
-
-def test_a_finished_game_offers_every_seat_the_spectators_and_all_cards(finished: Game) -> None:
-    response = Client().get(f"/games/{finished.pk}/replay/")
+def test_a_finished_game_offers_every_seat_the_spectators_and_all_cards(finished_kazino: Game) -> None:
+    response = Client().get(f"/games/{finished_kazino.pk}/replay/")
     config = config_of(response)
-    replay = frames.load(finished.pk)
+    replay = frames.load(finished_kazino.pk)
     assert config["perspectives"] == [0, 1, PUBLIC, ALL]
     assert config["finished"] is True and config["engine"] == "kazino"
-    assert config["socket"] == f"/ws/replays/{finished.pk}/"
+    assert config["socket"] == f"/ws/replays/{finished_kazino.pk}/"
     assert config["position"] == {"index": 0, "seq": replay.moments[0].seq, "hand": 1, "perspective": PUBLIC}
     assert config["hands"] == [list(h) for h in access.hand_spans(replay)]
     assert config["hands"][0][:2] == [1, 0], "the setup is shown with the first hand, not as a hand 0"
     assert [s["name"] for s in config["seats"]] == ["Computer 1 (Beginner)", "Computer 2 (Beginner)"]
     assert config["can_comment"] is False and config["open_room"] is None
-    seed = str(Event.objects.get(game=finished, seq=1).data["seed"])
+    seed = str(Event.objects.get(game=finished_kazino, seq=1).data["seed"])
     assert seed not in response.content.decode(), "the page holds no picture and no seed"
 
 
-def test_a_link_lands_on_that_moment_from_that_perspective(finished: Game) -> None:
-    replay = frames.load(finished.pk)
+def test_a_link_lands_on_that_moment_from_that_perspective(finished_kazino: Game) -> None:
+    replay = frames.load(finished_kazino.pk)
     moment = replay.moments[17]
-    config = config_of(Client().get(f"/games/{finished.pk}/replay/?at={moment.seq}&as=1"))
+    config = config_of(Client().get(f"/games/{finished_kazino.pk}/replay/?at={moment.seq}&as=1"))
     assert config["position"] == {
         "index": 17,
         "seq": moment.seq,
@@ -63,7 +56,7 @@ def test_a_link_lands_on_that_moment_from_that_perspective(finished: Game) -> No
         "perspective": 1,
     }
     assert config["notice"] == ""
-    config = config_of(Client().get(f"/games/{finished.pk}/replay/?at={moment.seq}&as=all"))
+    config = config_of(Client().get(f"/games/{finished_kazino.pk}/replay/?at={moment.seq}&as=all"))
     assert config["position"]["perspective"] == ALL
 
 
@@ -91,21 +84,21 @@ def test_a_link_to_what_the_viewer_may_not_see_opens_the_spectators_view_with_a_
 
 
 @pytest.mark.parametrize("query", ["?at=soon", "?as=everyone", "?at=&as=", "?at=99999999&as=0"])
-def test_a_bad_link_still_opens_the_replay(finished: Game, query: str) -> None:
-    config = config_of(Client().get(f"/games/{finished.pk}/replay/{query}"))
-    assert 0 <= config["position"]["index"] < len(frames.load(finished.pk).moments)
+def test_a_bad_link_still_opens_the_replay(finished_kazino: Game, query: str) -> None:
+    config = config_of(Client().get(f"/games/{finished_kazino.pk}/replay/{query}"))
+    assert 0 <= config["position"]["index"] < len(frames.load(finished_kazino.pk).moments)
 
 
 @pytest.mark.parametrize("query", ["?at=" + "9" * 5000, "?as=" + "x" * 100])
-def test_a_link_past_its_bound_is_read_by_its_form_as_a_bad_link(finished: Game, query: str) -> None:
+def test_a_link_past_its_bound_is_read_by_its_form_as_a_bad_link(finished_kazino: Game, query: str) -> None:
     """#32: ``at``/``as`` are cut at their bound by PositionForm before anything reads them."""
-    response = Client().get(f"/games/{finished.pk}/replay/{query}", HTTP_ACCEPT_LANGUAGE="en")
+    response = Client().get(f"/games/{finished_kazino.pk}/replay/{query}", HTTP_ACCEPT_LANGUAGE="en")
     config = config_of(response)
-    assert 0 <= config["position"]["index"] < len(frames.load(finished.pk).moments)
+    assert 0 <= config["position"]["index"] < len(frames.load(finished_kazino.pk).moments)
     assert config["notice"], "the page says the link was not understood"
 
 
-def test_unknown_games_and_streams_have_no_replay(finished: Game) -> None:
+def test_unknown_games_and_streams_have_no_replay(finished_kazino: Game) -> None:
     assert Client().get("/games/999999/replay/").status_code == 404
     stream = open_stream("tests")
     assert Client().get(f"/games/{stream}/replay/").status_code == 404
@@ -113,18 +106,18 @@ def test_unknown_games_and_streams_have_no_replay(finished: Game) -> None:
 
 
 def test_opening_a_room_needs_an_account_and_lands_in_the_room(
-    finished: Game, django_user_model: Any
+    finished_kazino: Game, django_user_model: Any
 ) -> None:
-    response = Client().post(f"/games/{finished.pk}/replay/rooms/", {"at": "", "as": ""})
+    response = Client().post(f"/games/{finished_kazino.pk}/replay/rooms/", {"at": "", "as": ""})
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
     assert not Room.objects.exists()
     coach = django_user_model.objects.create_user("coach")
     client = Client()
     client.force_login(coach)
-    assert client.get(f"/games/{finished.pk}/replay/rooms/").status_code == 405
-    replay = frames.load(finished.pk)
+    assert client.get(f"/games/{finished_kazino.pk}/replay/rooms/").status_code == 405
+    replay = frames.load(finished_kazino.pk)
     seq = replay.moments[9].seq
-    response = client.post(f"/games/{finished.pk}/replay/rooms/", {"at": seq, "as": "all"})
+    response = client.post(f"/games/{finished_kazino.pk}/replay/rooms/", {"at": seq, "as": "all"})
     room = Room.objects.get()
     assert response["Location"] == f"/replays/rooms/{room.key}/"
     assert (room.driver, room.created_by, room.seq, room.perspective) == (coach, coach, seq, "all")
@@ -136,15 +129,15 @@ def test_opening_a_room_needs_an_account_and_lands_in_the_room(
     assert config_of(Client().get(response["Location"]))["position"]["seq"] == seq
 
 
-def test_the_table_of_a_finished_game_links_to_its_replay(finished: Game) -> None:
-    page = Client().get(f"/tables/{finished.pk}/").content.decode()
-    assert f'href="/games/{finished.pk}/replay/"' in page
+def test_the_table_of_a_finished_game_links_to_its_replay(finished_kazino: Game) -> None:
+    page = Client().get(f"/tables/{finished_kazino.pk}/").content.decode()
+    assert f'href="/games/{finished_kazino.pk}/replay/"' in page
     live = new_game("kazino", 2, options={"match": "single"})
     assert f'href="/games/{live.pk}/replay/"' not in Client().get(f"/tables/{live.pk}/").content.decode()
 
 
 def test_a_replay_page_asked_again_does_not_fold_its_game_again(
-    finished: Game, monkeypatch: pytest.MonkeyPatch
+    finished_kazino: Game, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """#37: the page folded the whole log at every request (its fair-deal check: 16,000 events,
     1.3 s). A finished game's log never changes: asked again, the page reads no log and applies no
@@ -166,17 +159,17 @@ def test_a_replay_page_asked_again_does_not_fold_its_game_again(
     monkeypatch.setattr(engine, "replay", counting("replay", engine.replay))
     monkeypatch.setattr(store, "load", counting("store.load", store.load))
     frames.forget_all()  # (a new game: no verdict of it is kept either)
-    first = Client().get(f"/games/{finished.pk}/replay/")
+    first = Client().get(f"/games/{finished_kazino.pk}/replay/")
     assert counted["store.load"] >= 1 and counted["apply"] + counted["replay"] >= 1, "the first one folds"
     status = re.search(r'data-status="(\w+)"', first.content.decode())
     assert status and status.group(1) == "verified"
     counted.update({k: 0 for k in counted})
-    second = Client().get(f"/games/{finished.pk}/replay/")
+    second = Client().get(f"/games/{finished_kazino.pk}/replay/")
     assert counted == {"apply": 0, "replay": 0, "store.load": 0}
     assert {**config_of(second), "csrf": ""} == {**config_of(first), "csrf": ""}
     assert re.search(r'data-status="(\w+)"', second.content.decode()).group(1) == "verified"  # type: ignore[union-attr]
     # Another language is checked in its own words, once.
-    Client().get(f"/games/{finished.pk}/replay/", HTTP_ACCEPT_LANGUAGE="tl")
+    Client().get(f"/games/{finished_kazino.pk}/replay/", HTTP_ACCEPT_LANGUAGE="tl")
     counted.update({k: 0 for k in counted})
-    Client().get(f"/games/{finished.pk}/replay/", HTTP_ACCEPT_LANGUAGE="tl")
+    Client().get(f"/games/{finished_kazino.pk}/replay/", HTTP_ACCEPT_LANGUAGE="tl")
     assert counted == {"apply": 0, "replay": 0, "store.load": 0}

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import connections
 
 from games.models import Event, Seat
 from replay import access, frames, pictures
@@ -16,16 +15,13 @@ from replay.frames import ALL, PUBLIC
 from .play import new_game, play
 from .sockets import connect, load, session_of, until
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_db_connections"),
+]
 
 TILES = sorted(f"{high}-{low}" for high in range(7) for low in range(high + 1))
-
-
-@pytest.fixture(autouse=True)
-async def _close_db_connections():  # type: ignore[no-untyped-def]
-    """Consumers use the database from a worker thread: close its connection after each test."""
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 @database_sync_to_async

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import connections
 
 from replay import access, frames
 from replay.frames import ALL, PUBLIC
@@ -15,13 +14,11 @@ from replay.models import Room, RoomMember
 from .play import new_game, play
 from .sockets import connect, drain, session_of, until
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
-
-
-@pytest.fixture(autouse=True)
-async def _close_db_connections():  # type: ignore[no-untyped-def]
-    yield
-    await database_sync_to_async(connections.close_all)()
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_db_connections"),
+]
 
 
 @database_sync_to_async

@@ -15,7 +15,8 @@ from pypdf import PdfReader
 
 from games.eventlog import streams
 from seasons import log, service
-from tournaments import formats, simulate
+from tests.seasons import nights
+from tournaments import formats
 from tournaments import log as tlog
 from tournaments import service as tournaments
 from tournaments.models import Club, Entry, Match, Tournament
@@ -26,21 +27,7 @@ TODAY = timezone.now().date()
 
 @pytest.fixture()
 def club_nights():
-    club = Club.objects.create(name="Friday club", slug="friday")
-    rows = []
-    for n, seed in enumerate((11, 12)):
-        row = simulate.setup(
-            "kazino",
-            "round_robin",
-            3,
-            {"game_config": {"match": "single"}},
-            "greedy",
-            name=f"Night {n + 1}",
-            club=club,
-            seed=seed,
-        )
-        rows.append(simulate.drive(row, timeout=600))
-    return club, rows
+    return nights.club_nights((11, 12))
 
 
 @pytest.fixture()

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import connections
 from django.test import AsyncClient, Client
 
 from games.access import credentials, tokens
@@ -21,14 +20,12 @@ from tests.api.helpers import token_for, user
 from tests.games.factories import play
 from tests.replay.sockets import connect, session_of, until
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("close_db_connections"),
+]
 WITHIN = 1.0  # seconds: the guarantee
-
-
-@pytest.fixture(autouse=True)
-async def _close_db_connections():  # type: ignore[no-untyped-def]
-    yield
-    await database_sync_to_async(connections.close_all)()
 
 
 @database_sync_to_async

@@ -13,7 +13,6 @@ code before invites were claims, where each of them fails.
 from __future__ import annotations
 
 import json
-import threading
 from typing import Any
 
 import pytest
@@ -23,6 +22,7 @@ from django.db import connections
 from django.test import Client
 
 from games.models import Game, Seat
+from tests import races
 from tests.replay.sockets import app
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -226,22 +226,7 @@ async def test_the_replaced_credential_opens_no_socket(_close_db_connections: No
 
 def _race(link: str, claimers: list[Client]) -> dict[int, int]:
     """Every claimer posts the invite at once (each in a thread, released together); their statuses."""
-    start = threading.Barrier(len(claimers))
-    statuses: dict[int, int] = {}
-
-    def claim(n: int) -> None:
-        try:
-            start.wait()
-            statuses[n] = claimers[n].post(link).status_code
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=claim, args=(n,)) for n in range(len(claimers))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return statuses
+    return dict(enumerate(races.at_once(*(lambda c=c: c.post(link).status_code for c in claimers))))
 
 
 @pytest.mark.postgres

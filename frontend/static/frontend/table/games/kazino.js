@@ -2,6 +2,7 @@
 // players' captured counts, the deck, and the viewer's hand. Select, preview, then confirm: a tap on
 // a hand card only selects it; when the card allows several moves the player narrows them by tapping
 // a table pile or picks one in a short list; the page shows the sentence with Confirm / Cancel.
+import { RED, cardFace, cardText, rankOf, suitOf } from "../cards.js";
 import { button, el } from "../dom.js";
 import { number } from "../numbers.js";
 import { cardWords, named } from "../words.js";
@@ -13,8 +14,6 @@ const interpolate = window.interpolate || ((f, o) => f.replace(/%\((\w+)\)s/g, (
 
 document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: new URL("./kazino.css", import.meta.url) }));
 
-const SUIT_SIGN = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const RED = new Set(["H", "D"]);
 const MOVES = new Set(["capture", "build", "tripe", "trail"]);
 const DEALS = 6;
 
@@ -32,18 +31,7 @@ export function reset() {
 
 // ---- Cards and words ------------------------------------------------------------------------
 
-function rankOf(card) {
-  return card.slice(0, -1);
-}
-
-function suitOf(card) {
-  return card.slice(-1);
-}
-
-/** "10H" -> "10♥": the notation players expect. */
-export function cardText(card) {
-  return rankOf(card) + SUIT_SIGN[suitOf(card)];
-}
+export { cardText }; // the replay page writes a move's cards with it
 
 function rankPlural(rank) {
   const names = { A: gettext("Aces"), J: gettext("Jacks"), Q: gettext("Queens"), K: gettext("Kings") };
@@ -301,13 +289,7 @@ export function scoreSheet(snap, seatName) {
  * the big pip and the upside-down rank are drawn by the style sheet, so that what the eye reads is
  * what the accessible name starts with (WCAG 2.5.3). The name in words is on the card's container. */
 function face(card, extra = "") {
-  const node = el("span", `kz-card ${RED.has(suitOf(card)) ? "kz-red" : "kz-black"} ${extra}`.trim(), { "data-card": card });
-  node.append(
-    el("span", "kz-corner", { text: cardText(card), "aria-hidden": "true" }),
-    el("span", "kz-pip", { "data-sign": SUIT_SIGN[suitOf(card)], "aria-hidden": "true" }),
-    el("span", "kz-rank", { "data-rank": rankOf(card), "aria-hidden": "true" }),
-  );
-  return node;
+  return cardFace("kz", card, extra, true);
 }
 
 function backs(count, label) {

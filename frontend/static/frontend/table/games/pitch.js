@@ -4,6 +4,7 @@
 // Select, preview, then confirm: a tap on a bid button or a card only selects it; once the selection
 // names exactly one legal action the page shows the sentence with Confirm / Cancel. During the
 // bidding a tap on a card of the hand selects "bid 4 by pitching this card".
+import { RED, SUIT_SIGN, cardFace, cardText, rankOf, suitOf } from "../cards.js";
 import { button, el } from "../dom.js";
 import { number } from "../numbers.js";
 import { cardWords, named } from "../words.js";
@@ -14,8 +15,6 @@ const interpolate = window.interpolate || ((f, o) => f.replace(/%\((\w+)\)s/g, (
 
 document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: new URL("./pitch.css", import.meta.url) }));
 
-const SUIT_SIGN = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const RED = new Set(["H", "D"]);
 const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
 const GAME_POINTS = { 10: 10, A: 4, K: 3, Q: 2, J: 1 };
 
@@ -34,14 +33,9 @@ export function reset() {
 
 // ---- Cards and words ------------------------------------------------------------------------
 
-const rankOf = (card) => card.slice(0, -1);
-const suitOf = (card) => card.slice(-1);
 const rankIndex = (card) => RANKS.indexOf(rankOf(card));
 
-/** "10H" -> "10♥": the notation players expect. */
-export function cardText(card) {
-  return rankOf(card) + SUIT_SIGN[suitOf(card)];
-}
+export { cardText }; // the replay page writes a move's cards with it
 
 function suitName(suit) {
   return { S: gettext("spades"), H: gettext("hearts"), D: gettext("diamonds"), C: gettext("clubs") }[suit] || suit;
@@ -291,12 +285,7 @@ export function scoreSheet(snap, seatName) {
 /** The face of a card: its one label is the corner ("10♥"); the big pip is drawn by the style sheet.
  * The name in words is given by the card's container (a button, or the words beside it). */
 function face(card, extra = "") {
-  const node = el("span", `pt-card ${RED.has(suitOf(card)) ? "pt-red" : "pt-black"} ${extra}`.trim(), { "data-card": card });
-  node.append(
-    el("span", "pt-corner", { text: cardText(card), "aria-hidden": "true" }),
-    el("span", "pt-pip", { "data-sign": SUIT_SIGN[suitOf(card)], "aria-hidden": "true" }),
-  );
-  return node;
+  return cardFace("pt", card, extra);
 }
 
 function backs(count, label) {
