@@ -26,7 +26,9 @@ interval, the mean error of the loss it states on flagged moves, and the CPU per
 review and of the exact reference. ``--exact-off`` reviews without the exact endgames (the review as
 it was before it used them: its own sampled search). With them on (the default), the review scores
 these positions with the same ``replay.exact`` as the reference, so agreement is by construction and
-the run checks the plumbing (best, loss, label from the exact values); what checks the solver itself is
+the run checks the plumbing (best, loss, label from the exact values). The reference is then not solved
+a second time (a deterministic call again would check nothing, at twice the CPU): it reads back the
+answer of the review's own call (``Recorder``), and its CPU is that call's. What checks the solver itself is
 ``tests/replay/test_exact.py`` (positions worked out by hand) and the cross-check reported here: on one
 consistent deal per position, each action's value by ``replay.exact`` against the bots' own exact
 solvers, written apart (Block: ``dominoes_solve``; Pitch: the Expert's trick-play solve).
@@ -45,6 +47,7 @@ Figures are appended to ``tests/bench/results/review_agreement.txt``.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
@@ -52,6 +55,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -60,6 +64,11 @@ from games import engines  # noqa: E402
 from games.bots import get as get_bot  # noqa: E402
 from tests.bench.benchlib import django_setup, machine, wilson  # noqa: E402
 
+#: Said under the figures (docs/BENCHMARKS.md) while Skyjo has no knowable position here.
+LEFT_OUT = (
+    "Skyjo is left out: its one knowable decision (a seat's last turn after another seat went out) is "
+    "not solved by `replay/exact.py` yet (see the bench's docstring)."
+)
 RESULTS = ROOT / "tests" / "bench" / "results" / "review_agreement.txt"
 TIE = 1e-9
 
@@ -135,12 +144,13 @@ def bot_solve(game: str, view: Any, state: Any, action: Any, win: float) -> floa
     return None
 
 
-def cross_check(game: str, view: Any, legal: list[Any], win: float, rng: random.Random) -> tuple[int, int]:
-    """(actions compared, values that differ) on one consistent deal picked at random."""
+def cross_check(
+    game: str, view: Any, legal: list[Any], win: float, deals: list[Any], rng: random.Random
+) -> tuple[int, int]:
+    """(actions compared, values that differ) on one of the consistent ``deals`` picked at random."""
     from replay import exact
 
     name = GAMES[game][0]
-    deals = exact.consistent_deals(name, view) or []
     state = rng.choice(deals)
     solver = exact.Solver(engines.get(name), exact.GAMES[name], view["seat"], win)
     compared = differ = 0
@@ -151,6 +161,52 @@ def cross_check(game: str, view: Any, legal: list[Any], win: float, rng: random.
         compared += 1
         differ += abs(theirs - solver.after(state, view["seat"], action, -math.inf, math.inf)) > TIE
     return compared, differ
+
+
+class Recorder:
+    """``replay.exact.values`` as the review calls it, its answer and CPU kept for the reference.
+
+    With the exact endgames on, the review's values and the reference's are one deterministic call
+    (``exact.values``, the same view, legal actions, ``win`` and deal limit): solving it a second time
+    for the reference would check nothing the first solve did not, at twice the CPU. So the reference
+    reads what the review's call answered (its CPU is reported as the reference's), and what checks the
+    solver apart from itself is the cross-check with the bots' own solvers. With the exact endgames
+    off, the review never calls it and the reference solves afresh: then it is an independent check
+    of the review's own search."""
+
+    def __init__(self) -> None:
+        from replay import exact
+
+        self.exact = exact
+        self.solve = exact.values
+        self.found: dict[str, Any] = {}
+        self.cpu = 0.0
+
+    def __call__(
+        self, engine_name: str, view: Any, legal: list[Any], win: float, max_deals: int = 0
+    ) -> list[tuple[float, Any]] | None:
+        t0 = time.process_time()
+        found = self.solve(engine_name, view, legal, win, max_deals or self.exact.MAX_DEALS)
+        self.cpu += time.process_time() - t0
+        self.found[self.key(engine_name, view, legal, win, max_deals or self.exact.MAX_DEALS)] = found
+        return found
+
+    @staticmethod
+    def key(engine_name: str, view: Any, legal: list[Any], win: float, max_deals: int) -> str:
+        return json.dumps([engine_name, view, legal, win, max_deals], sort_keys=True, default=str)
+
+    def values(
+        self, engine_name: str, view: Any, legal: list[Any], win: float, max_deals: int
+    ) -> tuple[list[tuple[float, Any]] | None, float]:
+        """The exact values (the review's answer where it asked for these, else solved now) and the
+        CPU they took."""
+        key = self.key(engine_name, view, legal, win, max_deals)
+        if key in self.found:
+            cpu, self.cpu = self.cpu, 0.0
+            return self.found.pop(key), cpu
+        t0 = time.process_time()
+        found = self.solve(engine_name, view, legal, win, max_deals)
+        return found, time.process_time() - t0
 
 
 def measure(game: str, count: int, seed: int, level: str, use_exact: bool, max_deals: int) -> dict[str, Any]:
@@ -165,26 +221,29 @@ def measure(game: str, count: int, seed: int, level: str, use_exact: bool, max_d
     loss_errors: list[float] = []
     cpu_review = cpu_exact = 0.0
     deals = compared = differ = 0
+    recorder = Recorder()
     for i, (state, seat) in enumerate(found):
         legal = engine.legal_actions(state, seat)
         view = engine.view(state, seat)
         rng = random.Random(f"{seed}:{game}:played:{i}")
         played = rng.choice(legal)
+        recorder.cpu = 0.0
         t0 = time.process_time()
-        truth = exact.values(name, view, legal, settings["win"], max_deals)
-        cpu_exact += time.process_time() - t0
+        with mock.patch.object(exact, "values", recorder):
+            decision = review.evaluate(
+                ref, state, seat, engine.decide(state, seat, played), f"bench:{game}:{i}", seq=i
+            )
+        cpu_review += time.process_time() - t0
+        assert decision is not None
+        truth, cpu = recorder.values(name, view, legal, settings["win"], max_deals)
+        cpu_exact += cpu
         assert truth is not None
-        deals += len(exact.consistent_deals(name, view, max_deals) or [])
-        checked = cross_check(game, view, legal, settings["win"], rng)
+        consistent = exact.consistent_deals(name, view, max_deals) or []
+        deals += len(consistent)
+        checked = cross_check(game, view, legal, settings["win"], consistent, rng)
         compared, differ = compared + checked[0], differ + checked[1]
         value = {review._key(a): v for v, a in truth}
         top = truth[0][0]
-        t0 = time.process_time()
-        decision = review.evaluate(
-            ref, state, seat, engine.decide(state, seat, played), f"bench:{game}:{i}", seq=i
-        )
-        cpu_review += time.process_time() - t0
-        assert decision is not None
         best_ok = value[review._key(decision.best)] >= top - TIE
         agree += best_ok
         if truth[-1][0] < top - TIE:  # the moves differ: a real choice
@@ -210,9 +269,13 @@ def measure(game: str, count: int, seed: int, level: str, use_exact: bool, max_d
         "flagged_worse": len(loss_errors),
         "cpu_review_ms": 1000 * cpu_review / n,
         "cpu_exact_ms": 1000 * cpu_exact / n,
+        # The review's CPU includes its exact solve; the reference's is that same solve, not run again.
+        "reference_shared": use_exact,
         "deals": deals / n,
         "compared": compared,
         "differ": differ,
+        "level": level,
+        "exact": use_exact,
     }
 
 
@@ -234,7 +297,8 @@ def report(r: dict[str, Any]) -> str:
             f"{r['loss_error']:.2f} points",
             f"  cross-check with the bots' own solvers, one deal a position: {r['differ']} of "
             f"{r['compared']} action values differ",
-            f"  CPU per position: review {r['cpu_review_ms']:.0f} ms, exact reference {r['cpu_exact_ms']:.0f} ms",
+            f"  CPU per position: review {r['cpu_review_ms']:.0f} ms, exact reference {r['cpu_exact_ms']:.0f} ms"
+            + (" (the review's own solve, read back)" if r["reference_shared"] else ""),
         ]
     )
 
