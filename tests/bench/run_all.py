@@ -212,6 +212,7 @@ def ismcts_section(s: dict[str, Any]) -> dict[str, Any]:
 def review_section(s: dict[str, Any]) -> dict[str, Any]:
     """#35: the engine review (Expert level, exact endgames on) against the exact values of knowable
     endgames, per game."""
+    benchlib.django_setup()  # the review reads the store's modules
     from games import bots
     from replay import exact
     from tests.bench import bench_review_agreement as agreement
