@@ -38,7 +38,8 @@ from replay.models import Review
 log = logging.getLogger(__name__)
 
 #: Bumped when the way figures are computed changes (stored with every review's settings).
-REVIEW_VERSION = 3  # 2: the Expert reviews (settings["level"]); 3: exact endgames (settings["exact"])
+REVIEW_VERSION = 4  # 2: the Expert reviews (settings["level"]); 3: exact endgames (settings["exact"]);
+# 4: Skyjo's last turn too
 
 #: The computer levels that may review, the default first (``settings.REVIEW_LEVEL`` chooses).
 REVIEW_LEVELS = ("expert", "strong")

@@ -1,13 +1,13 @@
 """Does the engine review agree with the exact answer where one can be known? (issue #35, item 3)
 
     python tests/bench/bench_review_agreement.py [--quick] [--positions 500]
-        [--games pitch,block,draw,kazino] [--level expert] [--exact-off]
+        [--games pitch,block,draw,kazino,skyjo] [--level expert] [--exact-off]
 
 Positions: seeded playouts of two-player games (greedy and random seats, mixed by the seed) stopped
 at a decision of the seat to act (at least two legal actions) where the answer can be known:
 Pitch once trump is named and the other hand is small enough to deal every way (its last two or
 three tricks), a Block or Draw round whose unseen tiles can be dealt every way (the stock in every
-order in Draw), a Kazino game's last deal. One position per hand, round or game, so that they are
+order in Draw), a Kazino game's last deal, a Skyjo seat's last turn (below). One position per hand, round or game, so that they are
 spread over many deals. The move "played" at each is chosen at random among the legal ones, so that
 both good and bad moves are put to the review.
 
@@ -34,12 +34,12 @@ consistent deal per position, each action's value by ``replay.exact`` against th
 solvers, written apart (Block: ``dominoes_solve``; Pitch: the Expert's trick-play solve).
 ``--quick``: 60 positions a game.
 
-Skyjo is left out. Its rounds have no small end to solve: a round ends when a seat has turned its
-last card, every draw comes from a shuffled pile of about a hundred unseen cards, and a seat does not
-know its own face-down cards, so before the last turn the rest of a round is a long chance tree. The
-one knowable decision is a seat's last turn after another seat went out (one draw, then the count:
-an expectation over the unseen card values, with columns of three alike removed and the ender's score
-doubled when it is not lowest); neither the review nor this bench solves it yet.
+Skyjo: a seat's last turn after another seat went out, when the round ends with it (``replay.exact``'s
+``Skyjo``: every sequence of values for the seat's hidden cards and the card it would draw, weighted
+by the unseen cards; a draw valued by its best follow-up per card drawn, never by the hidden cards).
+Before that turn the rest of a round is a long chance tree (draws from a shuffled pile of about a
+hundred unseen cards), so no earlier Skyjo decision is knowable. No bot has an exact Skyjo solver to
+cross-check with; ``tests/replay/test_exact.py`` has a last turn worked out by hand.
 
 Figures are appended to ``tests/bench/results/review_agreement.txt``.
 """
@@ -64,11 +64,6 @@ from games import engines  # noqa: E402
 from games.bots import get as get_bot  # noqa: E402
 from tests.bench.benchlib import django_setup, machine, wilson  # noqa: E402
 
-#: Said under the figures (docs/BENCHMARKS.md) while Skyjo has no knowable position here.
-LEFT_OUT = (
-    "Skyjo is left out: its one knowable decision (a seat's last turn after another seat went out) is "
-    "not solved by `replay/exact.py` yet (see the bench's docstring)."
-)
 RESULTS = ROOT / "tests" / "bench" / "results" / "review_agreement.txt"
 TIE = 1e-9
 
@@ -78,6 +73,7 @@ GAMES: dict[str, tuple[str, dict[str, Any]]] = {
     "block": ("dominoes", {"variant": "block"}),
     "draw": ("dominoes", {"variant": "draw"}),
     "kazino": ("kazino", {"match": "single"}),
+    "skyjo": ("skyjo", {}),
 }
 
 

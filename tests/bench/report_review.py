@@ -64,10 +64,11 @@ def section(results: dict[str, Any], busy: str = "") -> list[str]:
         f"`tests/bench/bench_review_agreement.py`, the review at level {data['level']}, exact endgames "
         f"{'on' if data['exact'] else 'off'}, seed {data['seed']}, at most {data['max_deals']} deals a "
         "position. Positions: knowable decisions (the last tricks of two-player Pitch, the last tiles of a "
-        "Block or Draw round, a Kazino game's last deal) from seeded playouts, one per hand, round or game; "
+        "Block or Draw round, a Kazino game's last deal, a Skyjo seat's last turn after another went out) from seeded playouts, one per hand, round or game; "
         "the move played at each is chosen at random. The reference (`replay/exact.py`): each legal "
         "action's mean, over every deal consistent with the seat's view, of the result played out with "
-        "open hands. Rates with 95% Wilson intervals. CPU is `time.process_time` per position."
+        "open hands (Skyjo's last turn: the mean over the unseen card values, a draw by its best follow-up "
+        "for each card drawn). Rates with 95% Wilson intervals. CPU is `time.process_time` per position."
         + (
             " With the exact endgames on the review's values are that same deterministic solve, so the "
             "reference reuses the review's answer (its CPU is the solve's share of the review's) and "
@@ -115,6 +116,4 @@ def section(results: dict[str, Any], busy: str = "") -> list[str]:
         ),
         "",
     ]
-    if data.get("left_out"):
-        out += [data["left_out"], ""]
     return out

@@ -232,7 +232,6 @@ def review_section(s: dict[str, Any]) -> dict[str, Any]:
         "seed": seed,
         "max_deals": exact.MAX_DEALS,
         "rows": rows,
-        "left_out": agreement.LEFT_OUT,
     }
 
 
