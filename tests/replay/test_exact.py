@@ -263,3 +263,17 @@ def test_the_review_scores_a_skyjo_last_turn_by_its_exact_values() -> None:
     best_value, best = (exact.values("skyjo", view, skyjo.legal_actions(state, 0), win=0) or [])[0]
     assert decision is not None and decision.best == best
     assert decision.best_value == round(best_value, 2) and decision.loss > 0
+
+
+def test_an_exact_best_is_named_even_when_the_played_move_loses_less_than_shown(monkeypatch) -> None:
+    from replay import review
+
+    state = block_position()
+    legal = dominoes.legal_actions(state, 0)
+    played, better = legal[0], legal[-1]
+    close = [(5.503, better), (5.5, played)] + [(0.0, a) for a in legal[1:-1]]
+    monkeypatch.setattr(exact, "values", lambda *args: close)
+    ref = review.Referee(dominoes, _NoSearch(), _NoSearch(), 0.5, review.settings_for("dominoes"))  # type: ignore[arg-type]
+    decision = review.evaluate(ref, state, 0, dominoes.decide(state, 0, played), "seed")
+    assert decision is not None
+    assert (decision.loss, decision.label, decision.best) == (0.0, None, better)
