@@ -1,7 +1,8 @@
 """Exact values of small endgames from one seat's view: every consistent deal, each played out exactly.
 
 Where the answer can be known — the last tricks of two-player Pitch, the last tiles of a two-player
-Block or Draw round, the last deal of a Kazino game — a legal action's value is the mean, over every
+Block or Draw round, the last deal of a Kazino game, a Skyjo seat's last turn after another went out
+(``Skyjo``: an expectimax over the card values, no open hands) — a legal action's value is the mean, over every
 deal of the unseen cards or tiles consistent with the seat's view (the other hand with the size the
 view shows, the voids the view records; in Draw the stock in every order), of the result when the rest
 is played out with every hand open, both sides at their best (alpha-beta over the engine's own
@@ -24,6 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -63,6 +65,19 @@ class Game:
 
     def side(self, state: Any, seat: int) -> int:
         return seat
+
+    def solve(
+        self, engine: Engine, view: View, legal: list[Action], deals: list[Any], win: float
+    ) -> list[float]:
+        """Each legal action's mean value over ``deals`` (every one counts the same), each deal solved
+        with every hand open (alpha-beta through the engine)."""
+        me: int = view["seat"]
+        totals = [0.0] * len(legal)
+        for state in deals:
+            solver = Solver(engine, self, me, win)
+            for i, action in enumerate(legal):
+                totals[i] += solver.after(state, me, action, -math.inf, math.inf)
+        return [total / len(deals) for total in totals]
 
 
 # --- Dominoes ------------------------------------------------------------------------------------------
@@ -188,7 +203,142 @@ class Kazino(Game):
         return float(points[me] - points[1 - me])
 
 
-GAMES: dict[str, Game] = {g.name: g for g in (Dominoes(), Pitch(), Kazino())}
+# --- Skyjo ---------------------------------------------------------------------------------------------
+
+
+class Skyjo(Game):
+    """A seat's last turn after another seat went out, when the round ends with it (the closer plays
+    next, and no other seat has a hidden card left): the only chance left is the values of the seat's
+    own hidden cards and of the card it would draw, drawn from the cards the view has not shown (the
+    150 less every face-up grid card, the discard pile and the seat's drawn card, as ``determinize``).
+
+    A deal is one sequence of values for those places, weighted by how many ways the unseen cards give
+    it (so that every deal of the cards themselves counts the same). The seat does not see its hidden
+    cards, so no search here may choose by them: an action that ends the turn is valued by its mean
+    over the deals, and a draw by the mean, over the card drawn, of the best follow-up for that card
+    (placing or discarding it) valued over the deals that draw it: an expectimax, not open-hand play.
+    Values are the review's Skyjo unit, the others' average round points minus mine (``win`` = 0)."""
+
+    name = "skyjo"
+
+    def _places(self, view: View) -> tuple[list[int], bool] | None:
+        """My hidden cells, and whether the next card drawn is unknown yet (I may still draw); None when
+        the position is not a last turn that ends the round."""
+        me = view["seat"]
+        players = view["players"]
+        if me is None or view["phase"] != "play" or view["closer"] is None or view["to_act"] != [me]:
+            return None
+        if (me + 1) % players != view["closer"] or any(h for s, h in enumerate(view["hidden"]) if s != me):
+            return None
+        cells = [i for i, cell in enumerate(view["grids"][me]) if cell["status"] == "hidden"]
+        return cells, view["drawn"] is None and view["draw_pile"] > 0
+
+    @staticmethod
+    def _unseen(view: View) -> Counter[int]:
+        from games.engines.skyjo.state import FULL_DECK
+
+        seen: Counter[int] = Counter(view["discard"])
+        for grid in view["grids"]:
+            seen.update(cell["card"] for cell in grid if cell["status"] == "up")
+        if view["drawn"] is not None and "card" in view["drawn"]:
+            seen[view["drawn"]["card"]] += 1
+        return Counter(FULL_DECK) - seen
+
+    def bound(self, view: View) -> int | None:
+        places = self._places(view)
+        if places is None:
+            return None
+        cells, drawing = places
+        return len(self._unseen(view)) ** (len(cells) + drawing)
+
+    def deals(self, view: View, template: Callable[[], Any], max_deals: int) -> list[Any] | None:
+        from games.engines.skyjo.state import replace
+
+        bound = self.bound(view)
+        places = self._places(view)
+        if bound is None or places is None or bound > max_deals:
+            return None
+        cells, drawing = places
+        unseen = self._unseen(view)
+        me = view["seat"]
+        base = template()
+        out = []
+        for values in itertools.product(sorted(unseen), repeat=len(cells) + drawing):
+            if _ways(unseen, values) == 0:
+                continue
+            grid = list(base.cards[me])
+            for cell, value in zip(cells, values, strict=False):
+                grid[cell] = value
+            cards = list(base.cards)
+            cards[me] = tuple(grid)
+            pile = (values[-1], *base.draw_pile[1:]) if drawing else base.draw_pile
+            out.append(replace(base, cards=tuple(cards), draw_pile=pile))
+        return out
+
+    def leaf(self, events: list[Event], state: Any, me: int, win: float) -> float | None:
+        end = next((e for e in events if e["type"] == "round_ended"), None)
+        if end is None:
+            return None
+        points = end["points"]
+        others = [p for seat, p in enumerate(points) if seat != me]
+        return float(sum(others) / len(others) - points[me])
+
+    def solve(
+        self, engine: Engine, view: View, legal: list[Action], deals: list[Any], win: float
+    ) -> list[float]:
+        places = self._places(view)
+        assert places is not None
+        cells, drawing = places
+        me: int = view["seat"]
+        unseen = self._unseen(view)
+
+        def values_of(state: Any) -> tuple[int, ...]:
+            return (*(state.cards[me][c] for c in cells), *((state.draw_pile[0],) if drawing else ()))
+
+        weighted = [(_ways(unseen, values_of(state)), state) for state in deals]
+        total = sum(w for w, _state in weighted)
+
+        def ended(state: Any, action: Action) -> float:
+            events = engine.decide(state, me, action)
+            for event in events:
+                state = engine.apply(state, event)
+            found = self.leaf(events, state, me, win)
+            assert found is not None, "the seat's last turn ends the round"
+            return found
+
+        def mean(group: list[tuple[int, Any]], action: Action) -> float:
+            return sum(w * ended(state, action) for w, state in group)
+
+        out = []
+        for action in legal:
+            if action["type"] != "draw":
+                out.append(mean(weighted, action) / total)
+                continue
+            by_card: dict[int, list[tuple[int, Any]]] = {}
+            for w, state in weighted:
+                after = state
+                for event in engine.decide(state, me, action):
+                    after = engine.apply(after, event)
+                by_card.setdefault(state.draw_pile[0], []).append((w, after))
+            best = 0.0
+            for group in by_card.values():
+                follow = engine.legal_actions(group[0][1], me)
+                best += max(mean(group, then) for then in follow)
+            out.append(best / total)
+        return out
+
+
+def _ways(unseen: Counter[int], values: tuple[int, ...]) -> int:
+    """How many ways the unseen cards give these values in this order (drawn without replacement)."""
+    left = Counter(unseen)
+    ways = 1
+    for value in values:
+        ways *= left[value]
+        left[value] -= 1
+    return max(ways, 0)
+
+
+GAMES: dict[str, Game] = {g.name: g for g in (Dominoes(), Pitch(), Kazino(), Skyjo())}
 
 
 # --- The solve -----------------------------------------------------------------------------------------
@@ -254,13 +404,6 @@ def values(
     deals = consistent_deals(engine_name, view, max_deals)
     if not deals:
         return None
-    engine = engines.get(engine_name)
-    game = GAMES[engine_name]
-    me: int = view["seat"]
-    totals = [0.0] * len(legal)
-    for state in deals:
-        solver = Solver(engine, game, me, win)
-        for i, action in enumerate(legal):
-            totals[i] += solver.after(state, me, action, -math.inf, math.inf)
-    ranked = sorted(range(len(legal)), key=lambda i: (-totals[i], i))
-    return [(totals[i] / len(deals), legal[i]) for i in ranked]
+    means = GAMES[engine_name].solve(engines.get(engine_name), view, legal, deals, win)
+    ranked = sorted(range(len(legal)), key=lambda i: (-means[i], i))
+    return [(means[i], legal[i]) for i in ranked]

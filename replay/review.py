@@ -40,7 +40,8 @@ from replay.models import Review
 log = logging.getLogger(__name__)
 
 #: Bumped when the way figures are computed changes (stored with every review's settings).
-REVIEW_VERSION = 3  # 2: the Expert reviews (settings["level"]); 3: exact endgames (settings["exact"])
+REVIEW_VERSION = 4  # 2: the Expert reviews (settings["level"]); 3: exact endgames (settings["exact"]);
+# 4: Skyjo's last turn too
 
 #: The computer levels that may review, the default first (``settings.REVIEW_LEVEL`` chooses).
 REVIEW_LEVELS = ("expert", "strong")
@@ -206,13 +207,16 @@ def evaluate(
             best_value, played_value = measured
     # Labelled as shown: a loss of 0.4996 is shown as 0.5, so it is labelled as 0.5 is.
     loss = round(max(0.0, best_value - played_value), 2)
+    # An exact value names the exactly best move even when the played one is worse by less than the
+    # 0.01 shown (a Pitch mean over 500 deals can differ by 0.002): it is not flagged, but not best.
+    named = loss > 0 or (known is not None and best_value - played_value > EXACT_TIE)
     return Decision(
         seq=seq,
         seat=seat,
         hand=hand,
         options=len(legal),
         played=played,
-        best=best if loss > 0 else played,
+        best=best if named else played,
         played_value=round(played_value, 2),
         best_value=round(max(best_value, played_value), 2),
         loss=loss,
@@ -229,6 +233,9 @@ def known_values(ref: Referee, view: View, legal: list[Action]) -> dict[str, tup
     found = exact.values(ref.engine.NAME, view, legal, ref.settings["win"], limit)
     return None if found is None else {_key(action): (value, action) for value, action in found}
 
+
+#: Exact values closer than this are equal (float sums over many deals).
+EXACT_TIE = 1e-9
 
 #: Batches measured before the spread of their differences may end the measure.
 MIN_BATCHES = 3

@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from tests.bench import report_ismcts, report_people
+from tests.bench import report_ismcts, report_people, report_review
 
 ROOT = Path(__file__).resolve().parents[2]
 IMG = ROOT / "docs" / "img"
@@ -532,6 +532,7 @@ def render(results: dict[str, Any], images: dict[str, str] | None = None) -> str
     out += _edge(results)
     out += _bots(results, images)
     out += report_ismcts.section(results, _busy(results, "ismcts"))
+    out += report_review.section(results, _busy(results, "review"))
     out += _pairing(results)
     out += _command(results)
     out += _capacity(results, images)

@@ -7,7 +7,8 @@ Needs PostgreSQL (DATABASE_URL: the store, the long game's rebuild, the live tab
 and the capacity run each create a database ``<name>_<section>`` of their own and drop it) and Redis
 (REDIS_URL: the channel layer and the Celery queue). The measuring is done by the scripts' own
 functions (bench_*.py), so a figure here is the one the script prints when run on its own. Sections:
-engines, replay, pairing, bots, ismcts (our bots against OpenSpiel's ISMCTS, #35), store, rebuild, fanout, edge (the spectator edge beside Daphne), pipeline (the command path), capacity (the longest: about 10–15
+engines, replay, pairing, bots, ismcts (our bots against OpenSpiel's ISMCTS, #35), review (the
+engine review against exact endgames, #35), store, rebuild, fanout, edge (the spectator edge beside Daphne), pipeline (the command path), capacity (the longest: about 10–15
 minutes, the Procfile's processes carrying more and more live tables). ``--quick`` takes short samples
 (a smoke run of a few minutes). The figures are also written as JSON to
 tests/bench/results/run_all.json; with ``--merge`` the sections measured replace theirs in that file
@@ -41,6 +42,7 @@ SECTIONS = (
     "pairing",
     "bots",
     "ismcts",
+    "review",
     "store",
     "rebuild",
     "fanout",
@@ -62,6 +64,7 @@ def settings(quick: bool) -> dict[str, Any]:
             "openspiel_rounds": 2,
             "bot_moves": 20,
             "ismcts_games": ismcts_games("2"),
+            "review_positions": 10,
             "appends": 200,
             "store_repeats": 1,
             "rebuild_target": 60,
@@ -86,6 +89,9 @@ def settings(quick: bool) -> dict[str, Any]:
         # Games per game against ISMCTS (#35 asks ≥ 400: ISMCTS_GAMES=400, about an hour per game on
         # 2 cores); per game: ISMCTS_GAMES=skyjo=10,block=14,kazino=8,pitch=20,check=10.
         "ismcts_games": ismcts_games(os.environ.get("ISMCTS_GAMES", "40")),
+        # Knowable positions per game for the review's agreement with exact endgames (#35 asks ≥ 500:
+        # a few CPU minutes per game).
+        "review_positions": 500,
         "appends": 1500,
         "store_repeats": 3,
         "rebuild_target": 500,
@@ -202,6 +208,32 @@ def ismcts_section(s: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def review_section(s: dict[str, Any]) -> dict[str, Any]:
+    """#35: the engine review (Expert level, exact endgames on) against the exact values of knowable
+    endgames, per game."""
+    benchlib.django_setup()  # the review reads the store's modules
+    from games import bots
+    from replay import exact
+    from tests.bench import bench_review_agreement as agreement
+
+    level = "expert" if "expert" in bots.LEVELS else "strong"
+    seed = 35
+    rows = []
+    for game in agreement.GAMES:
+        r = agreement.measure(game, s["review_positions"], seed, level, True, exact.MAX_DEALS)
+        r["agree_ci95"] = benchlib.wilson(r["agree"], r["positions"])
+        r["mistaken_ci95"] = benchlib.wilson(r["mistaken_best"], r["best_played"])
+        print(agreement.report(r), flush=True)
+        rows.append(r)
+    return {
+        "level": level,
+        "exact": True,
+        "seed": seed,
+        "max_deals": exact.MAX_DEALS,
+        "rows": rows,
+    }
+
+
 def store_section(s: dict[str, Any]) -> list[dict[str, Any]]:
     from tests.bench import bench_store
 
@@ -266,6 +298,7 @@ RUNNERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "pairing": pairing_section,
     "bots": bots_section,
     "ismcts": ismcts_section,
+    "review": review_section,
     "store": store_section,
     "rebuild": rebuild_section,
     "fanout": fanout_section,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.bench import benchlib, report, report_people
+from tests.bench import benchlib, report, report_people, report_review
 
 GAMES = ["skyjo", "dominoes", "kazino", "pitch"]
 
@@ -53,6 +53,40 @@ def ismcts_figures() -> dict[str, Any]:
             "sims": 200,
             "disagreements": 0,
         },
+    }
+
+
+def review_figures(positions: int = 500) -> dict[str, Any]:
+    """#35's review section: every game at the goal (all best, none flagged), over ``positions``."""
+
+    def row(game: str) -> dict[str, Any]:
+        return {
+            "game": game,
+            "positions": positions,
+            "deals": 300.0,
+            "agree": positions,
+            "agree_ci95": list(benchlib.wilson(positions, positions)),
+            "decisive": positions - 40,
+            "decisive_agree": positions - 40,
+            "best_played": 200,
+            "mistaken_best": 0,
+            "mistaken_ci95": list(benchlib.wilson(0, 200)),
+            "flagged_best": 0,
+            "flagged_worse": 120,
+            "loss_error": 0.0,
+            "compared": 900,
+            "differ": 0,
+            "cpu_review_ms": 180.0,
+            "cpu_exact_ms": 170.0,
+            "reference_shared": True,
+        }
+
+    return {
+        "level": "expert",
+        "exact": True,
+        "seed": 35,
+        "max_deals": 1200,
+        "rows": [row(g) for g in ("pitch", "block", "draw", "kazino", "skyjo")],
     }
 
 
@@ -158,6 +192,7 @@ def figures() -> dict[str, Any]:
             for level in ("random", "greedy", "strong")
         ],
         "ismcts": ismcts_figures(),
+        "review": review_figures(),
         "pairing": {
             "players": 512,
             "rounds": 2,
@@ -563,3 +598,35 @@ def test_the_people_goal_is_the_largest_step_that_passed_with_every_smaller_one(
     assert report_people.goals(results)[0]["measured"] == "0 tables (knee at 500)"
     results["people"] = []
     assert report_people.goals(results)[0]["met"] is None
+
+
+def test_the_review_section_has_a_row_and_two_goals_per_game():
+    page = report.render(figures())
+    assert "## Engine review against exact endgames (#35)" in page
+    for game in ("pitch", "block", "draw", "kazino", "skyjo"):
+        assert (
+            f"| {game} | 500 | 300 | 500/500 = 1.000 [0.992, 1.000] | 460/460 | 0/200 = 0.000 [0.000, 0.019] |"
+            in page
+        )
+        assert f"| review's best is exactly best, {game} | ≥ 95% over ≥ 500 positions | 500/500 " in page
+        assert (
+            f"| exactly-best moves flagged as a mistake, {game} | 0 over ≥ 500 positions | 0 of 200 | yes |"
+            in page
+        )
+    assert "| 180 ms | 170 ms (shared) |" in page and "reuses the review's answer" in page
+
+
+def test_the_review_goals_say_no_when_missed_and_not_yet_known_on_a_short_sample():
+    missed = review_figures()["rows"][0] | {"agree": 450, "agree_ci95": list(benchlib.wilson(450, 500))}
+    missed |= {"mistaken_best": 1}
+    best, flagged = report_review.goal_rows(missed)
+    assert best["met"] is False and flagged["met"] is False
+    short = review_figures(positions=10)["rows"][0]
+    assert [g["met"] for g in report_review.goal_rows(short)] == [None, None]
+    assert "| 10 | 300 | 10/10 = 1.000 [0.722, 1.000] |" in report.render(
+        figures() | {"review": review_figures(10)}
+    )
+    assert "not yet known" in report.render(figures() | {"review": review_figures(10)})
+    without = figures()
+    del without["review"]
+    assert "Engine review against exact" not in report.render(without)

@@ -182,3 +182,98 @@ def test_in_kazinos_last_deal_a_move_that_loses_cards_but_no_points_is_no_mistak
     sampled = review.referee(kazino, review.settings_for("kazino", {"exact": 0}))
     decision = review.evaluate(sampled, state, 0, logged, "seed")
     assert decision is not None and decision.label == review.MISTAKE
+
+
+# A two-player Skyjo round that seat 1 closed with 25 (all face up); seat 0's last turn, one card hidden
+# (cell 0, atop a column of two 5s), 32 showing, a 7 on the discard pile.
+SKYJO_MINE = (0, 3, 2, 0, 5, 3, 2, 1, 5, 4, 6, 1)
+SKYJO_CLOSER = (1, 0, 0, 1, 2, 0, 1, 0, 0, 2, 3, 15)
+
+
+def skyjo_last_turn() -> object:
+    from collections import Counter
+
+    from games.engines.skyjo.state import FULL_DECK, PLAY, State
+
+    pile = tuple((Counter(FULL_DECK) - Counter([*SKYJO_MINE, *SKYJO_CLOSER, 7])).elements())
+
+    return State(
+        players=2,
+        seed=5,
+        hand=1,
+        phase=PLAY,
+        cards=(SKYJO_MINE, SKYJO_CLOSER),
+        up=((False,) + (True,) * 11, (True,) * 12),
+        discard=(7,),
+        draw_pile=pile,
+        turn=0,
+        starter=0,
+        closer=1,
+        scores=(0, 0),
+    )
+
+
+def test_a_skyjo_last_turn_worked_out_by_hand() -> None:
+    from collections import Counter
+
+    from games.engines.skyjo.state import FULL_DECK
+
+    skyjo = engines.get("skyjo")
+    state = skyjo_last_turn()
+    view = skyjo.view(state, 0)
+    legal = skyjo.legal_actions(state, 0)
+    found = {repr(a): v for v, a in exact.values("skyjo", view, legal, win=0) or []}
+    # The hidden card is any card not shown: the 150 less both grids' face-up cards and the 7.
+    unseen = Counter(FULL_DECK) - Counter([7, *SKYJO_MINE[1:], *SKYJO_CLOSER])
+    n = sum(unseen.values())
+
+    def turned(v: int) -> float:
+        mine = 22 if v == 5 else 32 + v  # a third 5 wipes the column out
+        closer = 50 if mine <= 25 else 25  # the closer not strictly lowest: doubled
+        return closer - mine
+
+    expected = sum(count * turned(v) for v, count in unseen.items()) / n
+    assert found[repr({"type": "turn", "cell": 0})] == pytest.approx(expected)
+    # The 7 on the hidden cell: 39 against 25, whatever the hidden card was.
+    assert found[repr({"type": "take_discard", "cell": 0})] == pytest.approx(25 - 39)
+    # Drawing is worth at least its best follow-up for every card, on average: here, at least turning
+    # the hidden card after discarding the draw.
+    assert found[repr({"type": "draw"})] >= expected - 1e-9
+
+
+def test_a_skyjo_turn_that_is_not_the_last_has_no_exact_value() -> None:
+    from games.engines.skyjo.state import replace
+
+    skyjo = engines.get("skyjo")
+    state = replace(skyjo_last_turn(), closer=None)  # type: ignore[arg-type]
+    legal = skyjo.legal_actions(state, 0)
+    assert exact.values("skyjo", skyjo.view(state, 0), legal, win=0) is None
+
+
+def test_the_review_scores_a_skyjo_last_turn_by_its_exact_values() -> None:
+    from replay import review
+
+    skyjo = engines.get("skyjo")
+    state = skyjo_last_turn()
+    settings = review.settings_for("skyjo")
+    ref = review.Referee(skyjo, _NoSearch(), _NoSearch(), 1.0, settings)  # type: ignore[arg-type]
+    logged = skyjo.decide(state, 0, {"type": "take_discard", "cell": 10})  # the 7 for the 6: one worse
+    decision = review.evaluate(ref, state, 0, logged, "seed")
+    view = skyjo.view(state, 0)
+    best_value, best = (exact.values("skyjo", view, skyjo.legal_actions(state, 0), win=0) or [])[0]
+    assert decision is not None and decision.best == best
+    assert decision.best_value == round(best_value, 2) and decision.loss > 0
+
+
+def test_an_exact_best_is_named_even_when_the_played_move_loses_less_than_shown(monkeypatch) -> None:
+    from replay import review
+
+    state = block_position()
+    legal = dominoes.legal_actions(state, 0)
+    played, better = legal[0], legal[-1]
+    close = [(5.503, better), (5.5, played)] + [(0.0, a) for a in legal[1:-1]]
+    monkeypatch.setattr(exact, "values", lambda *args: close)
+    ref = review.Referee(dominoes, _NoSearch(), _NoSearch(), 0.5, review.settings_for("dominoes"))  # type: ignore[arg-type]
+    decision = review.evaluate(ref, state, 0, dominoes.decide(state, 0, played), "seed")
+    assert decision is not None
+    assert (decision.loss, decision.label, decision.best) == (0.0, None, better)
