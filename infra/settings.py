@@ -152,15 +152,11 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # Parallel test workers (pytest-xdist) each get their own Redis database, as pytest-django gives each
 # its own test database: game ids repeat across workers, and so would their groups and task queues.
-# Counted from the database the URL names, so that test runs of two checkouts on one Redis (given
-# databases 0 and 8, say) do not share theirs. The processes a test starts inherit the worker's URL
-# and its base (TEST_REDIS_BASE), and so come to the same database.
+# The processes a test starts inherit it through the environment (the mapping gives the same database
+# again there, and keeps the host and port a test names for them: a proxy, a Redis of its own).
 _test_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
 if REDIS_URL and re.fullmatch(r"gw\d+", _test_worker):
-    _base_url = os.environ.setdefault("TEST_REDIS_BASE", REDIS_URL).split("?")[0]
-    _base = re.search(r"/(\d+)$", _base_url)
-    _db = (int(_base.group(1)) if _base else 0) + 1 + int(_test_worker[2:])
-    REDIS_URL = re.sub(r"(/\d*)?$", f"/{_db % 16}", _base_url, count=1)
+    REDIS_URL = re.sub(r"(/\d*)?$", f"/{1 + int(_test_worker[2:]) % 15}", REDIS_URL.split("?")[0], count=1)
     os.environ["REDIS_URL"] = REDIS_URL
 if REDIS_URL:
     # channels-redis waits for messages with a blocking pop of 5 s, and redis-py (8 and later) gives up
