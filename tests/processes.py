@@ -88,14 +88,26 @@ def app_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def stop(proc: subprocess.Popen, wait: float = 10.0) -> None:  # type: ignore[type-arg]
-    """Ask a process to end (SIGTERM); kill it when it has not within ``wait`` seconds."""
-    proc.terminate()
+def stop(proc: subprocess.Popen, wait: float = 10.0, group: bool = False) -> None:  # type: ignore[type-arg]
+    """Ask a process to end (SIGTERM); kill it when it has not within ``wait`` seconds. ``group``: the
+    process was started in a session of its own (``start_new_session``), and its whole process group
+    is signalled, so that the children it started (a browser server's Node and Chromium) end with it."""
+
+    def signal_it(sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            if group:
+                os.killpg(proc.pid, sig)
+            else:
+                proc.send_signal(sig)
+
+    signal_it(signal.SIGTERM)
     try:
         proc.wait(wait)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        signal_it(signal.SIGKILL)
         proc.wait()
+    if group:  # children that outlived their parent's exit
+        signal_it(signal.SIGKILL)
 
 
 def eventually(check: Callable[[], bool], timeout: float = 10.0, step: float = 0.1) -> bool:

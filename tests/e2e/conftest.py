@@ -144,6 +144,9 @@ class BrowserServer:
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
+            # A session of its own: stop() ends the Node server and its Chromium with it (stopping the
+            # Python launcher alone left both running after every test run).
+            start_new_session=True,
         )
         assert self.proc.stdout is not None
         ready, _, _ = select.select([self.proc.stdout], [], [], WAIT / 1000)
@@ -157,7 +160,7 @@ class BrowserServer:
     def stop(self) -> None:
         if self.proc is None:
             return
-        stop(self.proc)
+        stop(self.proc, group=True)
         self.proc = None
 
 
