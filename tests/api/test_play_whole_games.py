@@ -20,10 +20,9 @@ GAMES = ["skyjo", "dominoes", "kazino", "pitch"]
 MAX_STEPS = 3000
 
 
-def play_through(api: Api, game: str, rng: random.Random) -> tuple[int, dict]:
-    made = api.post(
-        "/tables", {"game": game, "seats": [{"kind": "me"}, {"kind": "computer", "level": "greedy"}]}
-    )
+def play_through(api: Api, game: str, rng: random.Random, options: dict | None = None) -> tuple[int, dict]:
+    seats = [{"kind": "me"}, {"kind": "computer", "level": "greedy"}]
+    made = api.post("/tables", {"game": game, "seats": seats, "options": options or {}})
     assert made.status_code == 201, made.content
     table = made.json()["table"]
     for step in range(MAX_STEPS):

@@ -74,3 +74,8 @@ def cluster(request, transactional_db, tmp_path) -> Iterator[Cluster]:  # type: 
         result.stop()
         if report_failed(request):
             print(result.tails())
+
+
+@pytest.fixture(autouse=True)
+def _quick_password_hashes():  # type: ignore[no-untyped-def]
+    """Passwords hashed as the servers these tests start check them (tests/conftest.py)."""

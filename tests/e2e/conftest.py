@@ -370,3 +370,8 @@ def screenshot(page, name: str) -> Path:  # type: ignore[no-untyped-def]
 
 def clean_shots() -> None:
     shutil.rmtree(SHOTS, ignore_errors=True)
+
+
+@pytest.fixture(autouse=True)
+def _quick_password_hashes():  # type: ignore[no-untyped-def]
+    """Passwords hashed as the servers these tests start check them (tests/conftest.py)."""

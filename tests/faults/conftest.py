@@ -167,3 +167,8 @@ def check_games(games: list[Any]) -> tuple[int, int]:
     call_command("verify_events", stdout=out)
     assert out.getvalue().startswith("OK:"), out.getvalue()
     return events, moves
+
+
+@pytest.fixture(autouse=True)
+def _quick_password_hashes():  # type: ignore[no-untyped-def]
+    """Passwords hashed as the servers these tests start check them (tests/conftest.py)."""

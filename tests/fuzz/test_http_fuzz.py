@@ -277,7 +277,9 @@ def _probe_read(world: dict[str, Any], data: st.DataObject) -> None:
         if "code" not in answer:
             assert answer["action"], answer
             answer = {"code": "hint"}
-        assert answer["code"] in HINT_ANSWERS[table_kind], (table_kind, answer)
+        # A NUL anywhere in the query is refused before any view reads it, whatever the table.
+        expected = {"bad_request"} if "\x00" in value else HINT_ANSWERS[table_kind]
+        assert answer["code"] in expected, (table_kind, answer)
     else:
         client.force_login(world["user"])
         text = data.draw(st.one_of(fz.body_text, st.just("x" * 1001), st.just("a fine move")))

@@ -15,6 +15,7 @@ from games.errors import ServiceError
 from games.eventlog import queries, store, streams
 from games.eventlog.tables import load_table
 from games.models import Game
+from tests import tier
 from tournaments import projection, service, simulate
 from tournaments.models import Entry, Match, MatchGame, Rating, RatingHistory, Tournament
 
@@ -258,9 +259,17 @@ FORMAT_CASES = [
     for fmt in ("single_elimination", "double_elimination", "round_robin", "swiss", "table_elimination")
     if not (game == "kazino" and fmt == "table_elimination")  # Kazino has no multi-player tables
 ]
+#: The inner loop's sample: every format once and every game at least once.
+FORMAT_SAMPLE = [
+    ("skyjo", "single_elimination"),
+    ("dominoes", "double_elimination"),
+    ("kazino", "round_robin"),
+    ("pitch", "swiss"),
+    ("dominoes", "table_elimination"),
+]
 
 
-@pytest.mark.parametrize(("game", "fmt"), FORMAT_CASES)
+@pytest.mark.parametrize(("game", "fmt"), tier.cases(FORMAT_CASES, FORMAT_SAMPLE))
 def test_every_format_of_every_game_completes(game, fmt):
     options = {}
     if fmt == "table_elimination" or (fmt == "swiss" and game != "kazino"):
