@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import random
 import time
 from types import SimpleNamespace
 
@@ -187,16 +188,19 @@ def _quiet_workers(settings):  # type: ignore[no-untyped-def]
     channel_layers.backends.clear()
 
 
-_RATE_HOURS = itertools.count()
+#: Each test process's hours start at a random one: the counts are kept in Redis (a test worker's
+#: database, not emptied between runs), and a run started within the hour after another made the same
+#: requests in the same windows again and was refused what its own count allowed.
+_RATE_HOURS = itertools.count(random.SystemRandom().randrange(10**9))
 
 
 @pytest.fixture(autouse=True)
 def frozen_window(monkeypatch):  # type: ignore[no-untyped-def]
     """django-ratelimit cuts its windows from the wall clock (a ``10/m`` window may end between two
     requests however fast the machine: a count of wrong codes started again half-way and the limit
-    never came). Each test gets a clock of its own that stands still, an hour from the last test's,
-    so no count runs over a window's edge and none carries over from another test; its value, for a
-    test that hands it to a process it starts."""
+    never came). Each test gets a clock of its own that stands still, an hour from the last test's
+    (and from any earlier run's), so no count runs over a window's edge and none carries over from
+    another test; its value, for a test that hands it to a process it starts."""
     import django_ratelimit.core
 
     now = 2_000_000_000 + 3600 * next(_RATE_HOURS)

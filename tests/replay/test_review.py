@@ -300,7 +300,7 @@ def test_in_embedded_mode_the_review_runs_in_its_own_thread(settings: Any, sound
 def test_a_typical_game_played_to_the_end_is_reviewed(settings: Any) -> None:
     # Every decision of two whole hands, each searched twice: fewer samples than a club's review takes
     # (what is checked here is the review's shape, not how deep it looks).
-    settings.REVIEW = {"pitch": {"samples": 16, "measure": 32}}
+    settings.REVIEW = {"pitch": {"samples": 8, "measure": 16, "exact": 200}}
     game = new_game("pitch", 2, options={"max_hands": 2}, humans={0: None}, seed=8)
     play(game)
     reviewed(game)

@@ -82,15 +82,9 @@ def _mismatch(response: Any, expected: Expect) -> str | None:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("endpoint", ENDPOINTS, ids=lambda e: e.id)
-def test_http_matrix(endpoint: Endpoint):
+def test_http_matrix(endpoint: Endpoint, shared_world: World):
     wrong: dict[str, str] = {}
-    world = build()
-    # What the row's URL, form and effect make on first use (a cup, a club) is made before any role
-    # acts, so that no role's rollback takes it away from the next role.
-    endpoint.url(world)
-    for part in (endpoint.data, endpoint.effect):
-        if part is not None:
-            part(world)
+    world = shared_world
     for role in ROLES:
         # Each role acts on tables nobody touched: what one role's request changed is rolled back
         # before the next role's (the table folds kept in memory notice the log they folded is gone).
@@ -111,8 +105,8 @@ def test_http_matrix(endpoint: Endpoint):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", ROLE_BLIND)
-def test_operators_endpoints_answer_every_role_alike(name: str):
-    world = build()
+def test_operators_endpoints_answer_every_role_alike(name: str, shared_world: World):
+    world = shared_world
     statuses = {role: client_for(world, role).get(f"/{name}").status_code for role in ROLES}
     assert len(set(statuses.values())) == 1, statuses
 

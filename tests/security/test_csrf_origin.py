@@ -50,8 +50,8 @@ def _post(endpoint: Endpoint, world: World, role: str, csrf: bool) -> Any:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("endpoint", POSTS, ids=lambda e: e.id)
-def test_a_form_post_without_the_csrf_token_is_refused_and_changes_nothing(endpoint: Endpoint):
-    world = build()
+def test_a_form_post_without_the_csrf_token_is_refused_and_changes_nothing(endpoint: Endpoint, shared_world: World):
+    world = shared_world
     role = _allowed_role(endpoint)
     before = endpoint.effect(world) if endpoint.effect else None
     response = _post(endpoint, world, role, csrf=False)
@@ -65,8 +65,8 @@ def test_a_form_post_without_the_csrf_token_is_refused_and_changes_nothing(endpo
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("endpoint", PUBLIC_API_POSTS, ids=lambda e: e.id)
-def test_the_public_api_is_not_authorised_by_the_session(endpoint: Endpoint):
-    world = build()
+def test_the_public_api_is_not_authorised_by_the_session(endpoint: Endpoint, shared_world: World):
+    world = shared_world
     role = _allowed_role(endpoint)
     before = endpoint.effect(world) if endpoint.effect else None
     for csrf in (False, True):
