@@ -50,7 +50,9 @@ def _post(endpoint: Endpoint, world: World, role: str, csrf: bool) -> Any:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("endpoint", POSTS, ids=lambda e: e.id)
-def test_a_form_post_without_the_csrf_token_is_refused_and_changes_nothing(endpoint: Endpoint, shared_world: World):
+def test_a_form_post_without_the_csrf_token_is_refused_and_changes_nothing(
+    endpoint: Endpoint, shared_world: World
+):
     world = shared_world
     role = _allowed_role(endpoint)
     before = endpoint.effect(world) if endpoint.effect else None
