@@ -189,8 +189,8 @@ def _quiet_workers(settings):  # type: ignore[no-untyped-def]
 
 
 #: Each test process's hours start at a random one: the counts are kept in Redis (a test worker's
-#: database, not emptied between runs), and a run started within the hour after another made the same
-#: requests in the same windows again and was refused what its own count allowed.
+#: database, not emptied between runs), where a run started soon after another, its hours counted from
+#: the same start, would add its requests to the counts the other left in the same windows.
 _RATE_HOURS = itertools.count(random.SystemRandom().randrange(10**9))
 
 
