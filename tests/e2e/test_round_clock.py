@@ -88,7 +88,7 @@ def test_the_table_page_counts_down_and_the_console_lists_the_tables_still_playi
     # The console's clock stands still until the test moves it on. A nudge of the tournament's socket
     # that reaches it late (a busy machine) makes it fetch the clock again and count from the server's
     # instant, which has moved on less than the page's: move it on until time is up, as time goes on
-    # for a person (once failed in CI: one move of 75 s, then a late nudge, and it never came).
+    # for a person (it once failed in CI after one move of 75 s: a late nudge is how the code allows it).
     console.wait_for_function(RUNNING, timeout=WAIT)
     deadline = time.monotonic() + WAIT / 1000
     while console.locator("#time-up").is_hidden():

@@ -1,5 +1,5 @@
-"""The security suites' world (world.py), built once per module where a test only reads it or rolls
-back what it changed."""
+"""The security suites' world (world.py), built once per class of tests that only read it or roll back
+what they changed."""
 
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ from .endpoints import ENDPOINTS
 from .world import World, build
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="class")
 def shared_world(django_db_setup, django_db_blocker) -> Iterator[World]:  # type: ignore[no-untyped-def]
-    """One world for a module's tests, as Django's ``setUpTestData``: built in a transaction that is
+    """One world for a class's tests, as Django's ``setUpTestData``: built in a transaction that is
     never committed, around which each test's own (pytest-django's, rolled back after the test) is a
-    savepoint. Building it costs some 0.15 s, and the matrices ask for it two hundred times.
+    savepoint. Building it costs some 0.15 s, and the matrices ask for it two hundred times. A class,
+    not a module: the transaction must be gone before any ``transaction=True`` test of the same module
+    runs, and xdist may hand a worker one straight after the last test of the class.
 
     What a row makes on first use (a running cup, a club, a season, a wait) is made here, by asking every
     row for its URL, form and effect: made in a test, it would be rolled back with that test while the

@@ -80,35 +80,37 @@ def _mismatch(response: Any, expected: Expect) -> str | None:
     return None
 
 
-@pytest.mark.django_db
-@pytest.mark.parametrize("endpoint", ENDPOINTS, ids=lambda e: e.id)
-def test_http_matrix(endpoint: Endpoint, shared_world: World):
-    wrong: dict[str, str] = {}
-    world = shared_world
-    for role in ROLES:
-        # Each role acts on tables nobody touched: what one role's request changed is rolled back
-        # before the next role's (the table folds kept in memory notice the log they folded is gone).
-        with transaction.atomic():
-            before = endpoint.effect(world) if endpoint.effect else None
-            response = _call(endpoint, world, role)
-            expected = endpoint.expect[role]
-            problem = _mismatch(response, expected)
-            if problem is None and endpoint.effect is not None:
-                changed = endpoint.effect(world) != before
-                if changed != expected.should_change():
-                    problem = "changed what it may not" if changed else "did not do what it says"
-            transaction.set_rollback(True)
-        if problem:
-            wrong[role] = problem
-    assert not wrong, f"{endpoint.id}: {wrong}"
+class TestHttp:
+    """Each row of endpoints.py, for every role, on one world (tests/security/conftest.py)."""
 
+    @pytest.mark.django_db
+    @pytest.mark.parametrize("endpoint", ENDPOINTS, ids=lambda e: e.id)
+    def test_http_matrix(self, endpoint: Endpoint, shared_world: World) -> None:
+        wrong: dict[str, str] = {}
+        world = shared_world
+        for role in ROLES:
+            # Each role acts on tables nobody touched: what one role's request changed is rolled back
+            # before the next role's (the table folds kept in memory notice the log they folded is gone).
+            with transaction.atomic():
+                before = endpoint.effect(world) if endpoint.effect else None
+                response = _call(endpoint, world, role)
+                expected = endpoint.expect[role]
+                problem = _mismatch(response, expected)
+                if problem is None and endpoint.effect is not None:
+                    changed = endpoint.effect(world) != before
+                    if changed != expected.should_change():
+                        problem = "changed what it may not" if changed else "did not do what it says"
+                transaction.set_rollback(True)
+            if problem:
+                wrong[role] = problem
+        assert not wrong, f"{endpoint.id}: {wrong}"
 
-@pytest.mark.django_db
-@pytest.mark.parametrize("name", ROLE_BLIND)
-def test_operators_endpoints_answer_every_role_alike(name: str, shared_world: World):
-    world = shared_world
-    statuses = {role: client_for(world, role).get(f"/{name}").status_code for role in ROLES}
-    assert len(set(statuses.values())) == 1, statuses
+    @pytest.mark.django_db
+    @pytest.mark.parametrize("name", ROLE_BLIND)
+    def test_operators_endpoints_answer_every_role_alike(self, name: str, shared_world: World) -> None:
+        world = shared_world
+        statuses = {role: client_for(world, role).get(f"/{name}").status_code for role in ROLES}
+        assert len(set(statuses.values())) == 1, statuses
 
 
 # --- Sockets ------------------------------------------------------------------------------------------

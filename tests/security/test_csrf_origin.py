@@ -48,41 +48,45 @@ def _post(endpoint: Endpoint, world: World, role: str, csrf: bool) -> Any:
     return client.post(endpoint.url(world), data, **headers)
 
 
-@pytest.mark.django_db
-@pytest.mark.parametrize("endpoint", POSTS, ids=lambda e: e.id)
-def test_a_form_post_without_the_csrf_token_is_refused_and_changes_nothing(
-    endpoint: Endpoint, shared_world: World
-):
-    world = shared_world
-    role = _allowed_role(endpoint)
-    before = endpoint.effect(world) if endpoint.effect else None
-    response = _post(endpoint, world, role, csrf=False)
-    assert response.status_code == 403, f"{endpoint.id} as {role}: {response.status_code}"
-    if endpoint.effect:
-        assert endpoint.effect(world) == before
-    # The same request with the token gets what the matrix says.
-    response = _post(endpoint, world, role, csrf=True)
-    assert response.status_code == endpoint.expect[role].status
+class TestWithoutTheToken:
+    """Every form and API post, on one world (tests/security/conftest.py)."""
 
-
-@pytest.mark.django_db
-@pytest.mark.parametrize("endpoint", PUBLIC_API_POSTS, ids=lambda e: e.id)
-def test_the_public_api_is_not_authorised_by_the_session(endpoint: Endpoint, shared_world: World):
-    world = shared_world
-    role = _allowed_role(endpoint)
-    before = endpoint.effect(world) if endpoint.effect else None
-    for csrf in (False, True):
-        client = client_for(world, role, enforce_csrf_checks=True)
-        headers = {}
-        if csrf:
-            secret = _get_new_csrf_string()
-            client.cookies["csrftoken"] = secret
-            headers["HTTP_X_CSRFTOKEN"] = secret
-        data = endpoint.data(world) if endpoint.data else "{}"
-        response = client.post(endpoint.url(world), data, content_type="application/json", **headers)
-        assert response.status_code in (401, 403), f"{endpoint.id} as {role}: {response.status_code}"
+    @pytest.mark.django_db
+    @pytest.mark.parametrize("endpoint", POSTS, ids=lambda e: e.id)
+    def test_a_form_post_without_the_csrf_token_is_refused_and_changes_nothing(
+        self, endpoint: Endpoint, shared_world: World
+    ) -> None:
+        world = shared_world
+        role = _allowed_role(endpoint)
+        before = endpoint.effect(world) if endpoint.effect else None
+        response = _post(endpoint, world, role, csrf=False)
+        assert response.status_code == 403, f"{endpoint.id} as {role}: {response.status_code}"
         if endpoint.effect:
             assert endpoint.effect(world) == before
+        # The same request with the token gets what the matrix says.
+        response = _post(endpoint, world, role, csrf=True)
+        assert response.status_code == endpoint.expect[role].status
+
+    @pytest.mark.django_db
+    @pytest.mark.parametrize("endpoint", PUBLIC_API_POSTS, ids=lambda e: e.id)
+    def test_the_public_api_is_not_authorised_by_the_session(
+        self, endpoint: Endpoint, shared_world: World
+    ) -> None:
+        world = shared_world
+        role = _allowed_role(endpoint)
+        before = endpoint.effect(world) if endpoint.effect else None
+        for csrf in (False, True):
+            client = client_for(world, role, enforce_csrf_checks=True)
+            headers = {}
+            if csrf:
+                secret = _get_new_csrf_string()
+                client.cookies["csrftoken"] = secret
+                headers["HTTP_X_CSRFTOKEN"] = secret
+            data = endpoint.data(world) if endpoint.data else "{}"
+            response = client.post(endpoint.url(world), data, content_type="application/json", **headers)
+            assert response.status_code in (401, 403), f"{endpoint.id} as {role}: {response.status_code}"
+            if endpoint.effect:
+                assert endpoint.effect(world) == before
 
 
 def _move(world: World) -> dict[str, Any]:
