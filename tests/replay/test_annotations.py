@@ -150,7 +150,7 @@ def test_others_cannot_hide_and_bad_moderation_is_refused(finished: Game, people
 
 
 def test_during_a_game_only_its_players_comment_and_only_for_themselves(people: dict[str, Any]) -> None:
-    game = new_game("dominoes", 2, options={"target": 50}, humans={0: people["ann"]})
+    game = new_game("dominoes", 2, options={"target": 1000}, humans={0: people["ann"]})
     play(game, moves=6)
     seq = seq_of(game, 2)
     response = client_for(people["ben"]).post(url(game), {"seq": seq, "text": "I think she holds 6-6"})

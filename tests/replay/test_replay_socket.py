@@ -26,7 +26,7 @@ TILES = sorted(f"{high}-{low}" for high in range(7) for low in range(high + 1))
 
 @database_sync_to_async
 def live_dominoes(user: Any, moves: int = 8) -> tuple[int, int]:
-    game = new_game("dominoes", 2, options={"target": 50}, humans={0: user})
+    game = new_game("dominoes", 2, options={"target": 1000}, humans={0: user})
     play(game, moves=moves)
     return game.pk, int(Event.objects.get(game=game, seq=1).data["seed"])
 
@@ -216,7 +216,7 @@ def play_on(game_id: int, moves: int) -> None:
 
 @database_sync_to_async
 def live_with_delay(user: Any, delay: int) -> int:
-    game = new_game("dominoes", 2, options={"target": 50}, humans={0: user}, spectator_delay=delay)
+    game = new_game("dominoes", 2, options={"target": 1000}, humans={0: user}, spectator_delay=delay)
     play(game, moves=6)
     return game.pk
 

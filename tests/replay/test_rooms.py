@@ -147,7 +147,7 @@ async def test_a_viewer_who_may_not_see_the_drivers_perspective_gets_the_spectat
 
     @database_sync_to_async
     def live() -> tuple[int, frames.Replay]:
-        game = new_game("dominoes", 2, options={"target": 50}, humans={0: alice})
+        game = new_game("dominoes", 2, options={"target": 1000}, humans={0: alice})
         play(game, moves=10)
         return game.pk, frames.load(game.pk)
 
