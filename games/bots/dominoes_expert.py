@@ -56,7 +56,8 @@ class ExpertBot(ExpertBase):
         self.game = game
 
     def budget(self, view: View) -> int:
-        return self.block_sims if dominoes_pimc.applies(view) else self.sims
+        # ``sims`` stays the most a move may spend, also when set after construction (the tests do).
+        return min(self.block_sims, self.sims) if dominoes_pimc.applies(view) else self.sims
 
     def position(self, view: View, legal_actions: list[Action]) -> Position:
         equity = StrongBot(game=self.game).equity(view)
