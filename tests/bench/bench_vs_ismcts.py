@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable
@@ -257,21 +258,38 @@ def paired_deals(
     ours, theirs = Side(), Side()
     score = margin = 0.0
     played = disagreements = 0
-    for deal in range(first_deal, first_deal + max(1, games // 2)):
-        ours_deal, theirs_deal = Side(), Side()
-        budget.used.append(budget.sims)
-        for seat in (0, 1):
-            won, points, agreed = play(deal, seat, budget.sims, ours_deal, theirs_deal)
-            score += won
-            margin += points
-            played += 1
-            disagreements += not agreed
-        ours.merge(ours_deal)
-        theirs.merge(theirs_deal)
-        budget.observe(ours_deal, theirs_deal)
+    stopped = False
+    try:
+        for deal in range(first_deal, first_deal + max(1, games // 2)):
+            ours_deal, theirs_deal = Side(), Side()
+            budget.used.append(budget.sims)
+            results = [play(deal, seat, budget.sims, ours_deal, theirs_deal) for seat in (0, 1)]
+            # A deal counts whole (both seats) or not at all: a run stopped in the middle keeps pairs.
+            for won, points, agreed in results:
+                score += won
+                margin += points
+                played += 1
+                disagreements += not agreed
+            ours.merge(ours_deal)
+            theirs.merge(theirs_deal)
+            budget.observe(ours_deal, theirs_deal)
+            if log:
+                log(
+                    f"  {label} vs ISMCTS({budget.used[-1]}): {played} games, {score:g} won; CPU/move "
+                    f"ours {ours.per_move_ms():.1f} ms, ISMCTS {theirs.per_move_ms():.1f} ms"
+                )
+    except KeyboardInterrupt:
+        # Ctrl-C or SIGTERM (main) ends a long run early with the figures of the deals played so far.
+        stopped = True
         if log:
-            log(f"  {label} vs ISMCTS({budget.used[-1]}): {played} games, {score:g} won")
-    return {**summary(score, margin, played, ours, theirs), **budget.figures(theirs)}, disagreements
+            log(f"  {label}: stopped after {played} games")
+    if stopped and len(budget.used) > played // 2:
+        budget.used.pop()  # the deal cut short
+    return {
+        **summary(score, margin, played, ours, theirs),
+        **budget.figures(theirs),
+        "stopped": stopped,
+    }, disagreements
 
 
 def summary(score: float, margin: float, played: int, ours: Side, theirs: Side) -> dict[str, Any]:
@@ -296,7 +314,7 @@ def line(r: dict[str, Any]) -> str:
         f"{r['game']:<10} {r['level']} (deals {r['first_deal']}+) vs ISMCTS({r['sims']} sims, {r['multiple']:g}x CPU): "
         f"win {r['win_rate']:.3f} [{low:.3f}, {high:.3f}] of {r['games']}  margin {r['margin']:+.2f}  "
         f"CPU/move ours {r['ours_cpu_ms']:.1f} ms, ISMCTS {r['ismcts_cpu_ms']:.1f} ms "
-        f"({r['cpu_ratio']:.2f}x)  {r['wall_s']:.0f} s"
+        f"({r['cpu_ratio']:.2f}x)  {r['wall_s']:.0f} s" + ("  (stopped early)" if r.get("stopped") else "")
     )
 
 
@@ -317,15 +335,21 @@ def run(
         count = games if isinstance(games, int) else games[name]
         rows.append(match(name, level, count, multiple, sims, first_deal, log=log))
         log(line(rows[-1]))
+        if rows[-1]["stopped"]:
+            return {"rows": rows, "block_check": None, "openspiel_version": _openspiel_version()}
     check = None
     if block_check:
         from tests.bench import openspiel_block
 
         check = openspiel_block.match(level, block_check, multiple, sims, log=log)
         log(openspiel_block.line(check))
+    return {"rows": rows, "block_check": check, "openspiel_version": _openspiel_version()}
+
+
+def _openspiel_version() -> str:
     from importlib.metadata import version
 
-    return {"rows": rows, "block_check": check, "openspiel_version": version("open_spiel")}
+    return version("open_spiel")
 
 
 def main() -> None:
@@ -346,6 +370,9 @@ def main() -> None:
     )
     parser.add_argument("--block-check", type=int, default=0, help="games on python_block_dominoes")
     args = parser.parse_args()
+    # A run started in the background ignores SIGINT (the shell's doing): SIGTERM stops it early too.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     lines = [
         f"== vs ISMCTS {datetime.now(UTC).isoformat(timespec='seconds')} cpus {os.cpu_count()} "
         f"load {os.getloadavg()[0]:.1f}"
