@@ -77,9 +77,11 @@ def press_across_a_swap(page, button: str) -> None:
     page.mouse.down()
     # The part under the button is made to differ from the server's, so the fetch swaps it.
     pressed.evaluate("(b) => { b.closest('[data-part]').dataset.outOfDate = 'yes'; }")
-    with page.expect_response(lambda r: r.request.headers.get("x-requested-with") == "fetch"):
-        page.evaluate("() => { window.tournamentPage.refresh(); }")
-    page.evaluate("() => new Promise((done) => setTimeout(done, 0))")  # the fetched page is read
+    page.evaluate("() => { window.tournamentPage.refresh(); }")
+    # A fetched page is read and held for the release: this fetch's, or that of a live update already
+    # under way (the page fetches one at a time; a refresh meanwhile only asks for one more after it,
+    # so waiting for this refresh's own response waited for ever once a live update was held first).
+    page.wait_for_function("() => window.tournamentPage.heldForPress > 0")
     with page.expect_navigation():
         page.mouse.up()
 

@@ -240,4 +240,5 @@ function connect() {
 }
 
 connect();
-window.tournamentPage = { refresh, get seq() { return seq; } };
+// heldForPress: fetched pages waiting for a press to end (what a test holding a button waits for).
+window.tournamentPage = { refresh, get seq() { return seq; }, get heldForPress() { return afterPress.length; } };
