@@ -29,7 +29,7 @@ NUMBERING = """(selector) => {
     document.body.append(probe);
     const needed = probe.getBoundingClientRect().width;
     probe.remove();
-    return {reversed: list.reversed, start: list.start, items: list.children.length,
+    return {reversed: list.reversed, numbers: [...list.children].map((item) => item.value),
             room: parseFloat(getComputedStyle(list).paddingLeft), needed};
 }"""
 
@@ -87,7 +87,12 @@ def test_the_move_log_counts_up_and_has_room_for_three_digits(browser, server):
         page.click("#confirm")
         page.wait_for_function("document.querySelectorAll('#log-list li').length >= 1")
         numbering = page.evaluate(NUMBERING, "#log-list")
-        assert numbering["reversed"] and numbering["start"] >= numbering["items"]
+        # The numbers shown, newest first, count down. Each item carries its move's number (the list's
+        # start attribute is not set: it read 1 once a second move had come, and failed under load).
+        numbers = numbering["numbers"]
+        assert numbering["reversed"] and numbers == sorted(set(numbers), reverse=True) and numbers[-1] >= 1, (
+            numbers
+        )
         assert numbering["room"] >= numbering["needed"] + 4, numbering
     finally:
         context.close()
