@@ -37,15 +37,19 @@ def _allowed_role(endpoint: Endpoint) -> str:
     return (signed_in or allowed or ["owner"])[0]
 
 
-def _post(endpoint: Endpoint, world: World, role: str, csrf: bool) -> Any:
+def _post(endpoint: Endpoint, world: World, role: str, csrf: bool, json: bool = False) -> Any:
+    """The endpoint's post as ``role``'s browser would send it, with or without the CSRF token (a form,
+    or with ``json`` a JSON body as the public API takes)."""
     client = client_for(world, role, enforce_csrf_checks=True)
     headers: dict[str, str] = {}
     if csrf:
         secret = _get_new_csrf_string()
         client.cookies["csrftoken"] = secret
         headers["HTTP_X_CSRFTOKEN"] = secret
-    data = endpoint.data(world) if endpoint.data else {}
-    return client.post(endpoint.url(world), data, **headers)
+    if json:
+        data = endpoint.data(world) if endpoint.data else "{}"
+        return client.post(endpoint.url(world), data, content_type="application/json", **headers)
+    return client.post(endpoint.url(world), endpoint.data(world) if endpoint.data else {}, **headers)
 
 
 class TestWithoutTheToken:
@@ -76,14 +80,7 @@ class TestWithoutTheToken:
         role = _allowed_role(endpoint)
         before = endpoint.effect(world) if endpoint.effect else None
         for csrf in (False, True):
-            client = client_for(world, role, enforce_csrf_checks=True)
-            headers = {}
-            if csrf:
-                secret = _get_new_csrf_string()
-                client.cookies["csrftoken"] = secret
-                headers["HTTP_X_CSRFTOKEN"] = secret
-            data = endpoint.data(world) if endpoint.data else "{}"
-            response = client.post(endpoint.url(world), data, content_type="application/json", **headers)
+            response = _post(endpoint, world, role, csrf, json=True)
             assert response.status_code in (401, 403), f"{endpoint.id} as {role}: {response.status_code}"
             if endpoint.effect:
                 assert endpoint.effect(world) == before
