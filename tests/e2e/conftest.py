@@ -263,10 +263,14 @@ def why_no_page_came(page, button: str) -> str:  # type: ignore[no-untyped-def]
         }""",
         button,
     )
+    return f"{page.url} {form}\nthe server's last lines:\n{server_log(page)}"
+
+
+def server_log(page, lines: int = 15) -> str:  # type: ignore[no-untyped-def]
+    """The last lines the test process's Daphne logged (the server of ``page``'s address)."""
     port = page.url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)[-1]
     log = ROOT / "var" / f"e2e-daphne-{port}.log"
-    tail = log.read_text(errors="replace").splitlines()[-15:] if log.exists() else []
-    return f"{page.url} {form}\nthe server's last lines:\n" + "\n".join(tail)
+    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:]) if log.exists() else ""
 
 
 def actions_sent(page) -> int:  # type: ignore[no-untyped-def]

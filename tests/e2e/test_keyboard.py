@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PageTimeout
 
 from .axe import report, run_axe
-from .conftest import WAIT, new_table, screenshot
+from .conftest import WAIT, new_table, screenshot, server_log, what_the_page_shows
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -133,10 +134,16 @@ def select_and_confirm(page: Any, first_option: bool = True) -> None:
         page.wait_for_function("() => document.activeElement.id === 'confirm'")
     assert page.is_visible("#preview") and page.inner_text("#preview-text")
     page.keyboard.press("Enter")
-    page.wait_for_function(
-        f"() => ({SNAP})().seq > {before} && document.querySelector('#preview').hidden"
-        " && document.activeElement.id !== 'confirm'"
-    )
+    try:
+        page.wait_for_function(
+            f"() => ({SNAP})().seq > {before} && document.querySelector('#preview').hidden"
+            " && document.activeElement.id !== 'confirm'"
+        )
+    except PageTimeout:
+        raise AssertionError(
+            f"Confirm did not play the move (seq {before}, focus on {where(page)}): {what_the_page_shows(page)}"
+            f"\nthe server's last lines:\n{server_log(page)}"
+        ) from None
     focus_kept(page, "after a move")
 
 
