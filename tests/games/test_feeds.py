@@ -172,6 +172,53 @@ async def test_on_redis_a_seats_sockets_share_one_subscription_and_hear_only_the
 
 
 @pytest.mark.redis
+async def test_on_redis_a_table_of_another_database_on_the_same_server_is_never_heard(settings):
+    """Pub/sub ignores Redis's database numbers: two deployments on one server (CI's two test
+    processes, each with its own Daphne and database) both have a table 89, and a seat's socket heard
+    the other table's moves (a browser test's move was never seen played). Channels carry the number."""
+    import random
+    import re
+
+    import redis.asyncio
+
+    from games.live.groups import edge_channel, seat_channel
+
+    game = random.randrange(10**12, 10**13)
+    ours = settings.REDIS_URL
+    other = re.sub(r"(/\d*)?$", f"/{(_db(ours) + 1) % 16}", ours, count=1)
+    mine, watcher = Socket(), Socket()
+    a = await feeds.join(redis_layer(), game, mine.send, seat=0)
+    s = await feeds.join(redis_layer(), game, watcher.send)
+    await feeds.live(a)
+    await feeds.live(s)
+    publisher = redis.asyncio.Redis.from_url(ours)
+    try:
+        settings.REDIS_URL = other
+        theirs = [seat_channel(game, 0), edge_channel(game)]
+        settings.REDIS_URL = ours
+        for channel in theirs:
+            assert await publisher.publish(channel, "the other deployment's table") == 0, (
+                "nobody here listens"
+            )
+        await publisher.publish(seat_channel(game, 0), "ours")
+        await publisher.publish(edge_channel(game), "ours, public")
+        # Redis delivers a connection's messages in order: once ours are heard, theirs would have been.
+        await wait_until(
+            lambda: mine.got == ["ours"] and watcher.got == ["ours, public"], "only our table heard"
+        )
+    finally:
+        for watch in (a, s):
+            await feeds.leave(watch)
+        await publisher.aclose()
+
+
+def _db(url: str) -> int:
+    from redis.connection import parse_url
+
+    return int(parse_url(url).get("db", 0))
+
+
+@pytest.mark.redis
 async def test_on_redis_a_lost_connection_closes_every_socket_that_heard_through_it(monkeypatch):
     import random
 
