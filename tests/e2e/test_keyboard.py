@@ -42,14 +42,19 @@ def where(page: Any) -> str:
     return str(page.evaluate(WHERE))
 
 
+FOCUS = f"() => ({{place: ({WHERE})(), inHand: ({IN_HAND})(), handEmpty: ({HAND_IS_EMPTY})()}})"
+
+
 def focus_kept(page: Any, moment: str) -> None:
     """Focus is on a card or tile of the hand, or on Confirm; the board itself only while the hand is
-    empty (between two deals); never on the page."""
-    place = where(page)
+    empty (between two deals); never on the page. Read in one look: the next deal's picture may come
+    between two (focus then moves on to its first card), and would pair the old focus with the new hand."""
+    seen = page.evaluate(FOCUS)
+    place = seen["place"]
     assert place != "body", f"focus fell back to the page {moment}"
-    if page.evaluate(IN_HAND) or place == "#confirm":
+    if seen["inHand"] or place == "#confirm":
         return
-    assert place == "#board" and page.evaluate(HAND_IS_EMPTY), f"focus is on {place} {moment}"
+    assert place == "#board" and seen["handEmpty"], f"focus is on {place} {moment}"
 
 
 def press(page: Any, key: str) -> None:
