@@ -181,11 +181,11 @@ async def test_on_redis_a_table_of_another_database_on_the_same_server_is_never_
 
     import redis.asyncio
 
-    from games.live.groups import edge_channel, seat_channel
+    from games.live.groups import _database, edge_channel, seat_channel
 
     game = random.randrange(10**12, 10**13)
     ours = settings.REDIS_URL
-    other = re.sub(r"(/\d*)?$", f"/{(_db(ours) + 1) % 16}", ours, count=1)
+    other = re.sub(r"(/\d*)?$", f"/{(_database(ours) + 1) % 16}", ours, count=1)
     mine, watcher = Socket(), Socket()
     a = await feeds.join(redis_layer(), game, mine.send, seat=0)
     s = await feeds.join(redis_layer(), game, watcher.send)
@@ -210,12 +210,6 @@ async def test_on_redis_a_table_of_another_database_on_the_same_server_is_never_
         for watch in (a, s):
             await feeds.leave(watch)
         await publisher.aclose()
-
-
-def _db(url: str) -> int:
-    from redis.connection import parse_url
-
-    return int(parse_url(url).get("db", 0))
 
 
 @pytest.mark.redis
